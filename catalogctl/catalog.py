@@ -1,0 +1,356 @@
+"""`Catalog`: every document of a tree, validated and indexed by id, with its diagnostics.
+
+`load_catalog(tree)` is the one loader every verb uses, whether the tree is the working
+directory or a git ref.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from .diagnostics import Diagnostic, error, warning
+from .errors import EnvironmentProblem
+from .schema import (
+    AnyBenchmark,
+    Dataset,
+    InferenceBenchmark,
+    Metric,
+    MetricsRegistry,
+    Model,
+    Ruleset,
+    Suite,
+    TrainingBenchmark,
+)
+from .tree import Tree
+from .validation import PendingValue, find_pending, validate_document
+from .yamlio import Document, PathKey, YamlProblem, parse_document
+
+SUITE_DIR = "benchmark_suite"
+RULESETS_DIR = "rulesets"
+SUITE_FILE = f"{SUITE_DIR}/suite.yaml"
+METRICS_FILE = f"{SUITE_DIR}/metrics.yaml"
+ENTITY_DIRS: dict[str, str] = {
+    "model": f"{SUITE_DIR}/models",
+    "dataset": f"{SUITE_DIR}/datasets",
+    "benchmark": f"{SUITE_DIR}/benchmarks",
+}
+BENCHMARK_KINDS: dict[str, type[BaseModel]] = {"inference": InferenceBenchmark, "training": TrainingBenchmark}
+
+
+@dataclass(frozen=True)
+class Location:
+    """A document and a path inside it."""
+
+    document: Document
+    path: PathKey = ()
+
+    def child(self, *parts: str | int) -> Location:
+        """The location of a path below this one."""
+        return Location(self.document, (*self.path, *parts))
+
+    def position(self, *, key: bool = False) -> tuple[int, int]:
+        """Line and column of the value (or of its key) or of the nearest ancestor present."""
+        pos, _ = self.document.positions.nearest(self.path)
+        return (pos.key_line, pos.key_column) if key else (pos.line, pos.column)
+
+
+@dataclass
+class Catalog:
+    """A validated catalog. Entities that failed validation are absent; their errors are in
+    the diagnostics returned beside it."""
+
+    label: str
+    suite: Suite | None = None
+    metrics: dict[str, Metric] = field(default_factory=dict)
+    models: dict[str, Model] = field(default_factory=dict)
+    datasets: dict[str, Dataset] = field(default_factory=dict)
+    benchmarks: dict[str, AnyBenchmark] = field(default_factory=dict)
+    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    locations: dict[tuple[str, str], Location] = field(default_factory=dict)
+
+    def locate(self, kind: str, ident: str, *path: str | int) -> Location:
+        """Where an entity (or a path inside it) stands."""
+        return self.locations[(kind, ident)].child(*path)
+
+    def pending(self) -> Iterator[tuple[str, str, PendingValue]]:
+        """Every pending value: (kind, id, value)."""
+        groups: list[tuple[str, dict[str, Any]]] = [
+            ("model", self.models),
+            ("dataset", self.datasets),
+            ("benchmark", self.benchmarks),
+        ]
+        for kind, entities in groups:
+            for ident, entity in entities.items():
+                for value in find_pending(entity):
+                    yield kind, ident, value
+
+    def dependencies(self, benchmark_id: str) -> tuple[str, list[str]]:
+        """The model and the datasets a benchmark uses."""
+        bench = self.benchmarks[benchmark_id]
+        if isinstance(bench, TrainingBenchmark):
+            return bench.model, [bench.dataset]
+        names: list[str] = []
+        if bench.performance is not None:
+            names.extend(bench.performance.datasets)
+        if bench.accuracy is not None:
+            names.extend(d.dataset for d in bench.accuracy.datasets)
+        return bench.model, list(dict.fromkeys(names))
+
+    def pending_for(self, benchmark_id: str) -> list[tuple[str, str, PendingValue]]:
+        """The pending values that block freezing a benchmark (its own, its model's, its datasets')."""
+        model, datasets = self.dependencies(benchmark_id)
+        wanted = {("benchmark", benchmark_id), ("model", model), *(("dataset", d) for d in datasets)}
+        return [p for p in self.pending() if (p[0], p[1]) in wanted]
+
+
+@dataclass
+class LoadResult:
+    """A catalog and everything found while loading it."""
+
+    catalog: Catalog
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        """Whether there is no error (warnings allowed)."""
+        return not any(d.severity.value == "error" for d in self.diagnostics)
+
+
+class _Loader:
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.catalog = Catalog(label=tree.label)
+        self.diagnostics: list[Diagnostic] = []
+
+    def parse(self, path: str) -> Document | None:
+        try:
+            return parse_document(path, self.tree.read(path))
+        except YamlProblem as problem:
+            self.diagnostics.append(
+                error(problem.code, problem.message, path, problem.line, problem.column, problem.hint)
+            )
+        except PermissionError as exc:
+            self.diagnostics.append(error("file-symlink", str(exc), path, 0, 0))
+        return None
+
+    def yaml_files(self, folder: str) -> list[str]:
+        """The `.yaml` files of a folder; everything else there is reported."""
+        files: list[str] = []
+        for entry in self.tree.entries(folder):
+            name = entry.path.rsplit("/", 1)[-1]
+            if entry.kind == "symlink":
+                self.diagnostics.append(
+                    error(
+                        "file-symlink",
+                        "symlinks are not allowed in the catalog; not followed",
+                        entry.path,
+                        0,
+                        0,
+                        "replace the link by the file itself",
+                    )
+                )
+            elif name.startswith("."):
+                continue
+            elif entry.kind == "file" and name.endswith(".yaml"):
+                files.append(entry.path)
+            else:
+                hint = "rename it to .yaml" if name.endswith(".yml") else "move it out of the catalog folders"
+                self.diagnostics.append(
+                    warning(
+                        "file-unexpected",
+                        f"{entry.kind} `{name}` is not read by the catalog",
+                        entry.path,
+                        0,
+                        0,
+                        hint,
+                    )
+                )
+        return files
+
+    def check_folder(self, folder: str, *, required: bool) -> bool:
+        kind = self.tree.kind(folder)
+        if kind == "dir":
+            return True
+        if kind == "symlink":
+            self.diagnostics.append(
+                error(
+                    "file-symlink",
+                    "the folder is a symlink; not followed",
+                    folder,
+                    0,
+                    0,
+                    "make it a real folder",
+                )
+            )
+        elif kind is not None:
+            self.diagnostics.append(error("file-unexpected", f"`{folder}` should be a folder", folder, 0, 0))
+        elif required:
+            self.diagnostics.append(error("file-missing", f"`{folder}/` is missing", folder, 0, 0))
+        return False
+
+    def load_single(self, path: str, model: type[BaseModel], key: tuple[str, str]) -> BaseModel | None:
+        kind = self.tree.kind(path)
+        if kind is None:
+            self.diagnostics.append(error("file-missing", f"`{path}` is missing", path, 0, 0))
+            return None
+        if kind != "file":
+            self.diagnostics.append(
+                error(
+                    "file-symlink" if kind == "symlink" else "file-unexpected",
+                    f"`{path}` must be a regular file",
+                    path,
+                    0,
+                    0,
+                )
+            )
+            return None
+        doc = self.parse(path)
+        if doc is None:
+            return None
+        value, problems = validate_document(doc, model)
+        self.diagnostics.extend(problems)
+        if value is not None:
+            self.catalog.locations[key] = Location(doc)
+        return value
+
+    def load_entities(self, kind: str, folder: str, target: dict[str, Any]) -> None:
+        for path in self.yaml_files(folder):
+            doc = self.parse(path)
+            if doc is None:
+                continue
+            model = self.model_for(kind, doc)
+            if model is None:
+                continue
+            value, problems = validate_document(doc, model)
+            self.diagnostics.extend(problems)
+            if value is None:
+                continue
+            ident = value.cohort if isinstance(value, Ruleset) else value.id  # type: ignore[attr-defined]
+            stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
+            if stem != ident:
+                pos, _ = doc.positions.nearest(("cohort",) if kind == "ruleset" else ("id",))
+                self.diagnostics.append(
+                    error(
+                        "ruleset-name-mismatch" if kind == "ruleset" else "file-name-mismatch",
+                        f"file is named `{stem}.yaml` but its {'cohort' if kind == 'ruleset' else 'id'} is `{ident}`",
+                        path,
+                        pos.line,
+                        pos.column,
+                        f"rename the file to `{ident}.yaml`",
+                    )
+                )
+                continue
+            target[ident] = value
+            self.catalog.locations[(kind, ident)] = Location(doc)
+
+    def model_for(self, kind: str, doc: Document) -> type[BaseModel] | None:
+        models: dict[str, type[BaseModel]] = {"model": Model, "dataset": Dataset, "ruleset": Ruleset}
+        if kind != "benchmark":
+            return models[kind]
+        data = doc.data
+        found = data.get("kind") if isinstance(data, dict) else None
+        if isinstance(found, str) and found in BENCHMARK_KINDS:
+            return BENCHMARK_KINDS[found]
+        pos, _ = doc.positions.nearest(("kind",))
+        if found is None:
+            message, line, column = "missing key `kind` in the document", pos.key_line, pos.key_column
+        else:
+            message, line, column = f"kind: should be 'inference' or 'training' (got {found!r})", pos.line, pos.column
+        self.diagnostics.append(
+            error(
+                "schema-missing-key" if found is None else "schema-invalid-value",
+                message,
+                doc.path,
+                line,
+                column,
+                "kind: inference (performance/accuracy phases) or kind: training (time to a quality target)",
+            )
+        )
+        return None
+
+    def load(self) -> LoadResult:
+        root_kind = self.tree.kind(SUITE_DIR)
+        if root_kind is None:
+            raise EnvironmentProblem(
+                f"no catalog in the {self.tree.label}: `{SUITE_DIR}/` not found",
+                "run in the catalog repository, or pass its path",
+            )
+        if self.check_folder(SUITE_DIR, required=True):
+            suite = self.load_single(SUITE_FILE, Suite, ("suite", ""))
+            self.catalog.suite = suite if isinstance(suite, Suite) else None
+            registry = self.load_single(METRICS_FILE, MetricsRegistry, ("metrics", ""))
+            if isinstance(registry, MetricsRegistry):
+                self.index_metrics(registry)
+            self.expect_only(SUITE_DIR, {"suite.yaml", "metrics.yaml", "models", "datasets", "benchmarks"})
+            targets: dict[str, dict[str, Any]] = {
+                "model": self.catalog.models,
+                "dataset": self.catalog.datasets,
+                "benchmark": self.catalog.benchmarks,
+            }
+            for kind, folder in ENTITY_DIRS.items():
+                if self.check_folder(folder, required=False):
+                    self.load_entities(kind, folder, targets[kind])
+        if self.check_folder(RULESETS_DIR, required=False):
+            self.load_entities("ruleset", RULESETS_DIR, self.catalog.rulesets)
+        return LoadResult(self.catalog, self.diagnostics)
+
+    def expect_only(self, folder: str, names: set[str]) -> None:
+        for entry in self.tree.entries(folder):
+            name = entry.path.rsplit("/", 1)[-1]
+            if name in names or name.startswith("."):
+                continue
+            if entry.kind == "symlink":
+                self.diagnostics.append(
+                    error("file-symlink", "symlinks are not allowed in the catalog; not followed", entry.path, 0, 0)
+                )
+            else:
+                self.diagnostics.append(
+                    warning(
+                        "file-unexpected",
+                        f"`{name}` is not part of the catalog layout",
+                        entry.path,
+                        0,
+                        0,
+                        f"the catalog reads {', '.join(sorted(names))}",
+                    )
+                )
+
+    def index_metrics(self, registry: MetricsRegistry) -> None:
+        location = self.catalog.locations[("metrics", "")]
+        folded: dict[str, str] = {}
+        for index, metric in enumerate(registry.metrics):
+            here = location.child("metrics", index, "key")
+            first = folded.get(metric.key.casefold())
+            if first is not None:
+                line, column = here.position()
+                same = first == metric.key
+                self.diagnostics.append(
+                    error(
+                        "yaml-duplicate-key" if same else "id-collision",
+                        f"metric `{metric.key}` is declared twice"
+                        if same
+                        else f"metric `{metric.key}` collides with `{first}` when case is ignored",
+                        location.document.path,
+                        line,
+                        column,
+                        "give every metric a distinct key",
+                    )
+                )
+                continue
+            folded[metric.key.casefold()] = metric.key
+            self.catalog.metrics[metric.key] = metric
+            self.catalog.locations[("metric", metric.key)] = Location(location.document, ("metrics", index))
+
+
+def load_tree(tree: Tree) -> LoadResult:
+    """Load and validate the catalog of a tree: documents, schemas and cross-references."""
+    from .crossref import check_catalog
+
+    result = _Loader(tree).load()
+    result.diagnostics.extend(check_catalog(result.catalog))
+    result.diagnostics.sort()
+    return result

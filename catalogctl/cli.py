@@ -1,0 +1,209 @@
+"""The command line: parse arguments, call the library, render. No logic lives here.
+
+Exit codes (the same for every verb): 0 success; 1 the verb ran and found problems; 2 usage or
+environment error (no repository, unknown ref, unknown id).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from . import __version__
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+app = typer.Typer(
+    name="catalogctl",
+    help="Validate, browse, diff and release a git-versioned benchmark catalog.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handle_errors(func: F) -> F:
+    """Map the library's exceptions to a message on stderr and the documented exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .errors import CatalogError, CatalogInvalid, EntityNotFound, EnvironmentProblem
+
+        try:
+            return func(*args, **kwargs)
+        except CatalogError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            if exc.hint:
+                typer.echo(f"hint: {exc.hint}", err=True)
+            code = EXIT_USAGE if isinstance(exc, (EnvironmentProblem, EntityNotFound)) else EXIT_PROBLEMS
+            if isinstance(exc, CatalogInvalid):
+                code = EXIT_PROBLEMS
+            raise typer.Exit(code) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class ReportFormat(StrEnum):
+    """Output of a report."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+class ListFormat(StrEnum):
+    """Output of a listing."""
+
+    text = "text"
+    json = "json"
+
+
+class DocFormat(StrEnum):
+    """Output of a document."""
+
+    yaml = "yaml"
+    json = "json"
+
+
+class EntityKind(StrEnum):
+    """What `ls` lists."""
+
+    benchmarks = "benchmarks"
+    models = "models"
+    datasets = "datasets"
+    metrics = "metrics"
+
+
+PathArg = Annotated[
+    Path | None,
+    typer.Argument(help="The catalog repository (default: found from the current folder).", show_default=False),
+]
+RefOpt = Annotated[
+    str | None,
+    typer.Option("--ref", help="Read the catalog at this tag, branch, commit or cohort instead of the working tree."),
+]
+RepoOpt = Annotated[Path | None, typer.Option("--path", "-C", help="The catalog repository (default: current folder).")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"catalogctl {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """Validate, browse, diff and release a git-versioned benchmark catalog."""
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+@app.command()
+@handle_errors
+def validate(
+    path: PathArg = None,
+    ref: RefOpt = None,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="text, json or github workflow commands.")
+    ] = ReportFormat.text,
+) -> None:
+    """Check every catalog file: YAML, schema, references, stated figures; list pending values.
+
+    Exit 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage or environment error.
+    """
+    from . import render
+    from .api import load_catalog
+
+    result = load_catalog(path, ref)
+    label = result.catalog.label
+    if fmt is ReportFormat.json:
+        _out(render.diagnostics_json(result.diagnostics, label))
+    elif fmt is ReportFormat.github:
+        _out(render.diagnostics_github(result.diagnostics, label))
+    elif sys.stdout.isatty():
+        render.print_diagnostics_rich(result.diagnostics, label)
+    else:
+        _out(render.diagnostics_text(result.diagnostics, label))
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
+
+
+@app.command("ls")
+@handle_errors
+def list_entities(
+    kind: Annotated[EntityKind, typer.Argument(help="What to list.")] = EntityKind.benchmarks,
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List benchmarks, models, datasets or metrics (entities that failed validation are left out)."""
+    from . import listing, render
+    from .api import load_catalog
+
+    result = load_catalog(path, ref)
+    rows = listing.rows(result.catalog, kind.value)
+    if fmt is ListFormat.json:
+        _out(
+            json.dumps(
+                {"schema": "catalogctl/ls/v1", "tree": result.catalog.label, kind.value: rows},
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+    else:
+        columns = listing.COLUMNS[kind.value]
+        _out(render.table(columns, [[listing.cell(r[c]) for c in columns] for r in rows]))
+    if not result.ok:
+        typer.echo("note: the catalog has errors; run `catalogctl validate`", err=True)
+
+
+@app.command()
+@handle_errors
+def show(
+    ident: Annotated[
+        str, typer.Argument(metavar="ID", help="An id, or KIND/ID (benchmark/, model/, dataset/, metric/).")
+    ],
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    resolved: Annotated[
+        bool, typer.Option("--resolved", help="Inline model, datasets and recipes, merge overrides, add the digest.")
+    ] = False,
+    fmt: Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json.")] = DocFormat.yaml,
+) -> None:
+    """Show one entity as the catalog reads it, or a benchmark's fully resolved contract."""
+    from . import listing
+    from .api import load_catalog
+    from .yamlio import dump_yaml
+
+    result = load_catalog(path, ref)
+    found = listing.find(result.catalog, ident, resolved=resolved)
+    for note in found.notes:
+        typer.echo(f"note: {note}", err=True)
+    if fmt is DocFormat.json:
+        _out(json.dumps(found.data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _out(dump_yaml(found.data))
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,90 @@
+"""A small, safe evaluator for the arithmetic formulas a catalog states (never `eval`).
+
+It accepts numbers, the declared variables, + - * / // % and parentheses, unary minus, and the
+functions ceil, floor, min and max. Arithmetic is exact (fractions), so `ceil(2.5 + 3840 / 256)`
+is 18, not a float that happens to round right.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+MAX_FORMULA_LENGTH = 200
+MAX_MAGNITUDE = Fraction(10) ** 30
+
+_BINARY: dict[type[ast.operator], Callable[[Fraction, Fraction], Fraction]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: lambda a, b: Fraction(a // b),
+    ast.Mod: operator.mod,
+}
+_FUNCTIONS: dict[str, Callable[..., Fraction]] = {
+    "ceil": lambda x: Fraction(math.ceil(x)),
+    "floor": lambda x: Fraction(math.floor(x)),
+    "min": min,
+    "max": max,
+}
+
+
+class FormulaError(ValueError):
+    """A formula the evaluator does not accept, or that cannot be computed."""
+
+
+def variables(formula: str) -> set[str]:
+    """The variable names a formula uses (after checking it parses)."""
+    tree = _parse(formula)
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in _FUNCTIONS}
+
+
+def evaluate(formula: str, values: Mapping[str, int | Fraction]) -> Fraction:
+    """Evaluate `formula` with `values` bound to its variables."""
+    return _eval(_parse(formula).body, values)
+
+
+def _parse(formula: str) -> ast.Expression:
+    if len(formula) > MAX_FORMULA_LENGTH:
+        raise FormulaError(f"formula longer than {MAX_FORMULA_LENGTH} characters")
+    try:
+        return ast.parse(formula.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise FormulaError(f"not a formula: {exc.msg}") from None
+
+
+def _eval(node: ast.expr, values: Mapping[str, int | Fraction]) -> Fraction:
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        result = Fraction(str(node.value))
+    elif isinstance(node, ast.Name):
+        if node.id not in values:
+            raise FormulaError(f"unknown variable `{node.id}` (known: {', '.join(sorted(values)) or 'none'})")
+        result = Fraction(values[node.id])
+    elif isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left, right = _eval(node.left, values), _eval(node.right, values)
+        try:
+            result = _BINARY[type(node.op)](left, right)
+        except ZeroDivisionError:
+            raise FormulaError("division by zero") from None
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        operand = _eval(node.operand, values)
+        result = -operand if isinstance(node.op, ast.USub) else operand
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _FUNCTIONS
+        and not node.keywords
+        and node.args
+    ):
+        args = [_eval(a, values) for a in node.args]
+        if node.func.id in ("ceil", "floor") and len(args) != 1:
+            raise FormulaError(f"{node.func.id}() takes one argument")
+        result = _FUNCTIONS[node.func.id](*args)
+    else:
+        raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")
+    if abs(result) > MAX_MAGNITUDE:
+        raise FormulaError("intermediate value too large")
+    return result

@@ -1,0 +1,128 @@
+"""Types shared by every document kind: ids, pending values, display fields, strict models."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError, core_schema
+
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+COHORT_PATTERN = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-C([01])")
+PENDING_PATTERN = re.compile(r"<[^<>\n]+>")
+METRIC_KEY_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.,:-]{0,127}")
+UINT64_MAX = 2**64 - 1
+
+
+class StrictModel(BaseModel):
+    """Base of every document model: strict types, unknown keys rejected, immutable."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class Pending(str):
+    """A value the catalog has not decided yet, written `<TBD>` (or `<any note>`).
+
+    It is never accepted as a real value: `validate` lists it, and it blocks freezing every
+    benchmark that depends on it.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(
+            cls._validate,
+            core_schema.str_schema(strict=True),
+            serialization=core_schema.to_string_ser_schema(),
+        )
+
+    @classmethod
+    def _validate(cls, value: str) -> Pending:
+        if not PENDING_PATTERN.fullmatch(value):
+            raise PydanticCustomError("not_pending", "not a pending value")
+        return cls(value)
+
+
+def _check_id(value: str) -> str:
+    if not ID_PATTERN.fullmatch(value) or ".." in value:
+        raise PydanticCustomError(
+            "invalid_id",
+            "`{value}` is not a valid id: use 1-64 characters of a-z, 0-9, '.', '_' and '-', "
+            "starting with a letter or digit, without '..'",
+            {"value": value},
+        )
+    return value
+
+
+def _check_text(value: str) -> str:
+    if PENDING_PATTERN.fullmatch(value):
+        raise PydanticCustomError(
+            "pending_not_allowed", "`{value}` is a pending value, not allowed here", {"value": value}
+        )
+    if not value.strip():
+        raise PydanticCustomError("empty_text", "must not be empty")
+    return value
+
+
+def _check_cohort(value: str) -> str:
+    if not COHORT_PATTERN.fullmatch(value):
+        raise PydanticCustomError(
+            "invalid_cohort", "`{value}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1", {"value": value}
+        )
+    return value
+
+
+def _check_metric_key(value: str) -> str:
+    if not METRIC_KEY_PATTERN.fullmatch(value):
+        raise PydanticCustomError("invalid_metric_key", "`{value}` is not a valid metric key", {"value": value})
+    return value
+
+
+Id = Annotated[str, AfterValidator(_check_id)]
+Text = Annotated[str, AfterValidator(_check_text)]
+CohortId = Annotated[str, AfterValidator(_check_cohort)]
+MetricKey = Annotated[str, AfterValidator(_check_metric_key)]
+Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+GitSha = Annotated[str, Field(pattern=r"^[0-9a-f]{40}$")]
+HubRepo = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")]
+Url = Annotated[str, Field(pattern=r"^(https?|s3|gs|hf)://[^\s]+$")]
+PositiveInt = Annotated[int, Field(ge=1)]
+NonNegativeInt = Annotated[int, Field(ge=0)]
+Uint64 = Annotated[int, Field(ge=0, le=UINT64_MAX)]
+Digest = Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$")]
+
+# Scalar metadata (display only): free-form, but flat, so it never hides contract data.
+MetadataValue = str | int | float | bool | None
+
+
+T = TypeVar("T")
+
+# A value, or a pending value: the pending form is tried first so `<TBD>` never passes as a
+# string.
+Pendable = Annotated[Pending | T, Field(union_mode="left_to_right")]
+
+
+def display(**kwargs: Any) -> Any:
+    """A field that is display copy: never part of a contract digest, classed `display` by diff."""
+    return Field(json_schema_extra={"x-display": True}, **kwargs)
+
+
+def is_display(info: FieldInfo) -> bool:
+    """Whether a model field is display copy."""
+    extra = info.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get("x-display"))
+
+
+class I18nCopy(StrictModel):
+    """Translated display copy for one language."""
+
+    title: Text | None = None
+    label: Text | None = None
+    summary: Text | None = None
+    description: Text | None = None
+
+
+I18n = dict[Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")], I18nCopy]

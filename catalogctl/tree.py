@@ -1,0 +1,117 @@
+"""A tree of files to read a catalog from: the working directory, or a git tree (`gitrepo`).
+
+Every verb reads through this protocol, so what is above it is identical for both.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+EntryKind = Literal["file", "dir", "symlink", "other"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A direct child of a folder: its repository-relative posix path and what it is."""
+
+    path: str
+    kind: EntryKind
+
+
+class Tree(Protocol):
+    """Read-only access to a set of files addressed by repository-relative posix paths."""
+
+    label: str
+
+    def kind(self, path: str) -> EntryKind | None:
+        """What `path` is, without following a symlink; None when absent."""
+
+    def entries(self, folder: str) -> list[Entry]:
+        """The direct children of `folder`, sorted by name; [] when it does not exist."""
+
+    def read(self, path: str) -> bytes:
+        """The bytes of a regular file (never through a symlink)."""
+
+
+def _kind_of(mode: int) -> EntryKind:
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISREG(mode):
+        return "file"
+    return "other"
+
+
+class WorkingTree:
+    """The files on disk under `root`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self.label = "working tree"
+
+    def _local(self, path: str) -> Path:
+        parts = [p for p in path.split("/") if p]
+        if any(p in (".", "..") for p in parts):
+            raise ValueError(f"path escapes the repository: {path}")
+        return self.root.joinpath(*parts)
+
+    def kind(self, path: str) -> EntryKind | None:
+        """What `path` is, without following a symlink."""
+        try:
+            return _kind_of(os.lstat(self._local(path)).st_mode)
+        except FileNotFoundError:
+            return None
+
+    def entries(self, folder: str) -> list[Entry]:
+        """Direct children of `folder`; a folder reached through a symlink is never listed."""
+        if self.kind(folder) != "dir":
+            return []
+        prefix = f"{folder.rstrip('/')}/" if folder else ""
+        with os.scandir(self._local(folder)) as it:
+            found = [Entry(prefix + e.name, _kind_of(e.stat(follow_symlinks=False).st_mode)) for e in it]
+        return sorted(found, key=lambda e: e.path)
+
+    def read(self, path: str) -> bytes:
+        """Read a regular file; refuse anything that is or passes through a symlink."""
+        local = self._local(path)
+        real = Path(os.path.realpath(local))
+        if real != local or not real.is_relative_to(self.root):
+            raise PermissionError(f"{path} resolves through a symlink; not read")
+        return local.read_bytes()
+
+
+def find_root(start: Path) -> Path:
+    """The catalog root at or above `start`: the first folder holding `benchmark_suite/`,
+    looking no higher than the top of the git repository."""
+    from .errors import EnvironmentProblem
+
+    start = start.resolve()
+    if not start.is_dir():
+        raise EnvironmentProblem(f"{start} is not a folder")
+    for folder in (start, *start.parents):
+        if (folder / "benchmark_suite").exists() or (folder / "benchmark_suite").is_symlink():
+            return folder
+        if (folder / ".git").exists():
+            break
+    raise EnvironmentProblem(
+        f"no catalog at or above {start}: `benchmark_suite/` not found",
+        "run in the catalog repository, or pass its path",
+    )
+
+
+def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
+    """The working tree at `path` (default: the current folder), or the tree of `ref` in the
+    repository that contains `path`."""
+    start = Path.cwd() if path is None else Path(path)
+    if ref is None:
+        return WorkingTree(find_root(start))
+    from .gitrepo import GitTree, open_repository, resolve_ref
+
+    repo = open_repository(start)
+    resolved = resolve_ref(repo, ref)
+    return GitTree(repo, resolved.commit, ref)
