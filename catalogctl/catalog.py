@@ -25,7 +25,7 @@ from .schema import (
     Suite,
     TrainingBenchmark,
 )
-from .tree import Tree
+from .tree import Tree, UnsafePath
 from .validation import PendingValue, find_pending, validate_document
 from .yamlio import Document, PathKey, YamlProblem, parse_document
 
@@ -71,6 +71,9 @@ class Catalog:
     benchmarks: dict[str, AnyBenchmark] = field(default_factory=dict)
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
+    # Entities whose file exists but did not validate, by (kind, file stem): a reference to one
+    # is not reported again as unknown.
+    invalid: set[tuple[str, str]] = field(default_factory=set)
 
     def locate(self, kind: str, ident: str, *path: str | int) -> Location:
         """Where an entity (or a path inside it) stands."""
@@ -133,8 +136,11 @@ class _Loader:
             self.diagnostics.append(
                 error(problem.code, problem.message, path, problem.line, problem.column, problem.hint)
             )
-        except PermissionError as exc:
+        except UnsafePath as exc:
             self.diagnostics.append(error("file-symlink", str(exc), path, 0, 0))
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self.diagnostics.append(error("file-unreadable", f"cannot read the file: {reason}", path, 0, 0))
         return None
 
     def yaml_files(self, folder: str) -> list[str]:
@@ -219,6 +225,8 @@ class _Loader:
 
     def load_entities(self, kind: str, folder: str, target: dict[str, Any]) -> None:
         for path in self.yaml_files(folder):
+            stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
+            self.catalog.invalid.add((kind, stem))  # until it validates
             doc = self.parse(path)
             if doc is None:
                 continue
@@ -230,7 +238,6 @@ class _Loader:
             if value is None:
                 continue
             ident = value.cohort if isinstance(value, Ruleset) else value.id  # type: ignore[attr-defined]
-            stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
             if stem != ident:
                 pos, _ = doc.positions.nearest(("cohort",) if kind == "ruleset" else ("id",))
                 self.diagnostics.append(
@@ -245,6 +252,7 @@ class _Loader:
                 )
                 continue
             target[ident] = value
+            self.catalog.invalid.discard((kind, stem))
             self.catalog.locations[(kind, ident)] = Location(doc)
 
     def model_for(self, kind: str, doc: Document) -> type[BaseModel] | None:

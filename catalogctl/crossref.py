@@ -29,14 +29,18 @@ class _Checker:
         make = warning if warn else error
         self.out.append(make(code, message, where.document.path, line, column, hint))
 
-    def reference(self, kind: str, code: str, name: str, pool: Collection[str], where: Location) -> bool:
+    def reference(
+        self, kind: str, code: str, name: str, pool: Collection[str], where: Location, *, key: bool = False
+    ) -> bool:
         if name in pool:
             return True
-        self.report(code, f"unknown {kind} `{name}`", where, did_you_mean(name, pool) or _known(pool))
+        if (kind, name) in self.catalog.invalid:  # its own file's errors are reported already
+            return False
+        self.report(code, f"unknown {kind} `{name}`", where, did_you_mean(name, pool) or _known(pool), key=key)
         return False
 
-    def metric(self, key: str, where: Location) -> bool:
-        return self.reference("metric", "ref-unknown-metric", key, self.catalog.metrics, where)
+    def metric(self, name: str, where: Location, *, key: bool = False) -> bool:
+        return self.reference("metric", "ref-unknown-metric", name, self.catalog.metrics, where, key=key)
 
     def scale_fits(self, metric_key: str, scale: str, where: Location) -> None:
         metric = self.catalog.metrics.get(metric_key)
@@ -79,7 +83,7 @@ class _Checker:
                 self.report("contract-inconsistent", f"gate `{name}` is listed twice", at)
             seen.add(name)
             if self.reference("gate", "ref-unknown-gate", name, GATES, at) and kind not in GATES[name].kinds:
-                self.report("contract-inconsistent", f"gate `{name}` does not apply to a {kind} benchmark", at)
+                self.report("contract-inconsistent", f"gate `{name}` does not apply to {kind} benchmarks", at)
 
     def inference(self, bench: InferenceBenchmark, here: Location) -> None:
         gates = set(bench.postprocessing.gates)
@@ -90,7 +94,7 @@ class _Checker:
                     "dataset", "ref-unknown-dataset", name, self.catalog.datasets, perf.child("datasets", index)
                 )
             for field in bench.performance.requirements.model_fields_set:
-                self.metric(REQUIREMENT_METRICS[field], perf.child("requirements", field))
+                self.metric(REQUIREMENT_METRICS[field], perf.child("requirements", field), key=True)
         if bench.accuracy is not None:
             self.accuracy(bench.accuracy, here.child("accuracy"))
             self.metric(
@@ -149,7 +153,7 @@ class _Checker:
         self.aggregation(acc, here, names)
         for key, threshold in acc.thresholds.items():
             at = here.child("thresholds", key)
-            if self.metric(key, Location(at.document, at.path)):
+            if self.metric(key, at, key=True):
                 self.scale_fits(key, threshold.scale, at.child("scale"))
         for index, key in enumerate(acc.reported_metrics):
             self.metric(key, here.child("reported_metrics", index))

@@ -54,7 +54,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A "did you mean" hint for a near miss, or an empty string."""
     import difflib
 
-    pool = list(candidates)
+    pool = sorted(set(candidates))
     folded = {c.casefold(): c for c in pool}
     if word.casefold() in folded:
         return f"did you mean `{folded[word.casefold()]}`?"
@@ -93,6 +93,7 @@ CODES: dict[str, str] = {
     "file-outside-repository": "a catalog path that resolves outside the repository",
     "file-unexpected": "a file or folder the catalog does not read",
     "file-missing": "a file the catalog requires is absent",
+    "file-unreadable": "a catalog file the operating system refused to read",
     "id-collision": "two ids equal when case-folded",
     "ref-unknown-model": "a benchmark names a model that does not exist",
     "ref-unknown-dataset": "a benchmark names a dataset that does not exist",

@@ -36,9 +36,31 @@ class FormulaError(ValueError):
     """A formula the evaluator does not accept, or that cannot be computed."""
 
 
+_ALLOWED_NODES = (
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Constant,
+    ast.Name,
+    ast.Call,
+    ast.Load,
+    ast.USub,
+    ast.UAdd,
+    *_BINARY,
+)
+
+
 def variables(formula: str) -> set[str]:
-    """The variable names a formula uses (after checking it parses)."""
+    """The variable names a formula uses (after checking it only uses what is allowed)."""
     tree = _parse(formula)
+    for node in ast.walk(tree):  # outermost first, so the message shows the whole offending part
+        allowed = isinstance(node, _ALLOWED_NODES)
+        if isinstance(node, ast.Constant):
+            allowed = type(node.value) in (int, float)
+        elif isinstance(node, ast.Call):
+            allowed = isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS and not node.keywords
+        if not allowed:
+            raise FormulaError(f"`{ast.unparse(node)}` is not allowed in a formula")
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in _FUNCTIONS}
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pygit2
 
 from .errors import EnvironmentProblem, RefNotFound
-from .tree import Entry, EntryKind
+from .tree import Entry, EntryKind, UnsafePath
 
 _KIND_BY_MODE: dict[int, EntryKind] = {
     pygit2.enums.FileMode.BLOB: "file",
@@ -102,5 +102,5 @@ class GitTree:
         """The bytes of a blob; a symlink blob is never read as a file."""
         obj = self._object(path)
         if not isinstance(obj, pygit2.Blob) or _KIND_BY_MODE.get(obj.filemode) != "file":
-            raise PermissionError(f"{path} is not a regular file at {self.label}")
+            raise UnsafePath(f"{path} is not a regular file at {self.label}")
         return obj.data

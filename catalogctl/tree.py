@@ -22,6 +22,10 @@ class Entry:
     kind: EntryKind
 
 
+class UnsafePath(OSError):
+    """A path that is, or passes through, a symlink: never read."""
+
+
 class Tree(Protocol):
     """Read-only access to a set of files addressed by repository-relative posix paths."""
 
@@ -81,7 +85,7 @@ class WorkingTree:
         local = self._local(path)
         real = Path(os.path.realpath(local))
         if real != local or not real.is_relative_to(self.root):
-            raise PermissionError(f"{path} resolves through a symlink; not read")
+            raise UnsafePath(f"{path} resolves through a symlink; not read")
         return local.read_bytes()
 
 

@@ -87,6 +87,8 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
     where = _dotted(path[len(base) :]) if len(path) > len(base) else "document"
     if kind == "extra_forbidden":
         name = str(loc[-1])
+        if path[-1:] == (name,):
+            path = path[:-1]
         pos, _ = positions.nearest((*path, name))
         allowed = _field_names(model, loc[:-1])
         hint = did_you_mean(name, allowed) or (f"allowed keys: {', '.join(sorted(allowed))}" if allowed else "")
@@ -130,11 +132,8 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
         expected = err.get("ctx", {}).get("expected", "")
         hint = did_you_mean(value, [e.strip(" '") for e in expected.replace(" or ", ",").split(",") if e.strip(" '")])
     code = "schema-wrong-type" if kind.endswith("_type") or kind == "model_attributes_type" else "schema-invalid-value"
-    shown = (
-        ""
-        if kind in ("value_error", "assertion_error") or value is None or isinstance(value, (dict, list))
-        else f" (got {value!r})"
-    )
+    quiet = kind in ("value_error", "assertion_error") or value is None or isinstance(value, (dict, list))
+    shown = "" if quiet or f"`{value}`" in message else f" (got {value!r})"
     return error(code, f"{where}: {message}{shown}", doc.path, pos.line, pos.column, hint)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler
@@ -81,18 +82,33 @@ def _check_metric_key(value: str) -> str:
     return value
 
 
+def matching(pattern: str, what: str) -> Callable[[str], str]:
+    """A validator that accepts strings fully matching `pattern`, described as `what`."""
+    compiled = re.compile(pattern)
+
+    def check(value: str) -> str:
+        if not compiled.fullmatch(value):
+            raise PydanticCustomError("pattern_mismatch", "`{value}` is not {what}", {"value": value, "what": what})
+        return value
+
+    return check
+
+
 Id = Annotated[str, AfterValidator(_check_id)]
 Text = Annotated[str, AfterValidator(_check_text)]
 CohortId = Annotated[str, AfterValidator(_check_cohort)]
 MetricKey = Annotated[str, AfterValidator(_check_metric_key)]
-Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
-GitSha = Annotated[str, Field(pattern=r"^[0-9a-f]{40}$")]
-HubRepo = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")]
-Url = Annotated[str, Field(pattern=r"^(https?|s3|gs|hf)://[^\s]+$")]
+Sha256 = Annotated[str, AfterValidator(matching(r"[0-9a-f]{64}", "a sha256: 64 lowercase hex digits"))]
+GitSha = Annotated[str, AfterValidator(matching(r"[0-9a-f]{40}", "a git commit id: 40 lowercase hex digits"))]
+HubRepo = Annotated[
+    str,
+    AfterValidator(matching(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*", "a hub repository: owner/name")),
+]
+Url = Annotated[str, AfterValidator(matching(r"(https?|s3|gs|hf)://\S+", "a URL (http, https, s3, gs or hf)"))]
 PositiveInt = Annotated[int, Field(ge=1)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 Uint64 = Annotated[int, Field(ge=0, le=UINT64_MAX)]
-Digest = Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$")]
+Digest = Annotated[str, AfterValidator(matching(r"sha256:[0-9a-f]{64}", "a digest: sha256: and 64 hex digits"))]
 
 # Scalar metadata (display only): free-form, but flat, so it never hides contract data.
 MetadataValue = str | int | float | bool | None

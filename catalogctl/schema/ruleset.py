@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
-from .common import CohortId, Digest, GitSha, Id, StrictModel, Uint64
+from .common import CohortId, Digest, GitSha, Id, StrictModel, Uint64, matching
 
 # Seed set ids are letters in order of publication (A, B, ..., Z, AA, ...); an id names the same
 # seeds forever once published.
-SeedSetId = Annotated[str, Field(pattern=r"^[A-Z]{1,3}$")]
+SeedSetId = Annotated[str, AfterValidator(matching(r"[A-Z]{1,3}", "a seed set id: 1-3 capital letters"))]
 
 
 class SeedSet(StrictModel):

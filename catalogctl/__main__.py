@@ -1,0 +1,5 @@
+"""`python -m catalogctl`."""
+
+from catalogctl.cli import main
+
+main()

@@ -1,0 +1,183 @@
+"""The command line: exit codes, output formats and messages, through typer's runner."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from catalogctl.cli import app
+from tests.helpers import replace_in
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: Path) -> None:
+    code, out, err = run("validate", str(catalog_dir))
+    assert code == 0
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[-1] == "working tree: valid (0 errors, 26 warnings, 26 pending values)"
+    assert lines[0] == (
+        "benchmark_suite/benchmarks/deepseek-r1.yaml:24:23: pending-value warning: benchmark `deepseek-r1`: "
+        "performance.requirements.min_sample_count is pending (<TBD>); blocks freezing deepseek-r1"
+    )
+
+
+def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
+    replace_in(catalog_dir, "benchmark_suite/benchmarks/gsm8k.yaml", "num_repeats: 1", "num_repeats: true")
+    code, out, _ = run("validate", str(catalog_dir))
+    assert code == 1
+    assert (
+        "benchmark_suite/benchmarks/gsm8k.yaml:20:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
+        "should be a valid integer (got True)"
+    ) in out.splitlines()
+    assert out.splitlines()[-1] == "working tree: invalid (1 errors, 26 warnings, 26 pending values)"
+
+
+def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
+    replace_in(catalog_dir, "benchmark_suite/models/gpt-oss-120b.yaml", "sha: b5c9", "sha: x5c9")
+    code, out, _ = run("validate", str(catalog_dir), "--format", "json")
+    assert code == 1
+    report = json.loads(out)
+    assert set(report) == {"schema", "tree", "valid", "summary", "diagnostics"}
+    assert report["schema"] == "catalogctl/diagnostics/v1"
+    assert report["valid"] is False
+    assert report["summary"] == {"errors": 1, "warnings": 26, "pending": 26}  # the benchmark is not blamed
+    errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
+    assert errors == [
+        {
+            "severity": "error",
+            "code": "schema-invalid-value",
+            "message": "sha: `x5c939de8f754692c1647ca79fbf85e8c1e70f8a` is not a git commit id: "
+            "40 lowercase hex digits",
+            "file": "benchmark_suite/models/gpt-oss-120b.yaml",
+            "line": 4,
+            "column": 6,
+            "hint": "",
+        }
+    ]
+
+
+def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> None:
+    replace_in(
+        catalog_dir,
+        "benchmark_suite/benchmarks/gsm8k.yaml",
+        "owners: [evaluation-task-force]",
+        "owners: [evaluation-task-force]\nnotes: 100%,\n",
+    )
+    code, out, _ = run("validate", str(catalog_dir), "--format", "github")
+    assert code == 1
+    assert (
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=9,col=1,title=schema-unknown-key::"
+        "unknown key `notes` in the document (allowed keys: accuracy, api_type, execution, family, i18n, id, kind, "
+        "metadata, model, owners, performance, postprocessing, preprocessing, renamed_from, summary, title)"
+    ) in out.splitlines()
+    assert "::warning file=benchmark_suite/datasets/aime25.yaml,line=6,col=8,title=pending-value::" in out
+
+
+def test_github_command_escaping() -> None:
+    from catalogctl.diagnostics import error
+    from catalogctl.render import github_command
+
+    d = error("yaml-syntax", "50% bad\nsecond line", "dir,a:b/x.yaml", 3, 4, "fix: it")
+    assert github_command(d) == (
+        "::error file=dir%2Ca%3Ab/x.yaml,line=3,col=4,title=yaml-syntax::50%25 bad%0Asecond line (fix: it)"
+    )
+
+
+def test_validate_at_a_ref(catalog_repo: Path) -> None:
+    code, out, _ = run("validate", str(catalog_repo), "--ref", "v1")
+    assert code == 0
+    assert out.splitlines()[-1].startswith("v1 (")
+
+
+def test_unknown_ref_exits_2_with_a_hint(catalog_repo: Path) -> None:
+    code, out, err = run("validate", str(catalog_repo), "--ref", "2026-09-C0")
+    assert (code, out) == (2, "")
+    assert err == "error: unknown ref `2026-09-C0`\nhint: fetch it first: git fetch --tags origin\n"
+
+
+def test_no_catalog_exits_2(tmp_path: Path) -> None:
+    code, _, err = run("validate", str(tmp_path))
+    assert code == 2
+    assert err.startswith(f"error: no catalog at or above {tmp_path.resolve()}")
+
+
+def test_ls_benchmarks_table(catalog_dir: Path) -> None:
+    code, out, _ = run("ls", "-C", str(catalog_dir))
+    assert code == 0
+    assert out.splitlines()[0].split() == ["ID", "KIND", "TITLE", "MODEL", "DATASETS", "PENDING"]
+    gpt = next(line for line in out.splitlines() if line.startswith("gpt-oss-120b "))
+    assert "gpt_oss_perf, aime25, gpqa, livecodebench" in gpt
+    assert gpt.rstrip().endswith("14")
+
+
+def test_ls_json_for_each_kind(catalog_dir: Path) -> None:
+    for kind, count in (("benchmarks", 4), ("models", 4), ("datasets", 7), ("metrics", 11)):
+        code, out, _ = run("ls", kind, "-C", str(catalog_dir), "--format", "json")
+        assert code == 0
+        data = json.loads(out)
+        assert data["schema"] == "catalogctl/ls/v1"
+        assert len(data[kind]) == count
+    data = json.loads(run("ls", "models", "-C", str(catalog_dir), "-f", "json")[1])
+    assert data["models"][-1] == {
+        "id": "qwen3-5-397b-a17b",
+        "reference_id": "Qwen/Qwen3.5-397B-A17B",
+        "sha": "<TBD>",
+        "pending": 1,
+    }
+
+
+def test_show_resolved_with_digest(catalog_dir: Path) -> None:
+    code, out, err = run("show", "gpt-oss-120b", "-C", str(catalog_dir), "--resolved", "--format", "json")
+    assert code == 0
+    assert err == "note: `gpt-oss-120b` is also a model: show it with model/gpt-oss-120b\n"
+    data = json.loads(out)
+    assert data["digest"].startswith("sha256:")
+    assert data["accuracy"]["datasets"][2]["generation"]["max_new_tokens"] == 32768
+
+
+def test_show_yaml_of_a_model_by_kind(catalog_dir: Path) -> None:
+    code, out, _ = run("show", "model/gpt-oss-120b", "-C", str(catalog_dir))
+    assert code == 0
+    assert out == (
+        "id: gpt-oss-120b\ntitle: gpt-oss-120b\nreference_id: openai/gpt-oss-120b\n"
+        "sha: b5c939de8f754692c1647ca79fbf85e8c1e70f8a\nlicense: Apache-2.0\n"
+    )
+
+
+def test_show_unknown_id_exits_2_with_a_near_miss(catalog_dir: Path) -> None:
+    code, _, err = run("show", "gpt-oss-12", "-C", str(catalog_dir))
+    assert code == 2
+    assert err == "error: no entity `gpt-oss-12` in the working tree\nhint: did you mean `gpt-oss-120b`?\n"
+
+
+def test_show_resolved_of_a_dataset_is_a_usage_error(catalog_dir: Path) -> None:
+    code, _, err = run("show", "aime25", "-C", str(catalog_dir), "--resolved")
+    assert code == 2
+    assert err == "error: --resolved applies to benchmarks; `aime25` is a dataset\n"
+
+
+def test_big_seed_exact_in_json_output(catalog_dir: Path) -> None:
+    code, out, _ = run("show", "metric/pass_at_4", "-C", str(catalog_dir), "-f", "json")
+    assert code == 0
+    assert json.loads(out)["key"] == "pass_at_4"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["validate", "--help"]])
+def test_console_script_starts(args: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "catalogctl", *args], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout
