@@ -36,18 +36,7 @@ class FormulaError(ValueError):
     """A formula the evaluator does not accept, or that cannot be computed."""
 
 
-_ALLOWED_NODES = (
-    ast.Expression,
-    ast.BinOp,
-    ast.UnaryOp,
-    ast.Constant,
-    ast.Name,
-    ast.Call,
-    ast.Load,
-    ast.USub,
-    ast.UAdd,
-    *_BINARY,
-)
+_ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load)
 
 
 def variables(formula: str) -> set[str]:
@@ -55,7 +44,13 @@ def variables(formula: str) -> set[str]:
     tree = _parse(formula)
     for node in ast.walk(tree):  # outermost first, so the message shows the whole offending part
         allowed = isinstance(node, _ALLOWED_NODES)
-        if isinstance(node, ast.Constant):
+        if isinstance(node, (ast.operator, ast.unaryop)):
+            continue  # judged with the expression that holds it
+        if isinstance(node, ast.BinOp):
+            allowed = type(node.op) in _BINARY
+        elif isinstance(node, ast.UnaryOp):
+            allowed = isinstance(node.op, (ast.USub, ast.UAdd))
+        elif isinstance(node, ast.Constant):
             allowed = type(node.value) in (int, float)
         elif isinstance(node, ast.Call):
             allowed = isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS and not node.keywords
