@@ -103,11 +103,25 @@ class Catalog:
             names.extend(d.dataset for d in bench.accuracy.datasets)
         return bench.model, list(dict.fromkeys(names))
 
-    def pending_for(self, benchmark_id: str) -> list[tuple[str, str, PendingValue]]:
-        """The pending values that block freezing a benchmark (its own, its model's, its datasets')."""
+    def sources_of(self, benchmark_id: str) -> list[tuple[str, str]]:
+        """The entities a benchmark's contract is built from: itself, its model, its datasets."""
         model, datasets = self.dependencies(benchmark_id)
-        wanted = {("benchmark", benchmark_id), ("model", model), *(("dataset", d) for d in datasets)}
-        return [p for p in self.pending() if (p[0], p[1]) in wanted]
+        return [("benchmark", benchmark_id), ("model", model), *(("dataset", d) for d in datasets)]
+
+    def dependents(self) -> dict[tuple[str, str], list[str]]:
+        """For each entity, the benchmarks whose contract it is part of."""
+        users: dict[tuple[str, str], list[str]] = {}
+        for ident in sorted(self.benchmarks):
+            for key in self.sources_of(ident):
+                users.setdefault(key, []).append(ident)
+        return users
+
+    def pending_by_entity(self) -> dict[tuple[str, str], list[PendingValue]]:
+        """Pending values grouped by the entity that holds them."""
+        grouped: dict[tuple[str, str], list[PendingValue]] = {}
+        for kind, ident, value in self.pending():
+            grouped.setdefault((kind, ident), []).append(value)
+        return grouped
 
 
 @dataclass

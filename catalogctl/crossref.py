@@ -296,16 +296,12 @@ class _Checker:
             )
 
     def pending(self) -> None:
-        users: dict[tuple[str, str], list[str]] = {}
-        for ident in self.catalog.benchmarks:
-            model, datasets = self.catalog.dependencies(ident)
-            for key in (("benchmark", ident), ("model", model), *(("dataset", d) for d in datasets)):
-                users.setdefault(key, []).append(ident)
+        users = self.catalog.dependents()
         for kind, ident, value in self.catalog.pending():
             blocked = users.get((kind, ident), [])
             dotted = ".".join(str(p) for p in value.path)
             what = (
-                f"blocks freezing {', '.join(sorted(blocked))}"
+                f"blocks freezing {', '.join(blocked)}"
                 if blocked
                 else "blocks freezing any benchmark that uses it"
             )

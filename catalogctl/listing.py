@@ -27,22 +27,15 @@ def cell(value: Any, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _pending_counts(catalog: Catalog) -> dict[tuple[str, str], int]:
-    counts: dict[tuple[str, str], int] = {}
-    for kind, ident, _ in catalog.pending():
-        counts[(kind, ident)] = counts.get((kind, ident), 0) + 1
-    return counts
-
-
 def rows(catalog: Catalog, kind: str) -> list[dict[str, Any]]:
     """One dict per entity, sorted by id; `pending` counts values that block a freeze."""
-    pending = _pending_counts(catalog)
+    pending = {key: len(values) for key, values in catalog.pending_by_entity().items()}
     out: list[dict[str, Any]] = []
     if kind == "benchmarks":
         for ident in sorted(catalog.benchmarks):
             bench = catalog.benchmarks[ident]
             model, datasets = catalog.dependencies(ident)
-            blocking = len(catalog.pending_for(ident))
+            blocking = sum(pending.get(key, 0) for key in catalog.sources_of(ident))
             out.append(
                 {
                     "id": ident,

@@ -181,3 +181,23 @@ def test_console_script_starts(args: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", "catalogctl", *args], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout
+
+
+def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalogctl import load_catalog
+    from catalogctl.render import print_diagnostics_rich
+
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    replace_in(catalog_dir, "benchmark_suite/models/gpt-oss-120b.yaml", "sha: b5c9", "sha: x5c9")
+    result = load_catalog(catalog_dir)
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    monkeypatch.setattr("rich.console.Console", lambda **kw: Console(file=buffer, force_terminal=True, **kw))
+    print_diagnostics_rich(result.diagnostics, result.catalog.label)
+    text = buffer.getvalue()
+    assert "\x1b[1;31mschema-invalid-value\x1b[0m" in text
+    assert "working tree: invalid (1 errors, 26 warnings, 26 pending values)" in text
