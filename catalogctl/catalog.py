@@ -6,7 +6,7 @@ directory or a git ref.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,35 +239,38 @@ class _Loader:
 
     def load_entities(self, kind: str, folder: str, target: dict[str, Any]) -> None:
         for path in self.yaml_files(folder):
-            stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
-            self.catalog.invalid.add((kind, stem))  # until it validates
-            doc = self.parse(path)
-            if doc is None:
-                continue
-            model = self.model_for(kind, doc)
-            if model is None:
-                continue
-            value, problems = validate_document(doc, model)
-            self.diagnostics.extend(problems)
-            if value is None:
-                continue
-            ident = value.cohort if isinstance(value, Ruleset) else value.id  # type: ignore[attr-defined]
-            if stem != ident:
-                pos, _ = doc.positions.nearest(("cohort",) if kind == "ruleset" else ("id",))
-                self.diagnostics.append(
-                    error(
-                        "ruleset-name-mismatch" if kind == "ruleset" else "file-name-mismatch",
-                        f"file is named `{stem}.yaml` but its {'cohort' if kind == 'ruleset' else 'id'} is `{ident}`",
-                        path,
-                        pos.line,
-                        pos.column,
-                        f"rename the file to `{ident}.yaml`",
-                    )
+            self.load_entity_file(kind, path, target)
+
+    def load_entity_file(self, kind: str, path: str, target: dict[str, Any]) -> None:
+        stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
+        self.catalog.invalid.add((kind, stem))  # until it validates
+        doc = self.parse(path)
+        if doc is None:
+            return
+        model = self.model_for(kind, doc)
+        if model is None:
+            return
+        value, problems = validate_document(doc, model)
+        self.diagnostics.extend(problems)
+        if value is None:
+            return
+        ident = value.cohort if isinstance(value, Ruleset) else value.id  # type: ignore[attr-defined]
+        if stem != ident:
+            pos, _ = doc.positions.nearest(("cohort",) if kind == "ruleset" else ("id",))
+            self.diagnostics.append(
+                error(
+                    "ruleset-name-mismatch" if kind == "ruleset" else "file-name-mismatch",
+                    f"file is named `{stem}.yaml` but its {'cohort' if kind == 'ruleset' else 'id'} is `{ident}`",
+                    path,
+                    pos.line,
+                    pos.column,
+                    f"rename the file to `{ident}.yaml`",
                 )
-                continue
-            target[ident] = value
-            self.catalog.invalid.discard((kind, stem))
-            self.catalog.locations[(kind, ident)] = Location(doc)
+            )
+            return
+        target[ident] = value
+        self.catalog.invalid.discard((kind, stem))
+        self.catalog.locations[(kind, ident)] = Location(doc)
 
     def model_for(self, kind: str, doc: Document) -> type[BaseModel] | None:
         models: dict[str, type[BaseModel]] = {"model": Model, "dataset": Dataset, "ruleset": Ruleset}
@@ -294,6 +297,22 @@ class _Loader:
         )
         return None
 
+    def target(self, kind: str) -> dict[str, Any]:
+        tables: dict[str, dict[str, Any]] = {
+            "model": self.catalog.models,
+            "dataset": self.catalog.datasets,
+            "benchmark": self.catalog.benchmarks,
+            "ruleset": self.catalog.rulesets,
+        }
+        return tables[kind]
+
+    def load_suite_files(self) -> None:
+        suite = self.load_single(SUITE_FILE, Suite, ("suite", ""))
+        self.catalog.suite = suite if isinstance(suite, Suite) else None
+        registry = self.load_single(METRICS_FILE, MetricsRegistry, ("metrics", ""))
+        if isinstance(registry, MetricsRegistry):
+            self.index_metrics(registry)
+
     def load(self) -> LoadResult:
         root_kind = self.tree.kind(SUITE_DIR)
         if root_kind is None:
@@ -302,20 +321,11 @@ class _Loader:
                 "run in the catalog repository, or pass its path",
             )
         if self.check_folder(SUITE_DIR, required=True):
-            suite = self.load_single(SUITE_FILE, Suite, ("suite", ""))
-            self.catalog.suite = suite if isinstance(suite, Suite) else None
-            registry = self.load_single(METRICS_FILE, MetricsRegistry, ("metrics", ""))
-            if isinstance(registry, MetricsRegistry):
-                self.index_metrics(registry)
+            self.load_suite_files()
             self.expect_only(SUITE_DIR, {"suite.yaml", "metrics.yaml", "models", "datasets", "benchmarks"})
-            targets: dict[str, dict[str, Any]] = {
-                "model": self.catalog.models,
-                "dataset": self.catalog.datasets,
-                "benchmark": self.catalog.benchmarks,
-            }
             for kind, folder in ENTITY_DIRS.items():
                 if self.check_folder(folder, required=False):
-                    self.load_entities(kind, folder, targets[kind])
+                    self.load_entities(kind, folder, self.target(kind))
         if self.check_folder(RULESETS_DIR, required=False):
             self.load_entities("ruleset", RULESETS_DIR, self.catalog.rulesets)
         return LoadResult(self.catalog, self.diagnostics)
@@ -366,6 +376,23 @@ class _Loader:
             folded[metric.key.casefold()] = metric.key
             self.catalog.metrics[metric.key] = metric
             self.catalog.locations[("metric", metric.key)] = Location(location.document, ("metrics", index))
+
+
+def entity_path(kind: str, ident: str) -> str:
+    """Where the file of an entity stands."""
+    return f"{RULESETS_DIR if kind == 'ruleset' else ENTITY_DIRS[kind]}/{ident}.yaml"
+
+
+def load_subset(tree: Tree, wanted: Iterable[tuple[str, str]]) -> LoadResult:
+    """Load only the suite, the metric registry and the wanted (kind, id) entities, without
+    cross-document checks: what a verb needs when it must not pay for the whole catalog."""
+    loader = _Loader(tree)
+    loader.load_suite_files()
+    for kind, ident in sorted(set(wanted)):
+        path = entity_path(kind, ident)
+        if tree.kind(path) == "file":
+            loader.load_entity_file(kind, path, loader.target(kind))
+    return LoadResult(loader.catalog, sorted(loader.diagnostics))
 
 
 def load_tree(tree: Tree) -> LoadResult:

@@ -300,11 +300,7 @@ class _Checker:
         for kind, ident, value in self.catalog.pending():
             blocked = users.get((kind, ident), [])
             dotted = ".".join(str(p) for p in value.path)
-            what = (
-                f"blocks freezing {', '.join(blocked)}"
-                if blocked
-                else "blocks freezing any benchmark that uses it"
-            )
+            what = f"blocks freezing {', '.join(blocked)}" if blocked else "blocks freezing any benchmark that uses it"
             self.report(
                 "pending-value",
                 f"{kind} `{ident}`: {dotted} is pending ({value.value}); {what}",

@@ -5,6 +5,7 @@ Every verb reads through this protocol, so what is above it is identical for bot
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ class Tree(Protocol):
     """Read-only access to a set of files addressed by repository-relative posix paths."""
 
     label: str
+    note: str  # how the tree was found, when worth saying (e.g. a cohort without its tag)
 
     def kind(self, path: str) -> EntryKind | None:
         """What `path` is, without following a symlink; None when absent."""
@@ -39,6 +41,10 @@ class Tree(Protocol):
 
     def read(self, path: str) -> bytes:
         """The bytes of a regular file (never through a symlink)."""
+
+    def file_ids(self, folder: str) -> dict[str, str]:
+        """An id of the content of every entry directly in `folder`, equal to the git tree's
+        for the same content: two trees hold the same file when the ids match."""
 
 
 def _kind_of(mode: int) -> EntryKind:
@@ -57,6 +63,7 @@ class WorkingTree:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.label = "working tree"
+        self.note = ""
 
     def _local(self, path: str) -> Path:
         parts = [p for p in path.split("/") if p]
@@ -79,6 +86,19 @@ class WorkingTree:
         with os.scandir(self._local(folder)) as it:
             found = [Entry(prefix + e.name, _kind_of(e.stat(follow_symlinks=False).st_mode)) for e in it]
         return sorted(found, key=lambda e: e.path)
+
+    def file_ids(self, folder: str) -> dict[str, str]:
+        """Git blob ids computed from the files' bytes (mode-prefixed, as `GitTree` gives them)."""
+        ids: dict[str, str] = {}
+        for entry in self.entries(folder):
+            if entry.kind == "file":
+                data = self._local(entry.path).read_bytes()
+                blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+                mode = os.lstat(self._local(entry.path)).st_mode
+                ids[entry.path] = f"{'100755' if mode & stat.S_IXUSR else '100644'}:{blob}"
+            else:
+                ids[entry.path] = f"{entry.kind}:"  # never equal to a git id: reported as changed
+        return ids
 
     def read(self, path: str) -> bytes:
         """Read a regular file; refuse anything that is or passes through a symlink."""
@@ -118,4 +138,4 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
 
     repo = open_repository(start)
     resolved = resolve_ref(repo, ref)
-    return GitTree(repo, resolved.commit, ref)
+    return GitTree(repo, resolved.commit, ref, resolved.note)
