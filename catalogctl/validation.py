@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from .diagnostics import Diagnostic, did_you_mean, error
-from .schema.common import Pending
+from .schema.common import Pending, field_names_at
 from .yamlio import Document, PathKey
 
 M = TypeVar("M", bound=BaseModel)
@@ -90,7 +88,7 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
         if path[-1:] == (name,):
             path = path[:-1]
         pos, _ = positions.nearest((*path, name))
-        allowed = _field_names(model, loc[:-1])
+        allowed = field_names_at(model, loc[:-1])
         hint = did_you_mean(name, allowed) or (f"allowed keys: {', '.join(sorted(allowed))}" if allowed else "")
         parent = _dotted(path[len(base) :]) if len(path) > len(base) else "the document"
         return error(
@@ -135,35 +133,6 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
     quiet = kind in ("value_error", "assertion_error") or value is None or isinstance(value, (dict, list))
     shown = "" if quiet or f"`{value}`" in message else f" (got {value!r})"
     return error(code, f"{where}: {message}{shown}", doc.path, pos.line, pos.column, hint)
-
-
-def _model_classes(annotation: Any) -> Iterator[type[BaseModel]]:
-    """The pydantic models an annotation can hold (through Optional, Union, Annotated, list, dict)."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        yield annotation
-        return
-    origin = typing.get_origin(annotation)
-    if origin is typing.Annotated:
-        yield from _model_classes(typing.get_args(annotation)[0])
-    elif origin in (Union, types.UnionType, list, dict, tuple):
-        for arg in typing.get_args(annotation):
-            yield from _model_classes(arg)
-
-
-def _field_names(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
-    """The keys allowed at `loc` below `model`."""
-    current: list[type[BaseModel]] = [model]
-    for part in loc:
-        if not isinstance(part, str):
-            continue
-        nxt: list[type[BaseModel]] = []
-        for cls in current:
-            field = cls.model_fields.get(part)
-            if field is not None:
-                nxt.extend(_model_classes(field.annotation))
-        if nxt:
-            current = nxt
-    return sorted({name for cls in current for name in cls.model_fields})
 
 
 @dataclass(frozen=True)

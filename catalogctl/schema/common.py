@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import types
+import typing
+from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler
@@ -142,3 +144,50 @@ class I18nCopy(StrictModel):
 
 
 I18n = dict[Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")], I18nCopy]
+
+
+def model_classes(annotation: Any) -> Iterator[type[BaseModel]]:
+    """The pydantic models an annotation can hold (through Optional, Union, Annotated, list, dict)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+        return
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        yield from model_classes(typing.get_args(annotation)[0])
+    elif origin in (typing.Union, types.UnionType, list, dict, tuple):
+        for arg in typing.get_args(annotation):
+            yield from model_classes(arg)
+
+
+def field_names_at(model: type[BaseModel], path: Sequence[int | str]) -> list[str]:
+    """The keys allowed at `path` below `model` (map keys and list indexes are passed through)."""
+    current = _models_at(model, path)
+    return sorted({name for cls in current for name in cls.model_fields})
+
+
+def _models_at(model: type[BaseModel], path: Sequence[int | str]) -> list[type[BaseModel]]:
+    current: list[type[BaseModel]] = [model]
+    for part in path:
+        if not isinstance(part, str):
+            continue
+        nxt = [
+            c for cls in current if (f := cls.model_fields.get(part)) is not None for c in model_classes(f.annotation)
+        ]
+        if nxt:
+            current = nxt
+    return current
+
+
+def path_is_display(model: type[BaseModel], path: Sequence[int | str]) -> bool:
+    """Whether a field path (map keys and list indexes passed through) is display copy."""
+    current: list[type[BaseModel]] = [model]
+    for part in path:
+        if not isinstance(part, str):
+            continue
+        fields = [f for cls in current if (f := cls.model_fields.get(part)) is not None]
+        if not fields:
+            continue  # a map key or a list item's identity: stay on the item's model
+        if any(is_display(f) for f in fields):
+            return True
+        current = [c for f in fields for c in model_classes(f.annotation)] or current
+    return False
