@@ -383,16 +383,28 @@ def entity_path(kind: str, ident: str) -> str:
     return f"{RULESETS_DIR if kind == 'ruleset' else ENTITY_DIRS[kind]}/{ident}.yaml"
 
 
-def load_subset(tree: Tree, wanted: Iterable[tuple[str, str]]) -> LoadResult:
-    """Load only the suite, the metric registry and the wanted (kind, id) entities, without
-    cross-document checks: what a verb needs when it must not pay for the whole catalog."""
-    loader = _Loader(tree)
-    loader.load_suite_files()
-    for kind, ident in sorted(set(wanted)):
-        path = entity_path(kind, ident)
-        if tree.kind(path) == "file":
-            loader.load_entity_file(kind, path, loader.target(kind))
-    return LoadResult(loader.catalog, sorted(loader.diagnostics))
+class SubsetLoader:
+    """Loads the suite, the metric registry and, on request, single entities of a tree, without
+    cross-document checks: for verbs that must not pay for the whole catalog."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self._loader = _Loader(tree)
+        self._loader.load_suite_files()
+        self._asked: set[tuple[str, str]] = set()
+
+    def want(self, wanted: Iterable[tuple[str, str]]) -> None:
+        """Load these (kind, id) entities, if their files exist and were not loaded yet."""
+        for kind, ident in sorted(set(wanted) - self._asked):
+            self._asked.add((kind, ident))
+            path = entity_path(kind, ident)
+            if self.tree.kind(path) == "file":
+                self._loader.load_entity_file(kind, path, self._loader.target(kind))
+
+    @property
+    def result(self) -> LoadResult:
+        """What has been loaded so far."""
+        return LoadResult(self._loader.catalog, sorted(self._loader.diagnostics))
 
 
 def load_tree(tree: Tree) -> LoadResult:
