@@ -87,6 +87,8 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
     where = _dotted(path[len(base) :]) if len(path) > len(base) else "document"
     if kind == "extra_forbidden":
         name = str(loc[-1])
+        if path[-1:] == (name,):
+            path = path[:-1]
         pos, _ = positions.nearest((*path, name))
         allowed = _field_names(model, loc[:-1])
         hint = did_you_mean(name, allowed) or (f"allowed keys: {', '.join(sorted(allowed))}" if allowed else "")
