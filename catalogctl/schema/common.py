@@ -33,11 +33,19 @@ class Pending(str):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_after_validator_function(
-            cls._validate,
-            core_schema.str_schema(strict=True),
+        # Anything but a string fails as `not_pending` too, so only the other branch of a
+        # `Pendable` union speaks (a float where an int is expected is not a quoting problem).
+        return core_schema.no_info_before_validator_function(
+            cls._only_strings,
+            core_schema.no_info_after_validator_function(cls._validate, core_schema.str_schema(strict=True)),
             serialization=core_schema.to_string_ser_schema(),
         )
+
+    @classmethod
+    def _only_strings(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise PydanticCustomError("not_pending", "not a pending value")
+        return value
 
     @classmethod
     def _validate(cls, value: str) -> Pending:
