@@ -42,6 +42,7 @@ MAX_DEPTH = 64
 MAX_INT_DIGITS = 40
 
 STR_TAG = "tag:yaml.org,2002:str"
+_CORE_TAG_PREFIX = "tag:yaml.org,2002:"
 
 # Plain words that YAML 1.1 readers (PyYAML and most runners) type as booleans while YAML 1.2
 # reads them as strings: a catalog value must mean the same to every reader.
@@ -161,6 +162,8 @@ def _reject(event: Event) -> None:
         )
     tag = getattr(event, "tag", None)
     if tag is not None:
+        if tag.startswith(_CORE_TAG_PREFIX):  # the parser expands `!!str`: show it as written
+            tag = "!!" + tag[len(_CORE_TAG_PREFIX) :]
         raise YamlProblem(
             "yaml-tag",
             f"explicit tag {tag} is not allowed in a catalog file",
