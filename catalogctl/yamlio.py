@@ -359,9 +359,11 @@ def parse_document(path: str, data: bytes) -> Document:
 
 
 def _represent_str(representer: Any, value: str) -> Any:
-    """Multi-line text as a literal block, the way people write it."""
-    style = "|" if "\n" in value.strip() else None
-    return representer.represent_scalar(STR_TAG, value.strip() if style is None else value, style=style)
+    """Multi-line text as a literal block, the way people write it; text kept exactly, and
+    quoted where a YAML 1.1 reader (or this module) would not read it back as the same string."""
+    if _YAML11_BOOLS.fullmatch(value):
+        return representer.represent_scalar(STR_TAG, value, style="'")
+    return representer.represent_scalar(STR_TAG, value, style="|" if "\n" in value else None)
 
 
 class _TextRepresenter(SafeRepresenter):
