@@ -14,6 +14,7 @@ same loop again with position tracking on (`Document.positions`).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterable
@@ -35,6 +36,7 @@ from ruamel.yaml.events import (
     StreamEndEvent,
 )
 from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import SafeRepresenter
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -49,6 +51,8 @@ _CORE_TAG_PREFIX = "tag:yaml.org,2002:"
 _YAML11_BOOLS = re.compile(r"y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF")
 
 PathKey = tuple[str | int, ...]
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as a line break
 
 _SAFE = YAML(typ="safe")  # one instance: creating one per document costs ~0.45 ms
 _RESOLVER = _SAFE.resolver
@@ -308,12 +312,18 @@ def _decode(data: bytes) -> str:
             1,
             1,
         )
+    body = data[len(codecs.BOM_UTF8) :] if data.startswith(codecs.BOM_UTF8) else data
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, column = _line_column(body[: exc.start].decode("utf-8"))
         raise YamlProblem("yaml-encoding", "the file is not valid UTF-8", line, column) from None
+
+
+def _line_column(before: str) -> tuple[int, int]:
+    """The 1-based line and column (in characters, as YAML marks count) just after `before`."""
+    lines = _LINE_BREAK.split(before)
+    return len(lines), len(lines[-1]) + 1
 
 
 def _parse(text: str, positions: Positions | None) -> Any:
@@ -321,6 +331,9 @@ def _parse(text: str, positions: Positions | None) -> Any:
         return _build(text, positions)
     except YamlProblem:
         raise
+    except ReaderError as exc:  # a refused character: libyaml gives its UTF-8 byte offset, no mark
+        line, col = _line_column(text.encode("utf-8")[: exc.position].decode("utf-8", "replace"))
+        raise YamlProblem("yaml-syntax", str(exc).splitlines()[0], line, col) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
