@@ -59,9 +59,11 @@ _RESOLVER = _SAFE.resolver
 _CONSTRUCTOR = _SAFE.constructor
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen: raising it through a @contextmanager sets __traceback__ on it
 class YamlProblem(Exception):
     """A file that is not acceptable YAML for a catalog; positions are 1-based."""
+
+    __hash__ = Exception.__hash__  # eq compares fields; keep exceptions hashable
 
     code: str
     message: str
