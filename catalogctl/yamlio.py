@@ -384,6 +384,10 @@ def _represent_str(representer: Any, value: str) -> Any:
 class _TextRepresenter(SafeRepresenter):
     """SafeRepresenter with block style for multi-line text."""
 
+    def ignore_aliases(self, data: Any) -> bool:
+        """Never anchors: a value used twice is written twice, as a catalog file must be."""
+        return True
+
 
 _TextRepresenter.add_representer(str, _represent_str)
 
