@@ -14,6 +14,7 @@ same loop again with position tracking on (`Document.positions`).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterable
@@ -35,6 +36,7 @@ from ruamel.yaml.events import (
     StreamEndEvent,
 )
 from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import SafeRepresenter
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -42,6 +44,7 @@ MAX_DEPTH = 64
 MAX_INT_DIGITS = 40
 
 STR_TAG = "tag:yaml.org,2002:str"
+_CORE_TAG_PREFIX = "tag:yaml.org,2002:"
 
 # Plain words that YAML 1.1 readers (PyYAML and most runners) type as booleans while YAML 1.2
 # reads them as strings: a catalog value must mean the same to every reader.
@@ -49,14 +52,18 @@ _YAML11_BOOLS = re.compile(r"y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF")
 
 PathKey = tuple[str | int, ...]
 
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as a line break
+
 _SAFE = YAML(typ="safe")  # one instance: creating one per document costs ~0.45 ms
 _RESOLVER = _SAFE.resolver
 _CONSTRUCTOR = _SAFE.constructor
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen: raising it through a @contextmanager sets __traceback__ on it
 class YamlProblem(Exception):
     """A file that is not acceptable YAML for a catalog; positions are 1-based."""
+
+    __hash__ = Exception.__hash__  # eq compares fields; keep exceptions hashable
 
     code: str
     message: str
@@ -161,6 +168,8 @@ def _reject(event: Event) -> None:
         )
     tag = getattr(event, "tag", None)
     if tag is not None:
+        if tag.startswith(_CORE_TAG_PREFIX):  # the parser expands `!!str`: show it as written
+            tag = "!!" + tag[len(_CORE_TAG_PREFIX) :]
         raise YamlProblem(
             "yaml-tag",
             f"explicit tag {tag} is not allowed in a catalog file",
@@ -305,12 +314,18 @@ def _decode(data: bytes) -> str:
             1,
             1,
         )
+    body = data[len(codecs.BOM_UTF8) :] if data.startswith(codecs.BOM_UTF8) else data
     try:
-        return data.decode("utf-8-sig")
+        return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, column = _line_column(body[: exc.start].decode("utf-8"))
         raise YamlProblem("yaml-encoding", "the file is not valid UTF-8", line, column) from None
+
+
+def _line_column(before: str) -> tuple[int, int]:
+    """The 1-based line and column (in characters, as YAML marks count) just after `before`."""
+    lines = _LINE_BREAK.split(before)
+    return len(lines), len(lines[-1]) + 1
 
 
 def _parse(text: str, positions: Positions | None) -> Any:
@@ -318,6 +333,9 @@ def _parse(text: str, positions: Positions | None) -> Any:
         return _build(text, positions)
     except YamlProblem:
         raise
+    except ReaderError as exc:  # a refused character: libyaml gives its UTF-8 byte offset, no mark
+        line, col = _line_column(text.encode("utf-8")[: exc.position].decode("utf-8", "replace"))
+        raise YamlProblem("yaml-syntax", str(exc).splitlines()[0], line, col) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -356,13 +374,19 @@ def parse_document(path: str, data: bytes) -> Document:
 
 
 def _represent_str(representer: Any, value: str) -> Any:
-    """Multi-line text as a literal block, the way people write it."""
-    style = "|" if "\n" in value.strip() else None
-    return representer.represent_scalar(STR_TAG, value.strip() if style is None else value, style=style)
+    """Multi-line text as a literal block, the way people write it; text kept exactly, and
+    quoted where a YAML 1.1 reader (or this module) would not read it back as the same string."""
+    if _YAML11_BOOLS.fullmatch(value):
+        return representer.represent_scalar(STR_TAG, value, style="'")
+    return representer.represent_scalar(STR_TAG, value, style="|" if "\n" in value else None)
 
 
 class _TextRepresenter(SafeRepresenter):
     """SafeRepresenter with block style for multi-line text."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        """Never anchors: a value used twice is written twice, as a catalog file must be."""
+        return True
 
 
 _TextRepresenter.add_representer(str, _represent_str)

@@ -36,11 +36,19 @@ class Pending(str):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        return core_schema.no_info_after_validator_function(
-            cls._validate,
-            core_schema.str_schema(strict=True),
+        # Anything but a string fails as `not_pending` too, so only the other branch of a
+        # `Pendable` union speaks (a float where an int is expected is not a quoting problem).
+        return core_schema.no_info_before_validator_function(
+            cls._only_strings,
+            core_schema.no_info_after_validator_function(cls._validate, core_schema.str_schema(strict=True)),
             serialization=core_schema.to_string_ser_schema(),
         )
+
+    @classmethod
+    def _only_strings(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise PydanticCustomError("not_pending", "not a pending value")
+        return value
 
     @classmethod
     def _validate(cls, value: str) -> Pending:
@@ -49,13 +57,18 @@ class Pending(str):
         return cls(value)
 
 
+def _shown(value: str) -> str:
+    """A value for a one-line message: line breaks and control characters escaped."""
+    return repr(value)[1:-1]
+
+
 def _check_id(value: str) -> str:
     if not ID_PATTERN.fullmatch(value) or ".." in value:
         raise PydanticCustomError(
             "invalid_id",
             "`{value}` is not a valid id: use 1-64 characters of a-z, 0-9, '.', '_' and '-', "
             "starting with a letter or digit, without '..'",
-            {"value": value},
+            {"value": _shown(value)},
         )
     return value
 
@@ -63,7 +76,7 @@ def _check_id(value: str) -> str:
 def _check_text(value: str) -> str:
     if PENDING_PATTERN.fullmatch(value):
         raise PydanticCustomError(
-            "pending_not_allowed", "`{value}` is a pending value, not allowed here", {"value": value}
+            "pending_not_allowed", "`{value}` is a pending value, not allowed here", {"value": _shown(value)}
         )
     if not value.strip():
         raise PydanticCustomError("empty_text", "must not be empty")
@@ -73,14 +86,14 @@ def _check_text(value: str) -> str:
 def _check_cohort(value: str) -> str:
     if not COHORT_PATTERN.fullmatch(value):
         raise PydanticCustomError(
-            "invalid_cohort", "`{value}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1", {"value": value}
+            "invalid_cohort", "`{value}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1", {"value": _shown(value)}
         )
     return value
 
 
 def _check_metric_key(value: str) -> str:
     if not METRIC_KEY_PATTERN.fullmatch(value):
-        raise PydanticCustomError("invalid_metric_key", "`{value}` is not a valid metric key", {"value": value})
+        raise PydanticCustomError("invalid_metric_key", "`{value}` is not a valid metric key", {"value": _shown(value)})
     return value
 
 
