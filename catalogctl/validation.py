@@ -15,6 +15,10 @@ from .yamlio import Document, PathKey
 M = TypeVar("M", bound=BaseModel)
 
 
+# Error kinds of our own validators whose message already quotes the value.
+_SHOWS_VALUE = frozenset({"invalid_id", "invalid_cohort", "invalid_metric_key", "pattern_mismatch"})
+
+
 def validate_document(doc: Document, model: type[M], base: PathKey = ()) -> tuple[M | None, list[Diagnostic]]:
     """Validate `doc.data` (or the part at `base`) against `model`."""
     data = _at(doc.data, base)
@@ -131,7 +135,7 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
         hint = did_you_mean(value, [e.strip(" '") for e in expected.replace(" or ", ",").split(",") if e.strip(" '")])
     code = "schema-wrong-type" if kind.endswith("_type") or kind == "model_attributes_type" else "schema-invalid-value"
     quiet = kind in ("value_error", "assertion_error") or value is None or isinstance(value, (dict, list))
-    shown = "" if quiet or f"`{value}`" in message else f" (got {value!r})"
+    shown = "" if quiet or kind in _SHOWS_VALUE else f" (got {value!r})"
     return error(code, f"{where}: {message}{shown}", doc.path, pos.line, pos.column, hint)
 
 

@@ -178,9 +178,7 @@ def test_id_no_is_ambiguous(tmp_path: Path) -> None:
 )
 def test_id_with_path_tricks_is_invalid(tmp_path: Path, written: str, value: str, shown: str) -> None:
     found = diagnostics_of(tmp_path, MODEL, "id: llama3-1-8b", f"id: {written}")
-    assert found == [
-        error("schema-invalid-value", f"id: `{shown}` is not a valid id: {ID_RULE} (got {value!r})", MODEL, 1, 5)
-    ]
+    assert found == [error("schema-invalid-value", f"id: `{shown}` is not a valid id: {ID_RULE}", MODEL, 1, 5)]
 
 
 def test_pending_value_where_it_is_not_allowed(tmp_path: Path) -> None:
