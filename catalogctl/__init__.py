@@ -17,6 +17,8 @@ _EXPORTS: dict[str, str] = {
     "LoadResult": "catalog",
     "load_tree": "catalog",
     "load_catalog": "api",
+    "diff_refs": "api",
+    "DiffReport": "diff",
     "contract_digest": "contract",
     "resolve_contract": "contract",
     "Diagnostic": "diagnostics",
@@ -32,10 +34,11 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from .api import load_catalog
+    from .api import diff_refs, load_catalog
     from .catalog import Catalog, LoadResult, load_tree
     from .contract import contract_digest, resolve_contract
     from .diagnostics import Diagnostic, Severity
+    from .diff import DiffReport
     from .errors import CatalogError, CatalogInvalid, EntityNotFound, EnvironmentProblem, RefNotFound
     from .tree import Tree, WorkingTree, open_tree
 
@@ -52,6 +55,7 @@ __all__ = [
     "CatalogError",
     "CatalogInvalid",
     "Diagnostic",
+    "DiffReport",
     "EntityNotFound",
     "EnvironmentProblem",
     "LoadResult",
@@ -61,6 +65,7 @@ __all__ = [
     "WorkingTree",
     "__version__",
     "contract_digest",
+    "diff_refs",
     "load_catalog",
     "load_tree",
     "open_tree",

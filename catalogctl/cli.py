@@ -204,6 +204,58 @@ def show(
         _out(dump_yaml(found.data))
 
 
+class DiffFormat(StrEnum):
+    """Output of a diff."""
+
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+    github = "github"
+
+
+class FailOn(StrEnum):
+    """When a diff exits 1."""
+
+    contract = "contract"
+    any = "any"
+    never = "never"
+
+
+@app.command()
+@handle_errors
+def diff(
+    old: Annotated[str, typer.Argument(help="A cohort id, tag, branch or commit.")],
+    new: Annotated[str | None, typer.Argument(help="The same kinds of ref; default: the working tree.")] = None,
+    path: RepoOpt = None,
+    fmt: Annotated[
+        DiffFormat, typer.Option("--format", "-f", help="text, markdown, json or github.")
+    ] = DiffFormat.text,
+    fail_on: Annotated[
+        FailOn, typer.Option("--fail-on", help="Exit 1 on any contract change, on any change, or never.")
+    ] = FailOn.never,
+) -> None:
+    """What really changed between two cohorts or refs: classified, located, with its impact.
+
+    A cohort id resolves to its release tag, or, in a clone without tags, to the commit that added
+    its ruleset (the output says so). Exit 0, or 1 when --fail-on is met; 2 on a usage or ref error.
+    """
+    from . import render_diff
+    from .api import diff_refs
+
+    report = diff_refs(path, old, new)
+    renderers = {
+        DiffFormat.text: render_diff.diff_text,
+        DiffFormat.markdown: render_diff.diff_markdown,
+        DiffFormat.json: render_diff.diff_json,
+        DiffFormat.github: render_diff.diff_github,
+    }
+    _out(renderers[fmt](report))
+    failed = (fail_on is FailOn.contract and report.summary["contract"] > 0) or (
+        fail_on is FailOn.any and report.semantic
+    )
+    raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
+
+
 def main() -> None:
     """Console entry point."""
     app()

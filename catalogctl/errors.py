@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
+
 
 class CatalogError(Exception):
     """Base of every error the library raises on purpose."""
@@ -28,6 +34,6 @@ class EntityNotFound(CatalogError):
 class CatalogInvalid(CatalogError):
     """The catalog has errors; `diagnostics` lists them. Exit code 1."""
 
-    def __init__(self, message: str, diagnostics: list[object]) -> None:
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic]) -> None:
         super().__init__(message)
-        self.diagnostics = diagnostics
+        self.diagnostics = list(diagnostics)

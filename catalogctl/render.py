@@ -85,12 +85,14 @@ def diagnostics_json(diagnostics: Sequence[Diagnostic], label: str, extra: dict[
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
-def _escape_data(text: str) -> str:
+def github_escape_data(text: str) -> str:
+    """Escape the message of a workflow command."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def github_escape_property(text: str) -> str:
+    """Escape a property (file, title) of a workflow command."""
+    return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_command(d: Diagnostic) -> str:
@@ -98,13 +100,13 @@ def github_command(d: Diagnostic) -> str:
     level = "error" if d.severity is Severity.ERROR else "warning"
     props = []
     if d.path:
-        props.append(f"file={_escape_property(d.path)}")
+        props.append(f"file={github_escape_property(d.path)}")
     if d.line:
         props.append(f"line={d.line}")
         props.append(f"col={d.column}")
-    props.append(f"title={_escape_property(d.code)}")
+    props.append(f"title={github_escape_property(d.code)}")
     message = d.message + (f" ({d.hint})" if d.hint else "")
-    return f"::{level} {','.join(props)}::{_escape_data(message)}"
+    return f"::{level} {','.join(props)}::{github_escape_data(message)}"
 
 
 def diagnostics_github(diagnostics: Sequence[Diagnostic], label: str) -> str:

@@ -21,7 +21,7 @@ _SHOWS_VALUE = frozenset({"invalid_id", "invalid_cohort", "invalid_metric_key", 
 
 def validate_document(doc: Document, model: type[M], base: PathKey = ()) -> tuple[M | None, list[Diagnostic]]:
     """Validate `doc.data` (or the part at `base`) against `model`."""
-    data = _at(doc.data, base)
+    data = value_at(doc.data, base)
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
@@ -47,7 +47,8 @@ def schema_diagnostics(
     return out
 
 
-def _at(data: Any, path: PathKey) -> Any:
+def value_at(data: Any, path: PathKey) -> Any:
+    """The value at a document path."""
     for part in path:
         data = data[part]
     return data
@@ -56,7 +57,7 @@ def _at(data: Any, path: PathKey) -> Any:
 def _data_path(data: Any, base: PathKey, loc: tuple[int | str, ...]) -> PathKey:
     """The document path of an error: loc elements that are not keys in the data (union branch
     labels, the missing key itself) are skipped."""
-    node = _at(data, base)
+    node = value_at(data, base)
     path: list[str | int] = list(base)
     for part in loc:
         found, child = _step(node, part)
