@@ -45,6 +45,11 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except CatalogError as exc:
             typer.echo(f"error: {exc}", err=True)
+            if isinstance(exc, CatalogInvalid):
+                from .render import diagnostic_line
+
+                for diagnostic in exc.diagnostics:
+                    typer.echo(f"  {diagnostic_line(diagnostic)}", err=True)
             if exc.hint:
                 typer.echo(f"hint: {exc.hint}", err=True)
             code = EXIT_USAGE if isinstance(exc, (EnvironmentProblem, EntityNotFound)) else EXIT_PROBLEMS

@@ -43,6 +43,26 @@ def plain(value: Any, *, display: bool = True) -> Any:
     return value
 
 
+# List items with an identity are matched by it, never by position.
+IDENTITY_KEYS = ("id", "key", "dataset", "gbs")
+
+
+def canonical_form(value: Any) -> Any:
+    """Plain data where order carries no meaning: lists of items with an identity become maps
+    keyed by it, other lists are sorted. Digests and diffs both use it, so a reordering changes
+    neither."""
+    if isinstance(value, dict):
+        return {k: canonical_form(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) for v in value):
+            for key in IDENTITY_KEYS:
+                ids = [str(v.get(key)) for v in value]
+                if all(key in v for v in value) and len(set(ids)) == len(ids):
+                    return {i: canonical_form(v) for i, v in zip(ids, value, strict=True)}
+        return sorted((canonical_form(v) for v in value), key=repr)
+    return value
+
+
 def merge_generation(base: Generation, override: Generation | None) -> Generation:
     """An override merged over its base, key by key (one level: generation blocks are flat)."""
     if override is None:
@@ -50,7 +70,7 @@ def merge_generation(base: Generation, override: Generation | None) -> Generatio
     return base.model_copy(update={k: getattr(override, k) for k in override.model_fields_set})
 
 
-def _metric_keys(bench: Any) -> list[str]:
+def metric_keys(bench: Any) -> list[str]:
     keys: list[str] = []
     if isinstance(bench, InferenceBenchmark):
         if bench.performance is not None:
@@ -120,11 +140,13 @@ def resolve_contract(catalog: Catalog, bench_id: str, *, display: bool = True) -
     else:
         out["dataset"] = _inline_dataset(_lookup(catalog.datasets, "dataset", bench.dataset, bench_id), display)
     out["metrics"] = {
-        key: plain(_lookup(catalog.metrics, "metric", key, bench_id), display=display) for key in _metric_keys(bench)
+        key: plain(_lookup(catalog.metrics, "metric", key, bench_id), display=display) for key in metric_keys(bench)
     }
     return out
 
 
 def contract_digest(catalog: Catalog, bench_id: str) -> str:
-    """`sha256:<hex>` of the canonical JSON of the contract without display copy."""
-    return "sha256:" + hashlib.sha256(canonical_json(resolve_contract(catalog, bench_id, display=False))).hexdigest()
+    """`sha256:<hex>` of the canonical JSON of the contract without display copy, in canonical
+    form (so list order does not count)."""
+    contract = canonical_form(resolve_contract(catalog, bench_id, display=False))
+    return "sha256:" + hashlib.sha256(canonical_json(contract)).hexdigest()

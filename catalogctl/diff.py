@@ -29,7 +29,7 @@ from .catalog import (
     SubsetLoader,
 )
 from .cohorts import Cohort, is_cohort_id
-from .contract import _metric_keys, contract_digest, plain
+from .contract import IDENTITY_KEYS, canonical_form, contract_digest, metric_keys, plain
 from .diagnostics import Diagnostic
 from .errors import CatalogError, CatalogInvalid
 from .schema import Dataset, Metric, Model, Ruleset, Suite
@@ -42,7 +42,6 @@ from .yamlio import PathKey, canonical_json
 DIFF_SCHEMA: Literal["catalogctl/diff/v1"] = "catalogctl/diff/v1"
 ChangeClass = Literal["contract", "display", "policy"]
 EntityKind = Literal["suite", "metric", "model", "dataset", "benchmark", "ruleset"]
-IDENTITY_KEYS = ("id", "key", "dataset", "gbs")
 _SCHEMAS: dict[str, type[BaseModel]] = {
     "suite": Suite,
     "metric": Metric,
@@ -172,27 +171,12 @@ def _changed_files(old: Tree, new: Tree) -> _Changed:
 # -- comparing two entities ------------------------------------------------------------------
 
 
-def _normalize(value: Any) -> Any:
-    """Plain data where identity lists become maps keyed by identity and scalar lists are sorted,
-    so neither a reordering nor a move shows as a change."""
-    if isinstance(value, dict):
-        return {k: _normalize(v) for k, v in value.items()}
-    if isinstance(value, list):
-        if value and all(isinstance(v, dict) for v in value):
-            for key in IDENTITY_KEYS:
-                ids = [str(v.get(key)) for v in value]
-                if all(key in v for v in value) and len(set(ids)) == len(ids):
-                    return {i: _normalize(v) for i, v in zip(ids, value, strict=True)}
-        return sorted((_normalize(v) for v in value), key=repr)
-    return value
-
-
 def _field_diffs(old: Any, new: Any) -> list[tuple[PathKey, Any, Any]]:
     """(path, old, new) of every difference; a changed scalar list is one change of the list."""
     from deepdiff import DeepDiff
     from deepdiff.helper import NotPresent
 
-    a, b = _normalize(old), _normalize(new)
+    a, b = canonical_form(old), canonical_form(new)
     out: dict[PathKey, tuple[Any, Any]] = {}
     for levels in DeepDiff(a, b, view="tree", verbose_level=2).values():
         for level in levels:
@@ -537,7 +521,7 @@ def _uses(catalog: Catalog, bench: str, kind: str, ident: str) -> bool:
     if bench not in catalog.benchmarks:
         return False
     if kind == "metric":
-        return ident in _metric_keys(catalog.benchmarks[bench])
+        return ident in metric_keys(catalog.benchmarks[bench])
     if kind == "benchmark":
         return bench == ident
     return (kind, ident) in catalog.sources_of(bench)

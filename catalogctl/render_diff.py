@@ -48,6 +48,8 @@ def _groups(report: DiffReport) -> tuple[list[tuple[str, str, list[Change]]], li
             if (c.kind == "benchmark" and c.id in (status.id, status.renamed_from)) or status.id in c.impact
         ]
         placed.update(c.fingerprint for c in mine)
+        if status.status == "identical" and not mine:
+            continue  # its file changed, but only in comments or formatting
         groups.append(
             (status.id, _status_text(status.status, status.old_digest, status.new_digest, status.renamed_from), mine)
         )

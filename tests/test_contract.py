@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.contract import contract_digest, resolve_contract
+from catalogctl.contract import canonical_form, contract_digest, resolve_contract
 from catalogctl.errors import EntityNotFound
 from catalogctl.yamlio import canonical_json
 from tests.catalog_edit import load
@@ -124,7 +124,7 @@ def test_digest_is_sha256_of_canonical_json(catalog_dir: Path) -> None:
     import hashlib
 
     catalog = load(catalog_dir).catalog
-    body = canonical_json(resolve_contract(catalog, "deepseek-r1", display=False))
+    body = canonical_json(canonical_form(resolve_contract(catalog, "deepseek-r1", display=False)))
     assert contract_digest(catalog, "deepseek-r1") == "sha256:" + hashlib.sha256(body).hexdigest()
     assert b"title" not in body
     assert b'": ' not in body
