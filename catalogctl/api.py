@@ -10,6 +10,7 @@ from .tree import open_tree
 
 if TYPE_CHECKING:
     from .diff import DiffReport
+    from .releases import Releases, Verification
 
 
 def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
@@ -28,3 +29,27 @@ def diff_refs(path: Path | str | None, old: str, new: str | None = None) -> Diff
     old_tree = open_tree(root, old)
     new_tree = open_tree(root, new)
     return diff_trees(old_tree, new_tree, old, new or "working tree")
+
+
+def list_releases(path: Path | str | None = None) -> Releases:
+    """The frozen cohorts of the working tree's catalog, with the state of their tags."""
+    import datetime as dt
+
+    from . import gitrepo
+    from .releases import Releases, list_cohorts, next_cohort
+    from .tree import WorkingTree, find_root
+
+    root = find_root(Path.cwd() if path is None else Path(path))
+    repo = gitrepo.open_repository(root)
+    catalog = load_tree(WorkingTree(root)).catalog
+    frozen = list_cohorts(repo, catalog)
+    return Releases(frozen, next_cohort(frozen, dt.datetime.now(dt.UTC).date()))
+
+
+def verify_release(path: Path | str | None, cohort: str, ref: str | None = None) -> Verification:
+    """Verify a cohort's release (see `releases.verify_cohort`)."""
+    from . import gitrepo
+    from .releases import verify_cohort
+
+    repo = gitrepo.open_repository(Path.cwd() if path is None else Path(path))
+    return verify_cohort(repo, cohort, ref)

@@ -39,7 +39,7 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .errors import CatalogError, CatalogInvalid, EntityNotFound, EnvironmentProblem
+        from .errors import CatalogError, CatalogInvalid, EnvironmentProblem, UsageError
 
         try:
             return func(*args, **kwargs)
@@ -52,9 +52,7 @@ def handle_errors(func: F) -> F:
                     typer.echo(f"  {diagnostic_line(diagnostic)}", err=True)
             if exc.hint:
                 typer.echo(f"hint: {exc.hint}", err=True)
-            code = EXIT_USAGE if isinstance(exc, (EnvironmentProblem, EntityNotFound)) else EXIT_PROBLEMS
-            if isinstance(exc, CatalogInvalid):
-                code = EXIT_PROBLEMS
+            code = EXIT_USAGE if isinstance(exc, (EnvironmentProblem, UsageError)) else EXIT_PROBLEMS
             raise typer.Exit(code) from None
 
     return wrapper  # type: ignore[return-value]
@@ -259,6 +257,82 @@ def diff(
         fail_on is FailOn.any and report.semantic
     )
     raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
+
+
+@app.command()
+@handle_errors
+def freeze(
+    cohort: Annotated[str, typer.Argument(help="The cohort to freeze, e.g. 2026-10-C0.")],
+    add: Annotated[list[str] | None, typer.Option("--add", help="Add a benchmark (repeatable).")] = None,
+    remove: Annotated[list[str] | None, typer.Option("--remove", help="Remove a benchmark (repeatable).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
+    no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
+    push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
+    message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
+    seeds: Annotated[Path | None, typer.Option("--seeds", help="Import already-published seeds (YAML).")] = None,
+    path: RepoOpt = None,
+) -> None:
+    """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
+
+    The benchmarks of the previous cohort carry over unless added or removed. A rerun finishes
+    an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
+    pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
+    """
+    from . import render_release
+    from .freeze import FreezeRequest
+    from .freeze import freeze as run_freeze
+
+    request = FreezeRequest(
+        cohort=cohort,
+        add=add or [],
+        remove=remove or [],
+        dry_run=dry_run,
+        tag=not no_tag,
+        push=push,
+        message=message,
+        seeds_file=seeds,
+    )
+    result = run_freeze(path or Path.cwd(), request)
+    _out(render_release.freeze_text(result))
+
+
+@app.command()
+@handle_errors
+def cohorts(
+    path: RepoOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List frozen cohorts (date, benchmarks, valid seed sets, tag state) and the next cohort.
+
+    Exit 1 when a tag has moved or is missing.
+    """
+    from . import render_release
+    from .api import list_releases
+
+    listing = list_releases(path)
+    text = render_release.cohorts_json(listing) if fmt is ListFormat.json else render_release.cohorts_text(listing)
+    _out(text)
+    raise typer.Exit(EXIT_PROBLEMS if any(c.tag in ("moved", "missing") for c in listing.cohorts) else EXIT_OK)
+
+
+@app.command()
+@handle_errors
+def verify(
+    cohort: Annotated[str, typer.Argument(help="The cohort whose release to check.")],
+    path: RepoOpt = None,
+    ref: Annotated[
+        str | None, typer.Option("--ref", help="Check the digests against the contracts at this ref.")
+    ] = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
+    carries its digest, and every contract digest matches. Exit 1 with the differences."""
+    from . import render_release
+    from .api import verify_release
+
+    result = verify_release(path, cohort, ref)
+    _out(render_release.verify_json(result) if fmt is ListFormat.json else render_release.verify_text(result))
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
 
 def main() -> None:

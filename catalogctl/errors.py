@@ -27,7 +27,12 @@ class RefNotFound(EnvironmentProblem):
     """A ref (tag, branch, commit, cohort) that does not resolve. Exit code 2."""
 
 
-class EntityNotFound(CatalogError):
+class UsageError(CatalogError):
+    """Arguments that cannot be acted on (a cohort not later than the last one, an id to add that
+    is already there). Exit code 2."""
+
+
+class EntityNotFound(UsageError):
     """An id that is not in the catalog. Exit code 2 (a usage error)."""
 
 

@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pygit2
 
-from .errors import EnvironmentProblem, RefNotFound
+from .errors import CatalogError, EnvironmentProblem, RefNotFound
 from .tree import Entry, EntryKind, UnsafePath
+
+# The types other modules name; they never import pygit2 themselves.
+Repository = pygit2.Repository
+Commit = pygit2.Commit
 
 _KIND_BY_MODE: dict[int, EntryKind] = {
     pygit2.enums.FileMode.BLOB: "file",
@@ -64,11 +68,14 @@ def _has_path(commit: pygit2.Commit, path: str) -> bool:
     return True
 
 
-def commit_adding(repo: pygit2.Repository, path: str) -> pygit2.Commit | None:
-    """The newest commit reachable from HEAD that added `path` (its parents lack it)."""
-    if repo.head_is_unborn:
-        return None
-    for commit in repo.walk(repo.head.target, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME):
+def commit_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> pygit2.Commit | None:
+    """The newest commit reachable from `start` (default HEAD) that added `path` (its parents
+    lack it)."""
+    if start is None:
+        if repo.head_is_unborn:
+            return None
+        start = head(repo)
+    for commit in repo.walk(start.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME):
         if _has_path(commit, path) and not any(_has_path(parent, path) for parent in commit.parents):
             return commit
     return None
@@ -149,3 +156,181 @@ class GitTree:
         if not isinstance(obj, pygit2.Blob) or _KIND_BY_MODE.get(obj.filemode) != "file":
             raise UnsafePath(f"{path} is not a regular file at {self.label}")
         return obj.data
+
+
+# -- writing: status, commits, tags ----------------------------------------------------------
+
+
+class ConcurrentUpdate(EnvironmentProblem):
+    """Someone else changed HEAD or a tag between our read and our write."""
+
+
+def dirty_paths(repo: pygit2.Repository) -> list[str]:
+    """Modified, staged and untracked paths (ignored files left out)."""
+    return sorted(path for path, flags in repo.status().items() if flags != pygit2.enums.FileStatus.IGNORED)
+
+
+def signature(repo: pygit2.Repository) -> pygit2.Signature:
+    """Who commits: GIT_COMMITTER_NAME/EMAIL when set (as git does), else user.name/user.email."""
+    import os
+
+    name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
+    if name and email:
+        return pygit2.Signature(name, email)
+    try:
+        return repo.default_signature
+    except (KeyError, pygit2.GitError):
+        raise EnvironmentProblem(
+            "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
+        ) from None
+
+
+def head(repo: pygit2.Repository) -> pygit2.Commit:
+    """The commit HEAD points at."""
+    if repo.head_is_unborn:
+        raise EnvironmentProblem("the repository has no commit yet", "commit the catalog first")
+    return repo.head.peel(pygit2.Commit)
+
+
+def branch_name(repo: pygit2.Repository) -> str:
+    """The branch HEAD is on (an error on a detached HEAD)."""
+    if repo.head_is_detached:
+        raise EnvironmentProblem("HEAD is detached", "check out the release branch first")
+    return str(repo.head.name)
+
+
+def commit_by_id(repo: pygit2.Repository, ident: str) -> pygit2.Commit:
+    """The commit with this id."""
+    return repo[ident].peel(pygit2.Commit)
+
+
+def read_blob(commit: pygit2.Commit, path: str) -> bytes:
+    """The bytes of a file in a commit."""
+    blob = commit.tree[path]
+    if not isinstance(blob, pygit2.Blob):
+        raise KeyError(path)
+    return blob.data
+
+
+def subtree_id(commit: pygit2.Commit, path: str) -> str:
+    """The id of a folder's tree in a commit."""
+    return str(commit.tree[path].id)
+
+
+def commit_paths(repo: pygit2.Repository, paths: list[str], message: str, parent: pygit2.Commit) -> pygit2.Commit:
+    """Commit the working-tree files at `paths` on top of `parent`, which must still be HEAD:
+    libgit2 refuses when HEAD moved in between (a compare-and-swap), and so do we."""
+    index = repo.index
+    index.read()
+    for path in paths:
+        index.add(path)
+    tree = index.write_tree()
+    author = signature(repo)
+    try:
+        oid = repo.create_commit("HEAD", author, author, message, tree, [parent.id])
+    except pygit2.GitError as exc:
+        raise ConcurrentUpdate(
+            f"HEAD moved while committing ({exc})", "another freeze ran at the same time; rerun"
+        ) from None
+    index.write()  # only now: a failed commit leaves the index as it was
+    return repo[oid].peel(pygit2.Commit)
+
+
+@dataclass(frozen=True)
+class TagState:
+    """A tag and what it points at."""
+
+    name: str
+    commit: str
+    annotated: bool
+    message: str
+
+
+def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
+    """The tag `name`, peeled to its commit; None when absent."""
+    try:
+        ref = repo.references[f"refs/tags/{name}"]
+    except KeyError:
+        return None
+    target = repo.get(ref.target)
+    if isinstance(target, pygit2.Tag):
+        return TagState(name, str(target.peel(pygit2.Commit).id), True, target.message or "")
+    assert target is not None
+    return TagState(name, str(target.peel(pygit2.Commit).id), False, "")
+
+
+def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, message: str) -> None:
+    """An annotated tag; an existing tag or a leftover lock file is an error, never overwritten."""
+    try:
+        repo.create_tag(name, commit.id, pygit2.enums.ObjectType.COMMIT, signature(repo), message)
+    except pygit2.AlreadyExistsError:
+        raise ConcurrentUpdate(f"tag `{name}` was created meanwhile", "rerun to see where it points") from None
+    except OSError as exc:  # libgit2 reports a leftover refs/tags/X.lock as a plain OSError
+        raise EnvironmentProblem(
+            f"cannot create tag `{name}`: {exc}", f"if no git process is running, remove .git/refs/tags/{name}.lock"
+        ) from None
+
+
+def leftover_locks(repo: pygit2.Repository, names: list[str]) -> list[str]:
+    """Lock files git would trip over (reported, never deleted)."""
+    from pathlib import Path
+
+    base = Path(repo.path)
+    return [str(base / n) for n in names if (base / n).exists()]
+
+
+# -- remotes -------------------------------------------------------------------------------------
+
+
+class RemoteProblem(CatalogError):
+    """A remote that cannot be reached, refuses an update, or disagrees with us. Exit code 1."""
+
+
+def _remote(repo: pygit2.Repository, remote: str) -> pygit2.Remote:
+    """A configured remote by name, or an anonymous one for a URL or path."""
+    try:
+        return repo.remotes[remote]
+    except (KeyError, ValueError):
+        return repo.remotes.create_anonymous(remote)
+
+
+def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
+    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win)."""
+    try:
+        heads = _remote(repo, remote).list_heads()
+    except (pygit2.GitError, OSError) as exc:
+        raise RemoteProblem(
+            f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
+        ) from None
+    refs: dict[str, str] = {}
+    for head_ in heads:
+        name = str(head_.name)
+        if name.endswith("^{}"):
+            refs[name[:-3]] = str(head_.oid)
+        else:
+            refs.setdefault(name, str(head_.oid))
+    return refs
+
+
+class _PushCallbacks(pygit2.RemoteCallbacks):
+    """Collects the server's per-ref verdicts: a refusal does not raise, it only shows here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rejected: dict[str, str] = {}
+
+    def push_update_reference(self, refname: str, message: str | None) -> None:
+        if message:
+            self.rejected[refname] = message
+
+
+def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
+    """Push refspecs; a refusal reported in the callback is an error."""
+    callbacks = _PushCallbacks()
+    try:
+        _remote(repo, remote).push(refspecs, callbacks=callbacks)
+    except (pygit2.GitError, OSError) as exc:
+        raise RemoteProblem(f"push to `{remote}` failed: {exc}") from None
+    if callbacks.rejected:
+        reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
+        raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
