@@ -112,6 +112,11 @@ class GitTree:
         self.commit = commit
         self.label = f"{ref} ({str(commit.id)[:12]})"
         self.note = note
+        self._root = commit.tree
+        # Folder path -> its tree object. A lookup by full path (`tree["a/b/c.yaml"]`) reads and
+        # parses every tree on the way again, so reading each file of a folder of n files would
+        # cost O(n) apiece; looking names up in the cached folder tree keeps it O(log n).
+        self._trees: dict[str, pygit2.Tree] = {}
 
     @property
     def tree_id(self) -> str:
@@ -119,10 +124,31 @@ class GitTree:
         return str(self.commit.tree.id)
 
     def _object(self, path: str) -> pygit2.Object | None:
+        if not path:
+            return self._root
+        parts = path.split("/")
+        if "" in parts:  # an unusual spelling ('a//b', 'a/'): let libgit2 resolve the whole path
+            try:
+                return self._root[path]
+            except KeyError:
+                return None
+        parent = self._folder("/".join(parts[:-1]))
+        if parent is None:
+            return None
         try:
-            return self.commit.tree[path] if path else self.commit.tree
+            return parent[parts[-1]]
         except KeyError:
             return None
+
+    def _folder(self, folder: str) -> pygit2.Tree | None:
+        """The tree object of a folder (cached), or None when it is absent or not a folder."""
+        found = self._trees.get(folder)
+        if found is None:
+            obj = self._object(folder)
+            if not isinstance(obj, pygit2.Tree):
+                return None
+            self._trees[folder] = found = obj
+        return found
 
     def kind(self, path: str) -> EntryKind | None:
         """What `path` is; None when absent."""

@@ -58,6 +58,14 @@ _SAFE = YAML(typ="safe")  # one instance: creating one per document costs ~0.45 
 _RESOLVER = _SAFE.resolver
 _CONSTRUCTOR = _SAFE.constructor
 
+# Plain scalar text -> its resolved tag. Resolving is a pure function of the text here (the
+# version is always 1.2: a %YAML directive is rejected before any scalar of its document), and
+# a catalog repeats the same keys and small values in every file: resolving each distinct text
+# once takes a third off parsing. Bounded: cleared when full, and long texts are not kept.
+_TAG_CACHE: dict[str, str] = {}
+_TAG_CACHE_MAX = 65536
+_TAG_CACHE_MAX_TEXT = 128
+
 
 @dataclass  # not frozen: raising it through a @contextmanager sets __traceback__ on it
 class YamlProblem(Exception):
@@ -111,7 +119,13 @@ def _scalar_value(event: ScalarEvent) -> tuple[Any, bool]:
     if event.style:  # quoted or block scalar: always a string
         return event.value, False
     text = event.value
-    tag = str(_RESOLVER.resolve(ScalarNode, text, (True, False)))
+    tag = _TAG_CACHE.get(text)
+    if tag is None:
+        tag = str(_RESOLVER.resolve(ScalarNode, text, (True, False)))
+        if len(text) <= _TAG_CACHE_MAX_TEXT:
+            if len(_TAG_CACHE) >= _TAG_CACHE_MAX:
+                _TAG_CACHE.clear()
+            _TAG_CACHE[text] = tag
     if tag == STR_TAG:
         if _YAML11_BOOLS.fullmatch(text):
             line, col = _mark(event)
