@@ -275,7 +275,7 @@ class _Freeze:
                     found.append(
                         error(
                             "pending-value",
-                            f"{kind} `{entity}`: {dotted} is pending ({value}); blocks freezing {ident}",
+                            f"{kind} `{entity}`: {dotted} is pending ({value.value}); blocks freezing {ident}",
                             catalog.locate(kind, entity).document.path,
                             line,
                             column,

@@ -1,0 +1,88 @@
+"""Repositories ready to freeze, remotes to push to (a bare repository, a git daemon)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.helpers import commit_all, git, replace_in
+
+SHA = "ab" * 32
+SEEDS_A = """\
+id: A
+scheduler_rng_seed: 16159082839903944936
+sample_index_rng_seed: 2747215439041700203
+model_seed: 42
+"""
+
+
+def make_freezable(root: Path) -> Path:
+    """Decide the pending values of gsm8k and deepseek-r1 and commit: both can be frozen."""
+    for name in ("gsm8k", "mlperf_deepseek_r1"):
+        path = f"benchmark_suite/datasets/{name}.yaml"
+        replace_in(root, path, "  url: <TBD>", f"  url: https://example.org/{name}.parquet")
+        replace_in(root, path, "  sha256: <TBD>", f"  sha256: {SHA}")
+    replace_in(root, "benchmark_suite/benchmarks/deepseek-r1.yaml", "min_sample_count: <TBD>", "min_sample_count: 4388")
+    commit_all(root, "Decide the pending values of gsm8k and deepseek-r1")
+    git(root, "tag", "-d", "v1")
+    return root
+
+
+def commit_count(root: Path) -> int:
+    return int(git(root, "rev-list", "--count", "HEAD"))
+
+
+def tags(root: Path) -> list[str]:
+    return git(root, "tag", "--list").split()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def git_daemon(base: Path) -> Iterator[str]:
+    """A git daemon on 127.0.0.1 serving (and accepting pushes to) the repositories in `base`."""
+    base.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            "git",
+            "daemon",
+            "--reuseaddr",
+            "--export-all",
+            "--enable=receive-pack",
+            f"--base-path={base}",
+            "--listen=127.0.0.1",
+            f"--port={port}",
+            str(base),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("git daemon did not start") from None
+                time.sleep(0.05)
+        yield f"git://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+REFUSE_TAGS_HOOK = """#!/bin/sh
+case "$1" in
+  refs/tags/*) echo "tags are refused here" >&2; exit 1 ;;
+esac
+exit 0
+"""

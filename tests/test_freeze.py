@@ -1,0 +1,378 @@
+"""`freeze`: the release transaction, refusals, seed rotation, crash recovery and safe push."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from catalogctl import load_catalog
+from catalogctl.contract import contract_digest
+from catalogctl.errors import CatalogError, CatalogInvalid, EnvironmentProblem, UsageError
+from catalogctl.freeze import DirtyTree, FreezeRequest, freeze, ruleset_digest
+from catalogctl.gitrepo import ConcurrentUpdate, RemoteProblem
+from catalogctl.schema import Ruleset
+from catalogctl.yamlio import parse_document
+from tests.helpers import commit_all, git, init_repo, replace_in, write
+from tests.release_repo import REFUSE_TAGS_HOOK, SEEDS_A, commit_count, git_daemon, make_freezable, tags
+
+NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def repo(catalog_repo: Path) -> Path:
+    return make_freezable(catalog_repo)
+
+
+@pytest.fixture
+def seeds_a(tmp_path: Path) -> Path:
+    return write(tmp_path, "seeds-a.yaml", SEEDS_A)
+
+
+def request(cohort: str, **kwargs: object) -> FreezeRequest:
+    kwargs.setdefault("now", NOW)
+    return FreezeRequest(cohort=cohort, **kwargs)  # type: ignore[arg-type]
+
+
+def ruleset_at(root: Path, cohort: str, ref: str = "HEAD") -> Ruleset:
+    text = git(root, "show", f"{ref}:rulesets/{cohort}.yaml").encode()
+    return Ruleset.model_validate(parse_document("r", text).data)
+
+
+def snapshot(root: Path) -> tuple[str, str, str, list[str]]:
+    """HEAD, the porcelain status, the changelog and the tags: what a refused freeze leaves alone."""
+    return (
+        git(root, "rev-parse", "HEAD"),
+        git(root, "status", "--porcelain"),
+        (root / "CHANGELOG.md").read_text() if (root / "CHANGELOG.md").exists() else "",
+        tags(root),
+    )
+
+
+def test_first_freeze_writes_ruleset_changelog_commit_and_tag(repo: Path, seeds_a: Path) -> None:
+    before = commit_count(repo)
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds_a, message="September"))
+    assert result.state == "frozen"
+    assert commit_count(repo) == before + 1
+    assert tags(repo) == ["2026-09-C0"]
+    assert git(repo, "status", "--porcelain") == ""
+    ruleset = ruleset_at(repo, "2026-09-C0")
+    catalog = load_catalog(repo).catalog
+    assert [(b.id, b.digest) for b in ruleset.benchmarks] == [
+        ("deepseek-r1", contract_digest(catalog, "deepseek-r1")),
+        ("gsm8k", contract_digest(catalog, "gsm8k")),
+    ]
+    assert ruleset.submission_date == dt.date(2026, 9, 2)
+    assert ruleset.previous is None
+    assert ruleset.frozen_at == NOW
+    assert ruleset.catalog_tree == git(repo, "rev-parse", "HEAD~1:benchmark_suite")
+    [seed_set] = ruleset.seed_sets
+    assert (seed_set.id, seed_set.scheduler_rng_seed, seed_set.sample_index_rng_seed, seed_set.model_seed) == (
+        "A",
+        16159082839903944936,
+        2747215439041700203,
+        42,
+    )
+    assert (seed_set.introduced_in, seed_set.valid_through) == ("2026-09-C0", "2026-10-C1")
+    message = git(repo, "tag", "-l", "--format=%(contents)", "2026-09-C0")
+    assert message.startswith("September\n\nruleset: rulesets/2026-09-C0.yaml\nruleset-digest: sha256:")
+    assert result.ruleset_digest in message
+    assert git(repo, "cat-file", "-t", "2026-09-C0") == "tag"  # annotated
+    assert git(repo, "rev-parse", "2026-09-C0^{commit}") == git(repo, "rev-parse", "HEAD")
+    changelog = (repo / "CHANGELOG.md").read_text()
+    assert changelog.count("## 2026-09-C0") == 1
+    assert "| `gsm8k` | `sha256:" in changelog
+    assert changelog.startswith("# Catalog release notes\n\n## 2026-09-C0\n")
+    assert load_catalog(repo).ok
+
+
+def test_dry_run_prints_the_plan_and_changes_nothing(repo: Path, seeds_a: Path) -> None:
+    before = snapshot(repo)
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, dry_run=True))
+    assert result.state == "planned"
+    assert "cohort: 2026-09-C0" in result.ruleset_text
+    assert result.changelog_section.startswith("## 2026-09-C0\n")
+    assert snapshot(repo) == before
+
+
+@pytest.mark.parametrize("change", ["modified", "untracked", "staged"])
+def test_dirty_tree_is_refused(repo: Path, change: str) -> None:
+    if change == "modified":
+        replace_in(repo, "benchmark_suite/datasets/aime25.yaml", "samples: 30", "samples: 31")
+    elif change == "untracked":
+        write(repo, "notes.txt", "x\n")
+    else:
+        write(repo, "notes.txt", "x\n")
+        git(repo, "add", "notes.txt")
+    before = snapshot(repo)
+    with pytest.raises(DirtyTree, match="the working tree has uncommitted changes"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]))
+    assert snapshot(repo) == before
+
+
+def test_invalid_catalog_is_refused(repo: Path) -> None:
+    replace_in(repo, "benchmark_suite/datasets/gsm8k.yaml", "samples: 1319", "samples: many")
+    commit_all(repo, "Break it")
+    before = snapshot(repo)
+    with pytest.raises(CatalogInvalid, match="the catalog is invalid: nothing was frozen") as caught:
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]))
+    assert caught.value.diagnostics[0].path == "benchmark_suite/datasets/gsm8k.yaml"
+    assert snapshot(repo) == before
+
+
+def test_unknown_benchmark_is_refused(repo: Path) -> None:
+    before = snapshot(repo)
+    with pytest.raises(UsageError, match=r"unknown benchmark `gsm8` \(did you mean `gsm8k`\?\)"):
+        freeze(repo, request("2026-09-C0", add=["gsm8"]))
+    assert snapshot(repo) == before
+
+
+def test_pending_values_are_refused_with_their_positions(repo: Path) -> None:
+    before = snapshot(repo)
+    with pytest.raises(CatalogInvalid, match="pending values block freezing gpt-oss-120b") as caught:
+        freeze(repo, request("2026-09-C0", add=["gsm8k", "gpt-oss-120b"]))
+    first = caught.value.diagnostics[0]
+    assert (first.path, first.line, first.column) == ("benchmark_suite/datasets/aime25.yaml", 6, 8)
+    assert first.message == "dataset `aime25`: source.url is pending (<TBD>); blocks freezing gpt-oss-120b"
+    assert snapshot(repo) == before
+
+
+def test_a_cohort_must_be_later_than_the_last(repo: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C1", add=["gsm8k"], seeds_file=seeds_a))
+    before = snapshot(repo)
+    with pytest.raises(UsageError, match=r"2026-09-C0 is not later than 2026-09-C1, the last frozen cohort"):
+        freeze(repo, request("2026-09-C0"))
+    assert snapshot(repo) == before
+
+
+def test_invalid_cohort_id_is_a_usage_error(repo: Path) -> None:
+    with pytest.raises(UsageError, match="is not a cohort id"):
+        freeze(repo, request("2026-9-C0"))
+
+
+def test_benchmarks_carry_over_and_seed_sets_rotate(repo: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    freeze(repo, request("2026-09-C1", add=["deepseek-r1"]))
+    c1 = ruleset_at(repo, "2026-09-C1")
+    assert [b.id for b in c1.benchmarks] == ["deepseek-r1", "gsm8k"]
+    assert [s.id for s in c1.seed_sets] == ["A"]  # not due: A was introduced one cohort ago
+    assert c1.previous == "2026-09-C0"
+    freeze(repo, request("2026-10-C0", remove=["gsm8k"]))
+    c2 = ruleset_at(repo, "2026-10-C0")
+    assert [b.id for b in c2.benchmarks] == ["deepseek-r1"]
+    a, b = c2.seed_sets
+    assert (a.id, b.id) == ("A", "B")
+    assert (b.introduced_in, b.valid_through) == ("2026-10-C0", "2026-11-C1")
+    values = [b.scheduler_rng_seed, b.sample_index_rng_seed, b.model_seed]
+    assert len(set(values)) == 3
+    assert all(0 <= v < 2**64 for v in values)
+    assert a == ruleset_at(repo, "2026-09-C0").seed_sets[0]  # a published set never changes
+    freeze(repo, request("2026-10-C1"))
+    freeze(repo, request("2026-11-C0"))
+    c4 = ruleset_at(repo, "2026-11-C0")
+    assert [s.id for s in c4.seed_sets] == ["B", "C"]  # A was valid through 2026-10-C1; C is due
+    changelog = (repo / "CHANGELOG.md").read_text()
+    order = [changelog.index(f"## {c}") for c in ("2026-11-C0", "2026-10-C1", "2026-10-C0", "2026-09-C1", "2026-09-C0")]
+    assert order == sorted(order)  # newest first
+    assert "| `gsm8k` | – | removed |" in changelog
+
+
+def test_importing_seeds_when_no_rotation_is_due(repo: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    with pytest.raises(UsageError, match="no new seed set is due at 2026-09-C1"):
+        freeze(repo, request("2026-09-C1", seeds_file=seeds_a))
+
+
+def test_imported_seed_set_under_another_id(repo: Path, tmp_path: Path) -> None:
+    seeds = write(tmp_path, "b.yaml", SEEDS_A.replace("id: A", "id: B"))
+    with pytest.raises(CatalogError, match="the imported seed set is named B, but the next set id is A"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds))
+
+
+def test_bad_seed_file(repo: Path, tmp_path: Path) -> None:
+    seeds = write(tmp_path, "bad.yaml", SEEDS_A.replace("model_seed: 42", f"model_seed: {2**64}"))
+    with pytest.raises(CatalogInvalid, match="is not a seed file") as caught:
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds))
+    assert caught.value.diagnostics[0].code == "schema-invalid-value"
+
+
+# -- crashes and reruns --------------------------------------------------------------------
+
+
+class Crash(Exception):
+    """A simulated crash."""
+
+
+def crash_at(step: str) -> Callable[[str], None]:
+    def failpoint(current: str) -> None:
+        if current == step:
+            raise Crash(step)
+
+    return failpoint
+
+
+@pytest.mark.parametrize("step", ["files", "commit", "tag"])
+def test_rerun_after_a_crash_finishes_with_one_commit_one_tag_and_the_same_seeds(repo: Path, step: str) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"]))  # A generated
+    before = commit_count(repo)
+    with pytest.raises(Crash):
+        freeze(repo, request("2026-10-C0"), failpoint=crash_at(step))
+    written = Ruleset.model_validate(parse_document("r", (repo / "rulesets/2026-10-C0.yaml").read_bytes()).data)
+    result = freeze(repo, request("2026-10-C0", now=NOW + dt.timedelta(hours=1)))
+    assert result.state == ("resumed" if step != "tag" else "already-frozen")
+    assert commit_count(repo) == before + 1
+    assert tags(repo) == ["2026-09-C0", "2026-10-C0"]
+    final = ruleset_at(repo, "2026-10-C0", "2026-10-C0")
+    assert final.seed_sets == written.seed_sets
+    assert final.frozen_at == written.frozen_at
+    assert (repo / "CHANGELOG.md").read_text().count("## 2026-10-C0") == 1
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_rerun_after_success_is_a_no_op_that_says_so(repo: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    before = snapshot(repo)
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    assert result.state == "already-frozen"
+    assert result.notes[-1].startswith("2026-09-C0 is already frozen at ")
+    assert snapshot(repo) == before
+
+
+def test_a_tag_pointing_elsewhere_is_an_error_naming_both_commits(repo: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    release = git(repo, "rev-parse", "HEAD")
+    git(repo, "tag", "-f", "-a", "2026-09-C0", "-m", "moved", "HEAD~1")
+    elsewhere = git(repo, "rev-parse", "HEAD~1")
+    with pytest.raises(CatalogError) as caught:
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]))
+    assert str(caught.value) == (
+        f"tag `2026-09-C0` points at {elsewhere[:12]}, but the release is {release[:12]}, "
+        "which added rulesets/2026-09-C0.yaml"
+    )
+
+
+def test_a_leftover_lock_is_reported_and_never_deleted(repo: Path) -> None:
+    lock = repo / ".git/refs/tags/2026-09-C0.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("")
+    with pytest.raises(EnvironmentProblem, match=r"leftover lock file: .*2026-09-C0\.lock"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]))
+    assert lock.exists()
+    assert not (repo / "rulesets").exists()
+
+
+def test_head_moving_during_the_freeze_fails_cleanly(repo: Path) -> None:
+    changelog = (repo / "CHANGELOG.md").read_text() if (repo / "CHANGELOG.md").exists() else None
+
+    def other_commit(step: str) -> None:
+        if step == "files":
+            git(repo, "commit", "-q", "--allow-empty", "-m", "someone else")
+
+    with pytest.raises(ConcurrentUpdate, match="HEAD moved while committing"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]), failpoint=other_commit)
+    assert not (repo / "rulesets/2026-09-C0.yaml").exists()
+    now = (repo / "CHANGELOG.md").read_text() if (repo / "CHANGELOG.md").exists() else None
+    assert now == changelog
+    assert tags(repo) == []
+
+
+# -- pushing ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def remote(tmp_path: Path, repo: Path) -> Path:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    return bare
+
+
+def test_push_sends_branch_then_tag_and_verifies(repo: Path, remote: Path, seeds_a: Path) -> None:
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"))
+    assert result.pushed
+    head = git(repo, "rev-parse", "HEAD")
+    assert git(remote, "rev-parse", "main") == head
+    assert git(remote, "rev-parse", "2026-09-C0^{commit}") == head
+
+
+def test_crash_during_push_then_rerun(repo: Path, remote: Path, seeds_a: Path) -> None:
+    with pytest.raises(Crash):
+        freeze(
+            repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"), failpoint=crash_at("push")
+        )
+    assert git(remote, "tag", "--list") == ""  # the branch went first, the tag not yet
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k"], push="origin"))
+    assert (result.state, result.pushed) == ("already-frozen", True)
+    assert git(remote, "rev-parse", "2026-09-C0^{commit}") == git(repo, "rev-parse", "HEAD")
+
+
+def test_remote_tag_elsewhere_is_refused_and_never_moves(repo: Path, remote: Path, seeds_a: Path) -> None:
+    git(repo, "tag", "-a", "2026-09-C0", "-m", "someone else's", "HEAD")
+    git(repo, "push", "-q", "origin", "2026-09-C0")
+    theirs = git(remote, "rev-parse", "2026-09-C0")
+    git(repo, "tag", "-d", "2026-09-C0")
+    before = snapshot(repo)
+    with pytest.raises(RemoteProblem, match=r"`origin` already has tag `2026-09-C0` at"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"))
+    assert git(remote, "rev-parse", "2026-09-C0") == theirs
+    assert snapshot(repo) == before  # refused before anything was written
+
+
+def test_two_clones_freezing_the_same_cohort(repo: Path, remote: Path, tmp_path: Path, seeds_a: Path) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(remote), str(other))
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"))
+    winner = git(remote, "rev-parse", "2026-09-C0^{commit}")
+    before = snapshot(other)
+    with pytest.raises(RemoteProblem, match="already has tag `2026-09-C0`"):
+        freeze(other, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"))
+    assert git(remote, "rev-parse", "2026-09-C0^{commit}") == winner
+    assert snapshot(other) == before
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[str]:
+    yield from git_daemon(tmp_path / "served")
+
+
+def test_git_daemon_refusing_the_tag(repo: Path, tmp_path: Path, daemon: str, seeds_a: Path) -> None:
+    served = tmp_path / "served"
+    bare = served / "remote.git"
+    served.mkdir(exist_ok=True)
+    git(served, "init", "-q", "--bare", "-b", "main", str(bare))
+    hook = bare / "hooks/update"
+    hook.write_text(REFUSE_TAGS_HOOK)
+    hook.chmod(0o755)
+    url = f"{daemon}/remote.git"
+    git(repo, "push", "-q", url, "main")
+    with pytest.raises(RemoteProblem, match=r"refused the push \(refs/tags/2026-09-C0: "):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push=url))
+    assert git(bare, "tag", "--list") == ""
+    assert git(bare, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")  # the branch went first
+    assert ruleset_digest((repo / "rulesets/2026-09-C0.yaml").read_bytes()).startswith("sha256:")
+
+
+def test_git_daemon_push(repo: Path, tmp_path: Path, daemon: str, seeds_a: Path) -> None:
+    served = tmp_path / "served"
+    served.mkdir(exist_ok=True)
+    bare = served / "ok.git"
+    git(served, "init", "-q", "--bare", "-b", "main", str(bare))
+    url = f"{daemon}/ok.git"
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push=url))
+    assert git(bare, "rev-parse", "2026-09-C0^{commit}") == git(repo, "rev-parse", "HEAD")
+
+
+def test_unreachable_remote(repo: Path, seeds_a: Path) -> None:
+    before = snapshot(repo)
+    with pytest.raises(RemoteProblem, match="cannot list the refs of"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="/nonexistent/remote.git"))
+    assert snapshot(repo) == before
+
+
+def test_no_repository(tmp_path: Path) -> None:
+    init_repo(tmp_path / "r")
+    with pytest.raises(EnvironmentProblem, match="no commit yet"):
+        freeze(tmp_path / "r", request("2026-09-C0"))
