@@ -271,6 +271,7 @@ class _Loader:
         target[ident] = value
         self.catalog.invalid.discard((kind, stem))
         self.catalog.locations[(kind, ident)] = Location(doc)
+        doc.release()  # validated: only the text is kept, for positions
 
     def model_for(self, kind: str, doc: Document) -> type[BaseModel] | None:
         models: dict[str, type[BaseModel]] = {"model": Model, "dataset": Dataset, "ruleset": Ruleset}

@@ -362,23 +362,48 @@ def _parse(text: str, positions: Positions | None) -> Any:
         raise YamlProblem("yaml-syntax", first, line, col) from None
 
 
-@dataclass
 class Document:
-    """One parsed YAML file: its plain data, and its positions on demand."""
+    """One parsed YAML file: its text, its plain data, and its positions on demand.
 
-    path: str
-    text: str
-    data: Any
-    _positions: Positions | None = None
+    A loader may `release()` the data once it has validated it: a large catalog then keeps only
+    the text of each file, and the data comes back (parsed again) only if someone asks.
+    """
+
+    __slots__ = ("_data", "_positions", "path", "text")
+
+    def __init__(self, path: str, text: str, data: Any) -> None:
+        self.path = path
+        self.text = text
+        self._data = data
+        self._positions: Positions | None = None
+
+    @property
+    def data(self) -> Any:
+        """The plain data (parsed again after `release`)."""
+        if self._data is _RELEASED:
+            positions = Positions()
+            self._data = _parse(self.text, positions)
+            self._positions = positions
+        return self._data
+
+    def release(self) -> None:
+        """Drop the parsed data (and positions) to save memory; `data` parses again on demand."""
+        self._data = _RELEASED
+        self._positions = None
 
     @property
     def positions(self) -> Positions:
         """Positions of every key and value (computed on first use)."""
         if self._positions is None:
             positions = Positions()
-            _parse(self.text, positions)
+            data = _parse(self.text, positions)
+            if self._data is _RELEASED:
+                self._data = data
             self._positions = positions
         return self._positions
+
+
+_RELEASED: Any = object()
 
 
 def parse_document(path: str, data: bytes) -> Document:
