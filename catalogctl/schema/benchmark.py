@@ -28,6 +28,7 @@ ApiType = Literal["openai", "openai_completions"]
 NonNegativeFloat = Annotated[float, Field(ge=0)]
 PositiveFloat = Annotated[float, Field(gt=0)]
 Probability = Annotated[float, Field(gt=0, le=1)]
+Scale = Literal["percent", "fraction", "absolute"]
 
 
 class Generation(StrictModel):
@@ -131,7 +132,7 @@ class Threshold(StrictModel):
     reference: float
     lower_factor: PositiveFloat | None = None
     upper_factor: PositiveFloat | None = None
-    scale: Literal["percent", "fraction", "absolute"]
+    scale: Scale
 
     @model_validator(mode="after")
     def _bounds(self) -> Threshold:
@@ -169,16 +170,22 @@ class Postprocessing(StrictModel):
     gates: list[Id] = Field(min_length=1)
 
 
-class InferenceBenchmark(StrictModel):
-    """An inference benchmark: a performance phase, an accuracy phase, or both."""
+class _BenchmarkHead(StrictModel):
+    """The fields every benchmark starts with; each kind narrows `kind` to its name."""
 
-    kind: Literal["inference"]
+    kind: str
     id: Id
     family: Family
     title: Text = display()
     summary: Text = display()
     owners: list[Id] = display(min_length=1)
     model: Id
+
+
+class InferenceBenchmark(_BenchmarkHead):
+    """An inference benchmark: a performance phase, an accuracy phase, or both."""
+
+    kind: Literal["inference"]
     api_type: ApiType
     execution: Execution
     preprocessing: Preprocessing
@@ -226,7 +233,7 @@ class QualityTarget(StrictModel):
 
     metric: MetricKey
     target: float
-    scale: Literal["percent", "fraction", "absolute"]
+    scale: Scale
 
 
 class ReferencePoint(StrictModel):
@@ -244,16 +251,10 @@ class EvaluationSchedule(StrictModel):
     then: Literal["every_step"]
 
 
-class TrainingBenchmark(StrictModel):
+class TrainingBenchmark(_BenchmarkHead):
     """A training benchmark: time to reach a quality target."""
 
     kind: Literal["training"]
-    id: Id
-    family: Family
-    title: Text = display()
-    summary: Text = display()
-    owners: list[Id] = display(min_length=1)
-    model: Id
     dataset: Id
     training: TrainingPhase
     validation: Validation
