@@ -376,3 +376,25 @@ def test_no_repository(tmp_path: Path) -> None:
     init_repo(tmp_path / "r")
     with pytest.raises(EnvironmentProblem, match="no commit yet"):
         freeze(tmp_path / "r", request("2026-09-C0"))
+
+
+def test_no_tag_commits_and_a_later_run_tags(repo: Path, seeds_a: Path) -> None:
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, tag=False))
+    assert (result.state, result.tagged) == ("frozen", False)
+    assert tags(repo) == []
+    commits = commit_count(repo)
+    again = freeze(repo, request("2026-09-C0"))
+    assert (again.state, again.tagged) == ("resumed", True)
+    assert again.notes == [f"rulesets/2026-09-C0.yaml was committed in {result.commit[:12]} without its tag: finishing"]  # type: ignore[index]
+    assert commit_count(repo) == commits
+    assert git(repo, "rev-parse", "2026-09-C0^{commit}") == result.commit
+
+
+def test_changelog_sections_stay_newest_first_below_unreleased(repo: Path, seeds_a: Path) -> None:
+    write(repo, "CHANGELOG.md", "# Catalog release notes\n\n## Unreleased\n\n- a note\n")
+    commit_all(repo, "Changelog")
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    freeze(repo, request("2026-09-C1"))
+    text = (repo / "CHANGELOG.md").read_text()
+    assert text.startswith("# Catalog release notes\n\n## Unreleased\n\n- a note\n\n## 2026-09-C1\n")
+    assert text.index("## 2026-09-C1") < text.index("## 2026-09-C0")
