@@ -17,6 +17,10 @@ _EXPORTS: dict[str, str] = {
     "LoadResult": "catalog",
     "load_tree": "catalog",
     "load_catalog": "api",
+    "resolve_submission": "api",
+    "preflight_submission": "api",
+    "ResolvedConfig": "resolve",
+    "CheckFailed": "errors",
     "diff_refs": "api",
     "DiffReport": "diff",
     "contract_digest": "contract",
@@ -34,12 +38,13 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from .api import diff_refs, load_catalog
+    from .api import diff_refs, load_catalog, preflight_submission, resolve_submission
     from .catalog import Catalog, LoadResult, load_tree
     from .contract import contract_digest, resolve_contract
     from .diagnostics import Diagnostic, Severity
     from .diff import DiffReport
-    from .errors import CatalogError, CatalogInvalid, EntityNotFound, EnvironmentProblem, RefNotFound
+    from .errors import CatalogError, CatalogInvalid, CheckFailed, EntityNotFound, EnvironmentProblem, RefNotFound
+    from .resolve import ResolvedConfig
     from .tree import Tree, WorkingTree, open_tree
 
 
@@ -54,12 +59,14 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "CatalogInvalid",
+    "CheckFailed",
     "Diagnostic",
     "DiffReport",
     "EntityNotFound",
     "EnvironmentProblem",
     "LoadResult",
     "RefNotFound",
+    "ResolvedConfig",
     "Severity",
     "Tree",
     "WorkingTree",
@@ -69,5 +76,7 @@ __all__ = [
     "load_catalog",
     "load_tree",
     "open_tree",
+    "preflight_submission",
     "resolve_contract",
+    "resolve_submission",
 ]

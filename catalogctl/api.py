@@ -11,6 +11,7 @@ from .tree import open_tree
 if TYPE_CHECKING:
     from .diff import DiffReport
     from .releases import Releases, Verification
+    from .resolve import ResolvedConfig
 
 
 def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
@@ -53,3 +54,30 @@ def verify_release(path: Path | str | None, cohort: str, ref: str | None = None)
 
     repo = gitrepo.open_repository(Path.cwd() if path is None else Path(path))
     return verify_cohort(repo, cohort, ref)
+
+
+def resolve_submission(
+    submission: Path | str, path: Path | str | None = None, ref: str | None = None
+) -> ResolvedConfig:
+    """The resolved config of a submission, from its cohort's release tag (or `ref`) in the
+    repository at `path`; no checkout or remote check (see `preflight`)."""
+    from .resolve import resolve
+
+    return resolve(Path.cwd() if path is None else Path(path), Path(submission), ref)
+
+
+def preflight_submission(
+    submission: Path | str,
+    path: Path | str | None = None,
+    *,
+    remote: str = "origin",
+    offline: bool = False,
+    github: str | None = None,
+) -> ResolvedConfig:
+    """Check the checkout is exactly the cohort's release (locally and on `remote`), then
+    resolve. Raises `CheckFailed` (with `.code` and `.exit_code`) on the first failed check."""
+    from .preflight import preflight as run
+
+    return run(
+        Path.cwd() if path is None else Path(path), Path(submission), remote=remote, offline=offline, github=github
+    )

@@ -39,10 +39,15 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .errors import CatalogError, CatalogInvalid, EnvironmentProblem, UsageError
+        from .errors import CatalogError, CatalogInvalid, CheckFailed, EnvironmentProblem, UsageError
 
         try:
             return func(*args, **kwargs)
+        except CheckFailed as exc:
+            typer.echo(f"error [{exc.code}]: {exc}", err=True)
+            if exc.hint:
+                typer.echo(f"hint: {exc.hint}", err=True)
+            raise typer.Exit(exc.exit_code) from None
         except CatalogError as exc:
             typer.echo(f"error: {exc}", err=True)
             if isinstance(exc, CatalogInvalid):
@@ -333,6 +338,78 @@ def verify(
     result = verify_release(path, cohort, ref)
     _out(render_release.verify_json(result) if fmt is ListFormat.json else render_release.verify_text(result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
+
+
+SubmissionArg = Annotated[Path, typer.Argument(help="The submission file (YAML).", show_default=False)]
+OutputOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Write the resolved config here (.yaml or .json), atomically.")
+]
+ConfigFormatOpt = Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json, when printed.")]
+
+
+def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
+    from .resolve import ResolvedConfig, render_resolved, write_resolved
+
+    assert isinstance(config, ResolvedConfig)
+    if output is None:
+        _out(render_resolved(config, "json" if fmt is DocFormat.json else "yaml"))
+    else:
+        write_resolved(config, output)
+        typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+@handle_errors
+def resolve(
+    submission: SubmissionArg,
+    output: OutputOpt = None,
+    ref: Annotated[
+        str | None, typer.Option("--ref", help="Resolve against this ref instead of the cohort's tag.")
+    ] = None,
+    path: RepoOpt = None,
+    fmt: ConfigFormatOpt = DocFormat.yaml,
+) -> None:
+    """Turn a submission into the resolved config of its cohort's frozen contract.
+
+    The contract comes from the cohort's release tag (never the working tree). Exit codes: see
+    `preflight`.
+    """
+    from .resolve import output_format
+    from .resolve import resolve as run_resolve
+
+    if output is not None:
+        output_format(output)
+    config = run_resolve(path or Path.cwd(), submission, ref)
+    _emit_resolved(config, output, fmt)
+
+
+@app.command()
+@handle_errors
+def preflight(
+    submission: SubmissionArg,
+    remote: Annotated[str, typer.Option("--remote", help="The remote (name or URL) whose tag must agree.")] = "origin",
+    offline: Annotated[bool, typer.Option("--offline", help="Do not contact the remote; record that.")] = False,
+    github: Annotated[
+        str | None, typer.Option("--github", metavar="OWNER/REPO", help="Also confirm the tag through GitHub's API.")
+    ] = None,
+    output: OutputOpt = None,
+    path: RepoOpt = None,
+    fmt: ConfigFormatOpt = DocFormat.yaml,
+) -> None:
+    """Check the checkout is exactly the cohort's release, locally and on the remote, then resolve.
+
+    Fails closed. Exit codes: 3 HEAD is not the release commit; 4 uncommitted changes in the
+    catalog; 5 the release tag is missing, lightweight or wrong; 6 the remote disagrees or is
+    unreachable; 7 the submission does not fit the cohort; 8 the contract changed since the freeze;
+    1 an invalid submission or catalog; 2 a usage or environment error.
+    """
+    from .preflight import preflight as run_preflight
+    from .resolve import output_format
+
+    if output is not None:
+        output_format(output)
+    config = run_preflight(path or Path.cwd(), submission, remote=remote, offline=offline, github=github)
+    _emit_resolved(config, output, fmt)
 
 
 def main() -> None:

@@ -42,3 +42,23 @@ class CatalogInvalid(CatalogError):
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic]) -> None:
         super().__init__(message)
         self.diagnostics = list(diagnostics)
+
+
+# Exit codes of the checks of `resolve` and `preflight`: a runner can tell why it must not run.
+CHECK_EXIT_CODES: dict[str, int] = {
+    "checkout-mismatch": 3,  # HEAD is not the cohort's release commit
+    "catalog-dirty": 4,  # modified, staged or untracked files under benchmark_suite/ or rulesets/
+    "tag-invalid": 5,  # the release tag is missing, lightweight, or does not carry the ruleset's digest
+    "remote-mismatch": 6,  # the remote's tag points elsewhere, is missing, or the remote is unreachable
+    "submission-mismatch": 7,  # benchmark not in the cohort, seed set not valid for it, api_type differs
+    "contract-mismatch": 8,  # the contract at the tag no longer has the digest the ruleset froze
+}
+
+
+class CheckFailed(CatalogError):
+    """A check of `resolve` or `preflight` failed: `code` says which (see CHECK_EXIT_CODES)."""
+
+    def __init__(self, code: str, message: str, hint: str = "") -> None:
+        super().__init__(message, hint)
+        self.code = code
+        self.exit_code = CHECK_EXIT_CODES[code]

@@ -360,3 +360,17 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
     if callbacks.rejected:
         reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
         raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
+
+
+def ahead_behind(repo: pygit2.Repository, local: pygit2.Commit, upstream: pygit2.Commit) -> tuple[int, int]:
+    """How many commits `local` has that `upstream` lacks, and the other way round."""
+    ahead, behind = repo.ahead_behind(local.id, upstream.id)
+    return int(ahead), int(behind)
+
+
+def remote_url(repo: pygit2.Repository, remote: str) -> str:
+    """The URL of a configured remote, or `remote` itself when it is a URL or a path."""
+    try:
+        return str(repo.remotes[remote].url)
+    except (KeyError, ValueError):
+        return remote

@@ -1,0 +1,115 @@
+"""The only place httpx is used: the GitHub REST API (where a release tag points on GitHub).
+
+The API's address comes from `GITHUB_API_URL` (set by GitHub Actions; default
+https://api.github.com) and the token from `GITHUB_TOKEN` or `GH_TOKEN`. Requests time out,
+server errors (5xx) are retried with a short backoff, and 401, 403, 404 and rate limits each
+get a message that says what to do.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CatalogError
+
+DEFAULT_API = "https://api.github.com"
+TIMEOUT_S = 10.0
+ATTEMPTS = 3
+_GITHUB_URL = re.compile(r"^(?:https://|git@|ssh://git@)github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$")
+
+
+class GitHubProblem(CatalogError):
+    """The GitHub API could not confirm where a tag points."""
+
+
+def github_repository(url: str) -> str | None:
+    """`owner/name` when a remote URL is a GitHub repository."""
+    match = _GITHUB_URL.match(url.strip())
+    return f"{match.group(1)}/{match.group(2)}" if match else None
+
+
+@dataclass(frozen=True)
+class GitHubClient:
+    """A small client of the GitHub REST API."""
+
+    api: str
+    token: str | None
+    timeout: float = TIMEOUT_S
+    attempts: int = ATTEMPTS
+    backoff_s: float = 0.5
+
+    @classmethod
+    def from_environment(cls) -> GitHubClient:
+        """The API address and token of this environment."""
+        api = os.environ.get("GITHUB_API_URL") or DEFAULT_API
+        token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+        return cls(api.rstrip("/"), token)
+
+    def get(self, path: str) -> Any:
+        """GET a JSON document, with retries on server errors."""
+        import httpx
+
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = f"{self.api}{path}"
+        last = ""
+        with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
+            for attempt in range(self.attempts):
+                try:
+                    response = client.get(url)
+                except httpx.HTTPError as exc:
+                    last = f"{type(exc).__name__}: {exc}"
+                else:
+                    if response.status_code < 500:
+                        return self._answer(response, path)
+                    last = f"HTTP {response.status_code}"
+                if attempt + 1 < self.attempts:
+                    time.sleep(self.backoff_s * 2**attempt)
+        raise GitHubProblem(
+            f"GitHub API unreachable at {self.api} after {self.attempts} attempts ({last})",
+            "retry later, or pass --offline to record that the remote was not verified",
+        )
+
+    def _answer(self, response: Any, path: str) -> Any:
+        status = response.status_code
+        if status == 200:
+            return response.json()
+        if status == 401:
+            raise GitHubProblem("GitHub rejected the token (401)", "check GITHUB_TOKEN (or GH_TOKEN)")
+        if status in (403, 429) and (
+            response.headers.get("x-ratelimit-remaining") == "0"
+            or status == 429
+            or "rate limit" in response.text.lower()
+        ):
+            reset = response.headers.get("x-ratelimit-reset")
+            when = time.strftime("%H:%M:%S UTC", time.gmtime(int(reset))) if reset and reset.isdigit() else "later"
+            raise GitHubProblem(
+                f"GitHub API rate limit reached (HTTP {status}); it resets at {when}",
+                "set GITHUB_TOKEN for a higher limit, or retry after the reset",
+            )
+        if status == 403:
+            raise GitHubProblem("GitHub refused access (403)", "the token lacks read access to the repository")
+        if status == 404:
+            raise GitHubProblem(
+                f"not found on GitHub: {path} (404)",
+                "the tag is not on GitHub, or the repository is private and the token lacks access",
+            )
+        raise GitHubProblem(f"unexpected answer from GitHub: HTTP {status} for {path}")
+
+    def tag_commit(self, repository: str, tag: str) -> str:
+        """The commit a tag points at on GitHub (an annotated tag is peeled)."""
+        ref = self.get(f"/repos/{repository}/git/ref/tags/{tag}")
+        obj = ref.get("object", {}) if isinstance(ref, dict) else {}
+        for _ in range(5):  # a tag of a tag is allowed, but not forever
+            if obj.get("type") == "commit":
+                return str(obj["sha"])
+            if obj.get("type") != "tag":
+                raise GitHubProblem(f"GitHub's tag `{tag}` points at a {obj.get('type', 'nothing')}, not a commit")
+            tag_object = self.get(f"/repos/{repository}/git/tags/{obj['sha']}")
+            obj = tag_object.get("object", {}) if isinstance(tag_object, dict) else {}
+        raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
