@@ -1,0 +1,330 @@
+"""`catalogctl ci`: the release policy on real repositories with a base and a head."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from catalogctl.ci import GateRequest, run_gate
+from catalogctl.cli import app
+from catalogctl.freeze import FreezeRequest, freeze
+from tests.helpers import commit_all, git, replace_in, write
+from tests.release_repo import SEEDS_A, make_freezable
+
+NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
+TODAY = "2026-08-30"  # before 2026-09-C0: its seed set A is valid
+GSM8K = "benchmark_suite/benchmarks/gsm8k.yaml"
+RULESET = "rulesets/2026-09-C0.yaml"
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--format github` writes its comment body into the current folder."""
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def frozen(catalog_repo: Path, tmp_path: Path) -> Path:
+    """A repository with cohort 2026-09-C0 (gsm8k, deepseek-r1) frozen on `main`, and a `pr`
+    branch checked out to edit."""
+    repo = make_freezable(catalog_repo)
+    seeds = write(tmp_path, "seeds-a.yaml", SEEDS_A)
+    freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW))
+    git(repo, "checkout", "-q", "-b", "pr")
+    return repo
+
+
+def gate(repo: Path, *args: str) -> Result:
+    return CliRunner().invoke(app, ["ci", "--base", "main", "-C", str(repo), "--today", TODAY, *args])
+
+
+def verdict(repo: Path, result: str) -> str:
+    return f"gate {result}: main ({git(repo, 'rev-parse', 'main')[:12]}) -> working tree"
+
+
+def test_an_untouched_catalog_passes(frozen: Path) -> None:
+    done = gate(frozen)
+    assert done.exit_code == 0, done.output
+    assert done.stdout == verdict(frozen, "passed") + " (0 errors, 0 warnings, 0 accepted)\n"
+
+
+def test_editing_a_frozen_ruleset_fails_with_an_annotation_on_the_line(frozen: Path) -> None:
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    done = gate(frozen, "-f", "github")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines() == [
+        "::error file=rulesets/2026-09-C0.yaml,line=16,col=3,title=catalogctl ruleset-modified::frozen ruleset "
+        "2026-09-C0 was modified: seed_sets.A.model_seed changed (revert the edit; a cohort changes only by freezing "
+        "the next one) [fingerprint b6ae4b57dc851539]",
+        verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted)",
+    ]
+
+
+def test_a_comment_only_edit_of_a_frozen_ruleset_still_fails(frozen: Path) -> None:
+    replace_in(frozen, RULESET, "seed_sets:\n", "# reviewed\nseed_sets:\n")
+    done = gate(frozen)
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0].startswith(
+        "rulesets/2026-09-C0.yaml:12:1: error ruleset-modified: "
+        "frozen ruleset 2026-09-C0 was modified: its text changed"
+    )
+
+
+def test_deleting_a_frozen_ruleset_fails_without_an_inline_annotation(frozen: Path) -> None:
+    (frozen / RULESET).unlink()
+    done = gate(frozen, "-f", "github")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0] == (
+        "::error title=catalogctl ruleset-deleted::frozen ruleset 2026-09-C0 was deleted: a cohort's ruleset is never "
+        "removed (restore the file; to stop offering a benchmark, freeze a new cohort with --remove) "
+        "[fingerprint cba3475f757d8626]"
+    )
+
+
+def test_removing_a_referenced_dataset_fails(frozen: Path) -> None:
+    (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
+    done = gate(frozen, "-f", "github")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines() == [
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=18,col=16,title=catalogctl ref-unknown-dataset::"
+        "unknown dataset `gsm8k` (known: aime25, gpqa, gpt_oss_perf, livecodebench, mlperf_deepseek_r1, "
+        "r2e-gym-subset) [fingerprint 8c0d545d420e8028]",
+        "::error file=rulesets/2026-09-C0.yaml,line=10,col=7,title=catalogctl frozen-reference-removed::dataset "
+        "`gsm8k` was removed, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`; 2026-09-C0 still has "
+        "valid seed sets (keep it until the cohorts that use it expire; add what replaces it beside it) "
+        "[fingerprint 8ec30c3b13a45137]",
+        verdict(frozen, "failed") + " (2 errors, 0 warnings, 0 accepted)",
+    ]
+
+
+def test_removal_is_a_warning_once_every_seed_set_of_the_cohort_expired(frozen: Path) -> None:
+    (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
+    (frozen / GSM8K).unlink()
+    done = gate(frozen, "--today", "2027-01-01")
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines() == [
+        "rulesets/2026-09-C0.yaml:10:7: warning frozen-reference-removed: benchmark `gsm8k` was removed, but frozen "
+        "cohort 2026-09-C0 uses it; every seed set of 2026-09-C0 has expired (before 2027-01-C0) (keep it until the "
+        "cohorts that use it expire; add what replaces it beside it) [c752ece68fea77bd]",
+        "rulesets/2026-09-C0.yaml:10:7: warning frozen-reference-removed: dataset `gsm8k` was removed, but frozen "
+        "cohort 2026-09-C0 uses it through benchmark `gsm8k`; every seed set of 2026-09-C0 has expired (before "
+        "2027-01-C0) (keep it until the cohorts that use it expire; add what replaces it beside it) "
+        "[8ec30c3b13a45137]",
+        "gate passed: main ("
+        + git(frozen, "rev-parse", "main")[:12]
+        + ") -> working tree (0 errors, 2 warnings, 0 accepted)",
+    ]
+
+
+def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> None:
+    model = "benchmark_suite/models/llama3-1-8b.yaml"
+    text = (
+        (frozen / model).read_text().replace("id: llama3-1-8b", "id: llama3-1-8b-instruct\nrenamed_from: llama3-1-8b")
+    )
+    (frozen / model).unlink()
+    write(frozen, "benchmark_suite/models/llama3-1-8b-instruct.yaml", text)
+    replace_in(frozen, GSM8K, "model: llama3-1-8b", "model: llama3-1-8b-instruct")
+    done = gate(frozen)
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0].startswith(
+        "rulesets/2026-09-C0.yaml:10:7: error frozen-reference-removed: model `llama3-1-8b` was renamed to "
+        "`llama3-1-8b-instruct`, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`;"
+    )
+
+
+def test_a_mistyped_metric_key_fails(frozen: Path) -> None:
+    replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
+    done = gate(frozen, "-f", "github")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0] == (
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=29,col=7,title=catalogctl ref-unknown-metric::"
+        "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) "
+        "[fingerprint da5558240f43d2b8]"
+    )
+
+
+def test_a_contract_change_in_the_latest_cohort_is_a_warning(frozen: Path) -> None:
+    replace_in(frozen, GSM8K, "max_new_tokens: 256", "max_new_tokens: 512")
+    done = gate(frozen, "-f", "github")
+    assert done.exit_code == 0
+    assert done.stdout.splitlines()[0] == (
+        "::warning file=benchmark_suite/benchmarks/gsm8k.yaml,line=23,col=5,title=catalogctl "
+        "contract-change-next-freeze::benchmark gsm8k: accuracy.generation.max_new_tokens 256 -> 512: changes the "
+        "contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 keeps its frozen "
+        "contract [fingerprint 794cfe5cf11721b0]"
+    )
+
+
+def test_pending_values_warn_only_in_the_files_the_pull_request_edits(frozen: Path) -> None:
+    replace_in(frozen, "benchmark_suite/datasets/aime25.yaml", "title: AIME 2025", "title: AIME 2025 (I)")
+    done = gate(frozen)
+    codes = [line.split(": ")[1] for line in done.stdout.splitlines()[:-1]]
+    assert set(codes) == {"warning pending-value"}
+    assert all(line.startswith("benchmark_suite/datasets/aime25.yaml:") for line in done.stdout.splitlines()[:-1])
+
+
+# -- new rulesets ---------------------------------------------------------------------------------
+
+
+def test_a_ruleset_written_by_freeze_passes(frozen: Path) -> None:
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    done = gate(frozen)
+    assert done.exit_code == 0, done.output
+
+
+def test_a_new_ruleset_with_a_wrong_digest_fails(frozen: Path) -> None:
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    text = (frozen / "rulesets/2026-09-C1.yaml").read_text()
+    digest = text.split("digest: ")[1].split("\n")[0]
+    replace_in(frozen, "rulesets/2026-09-C1.yaml", digest, "sha256:" + "0" * 64)
+    replace_in(frozen, "rulesets/2026-09-C1.yaml", "previous: 2026-09-C0", "previous: 2026-08-C1")
+    done = gate(frozen)
+    assert done.exit_code == 1
+    lines = done.stdout.splitlines()
+    assert [line.split(": ")[1] for line in lines[:-1]] == [
+        "error ruleset-order",
+        "error ruleset-digest-mismatch",
+    ]
+    assert lines[0].startswith(
+        "rulesets/2026-09-C1.yaml:4:11: error ruleset-order: new ruleset 2026-09-C1: previous is 2026-08-C1, but the "
+        "last frozen cohort is 2026-09-C0"
+    )
+    assert lines[1].startswith(
+        "rulesets/2026-09-C1.yaml:9:11: error ruleset-digest-mismatch: new ruleset 2026-09-C1: benchmark "
+        "`deepseek-r1` is pinned at sha256:0000"
+    )
+
+
+def test_a_new_ruleset_edited_by_hand_is_not_canonical(frozen: Path) -> None:
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    replace_in(frozen, "rulesets/2026-09-C1.yaml", "seed_sets:\n", "# added by hand\nseed_sets:\n")
+    done = gate(frozen)
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0].startswith(
+        "rulesets/2026-09-C1.yaml:12:1: error ruleset-not-canonical: new ruleset 2026-09-C1: line 12 differs from "
+        "what `catalogctl freeze` writes"
+    )
+
+
+def test_a_new_seed_set_when_no_rotation_is_due_fails(frozen: Path) -> None:
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    path = frozen / "rulesets/2026-09-C1.yaml"
+    extra = (
+        "- id: B\n  scheduler_rng_seed: 1\n  sample_index_rng_seed: 2\n  model_seed: 3\n"
+        "  introduced_in: 2026-09-C1\n  valid_through: 2026-11-C0\n"
+    )
+    path.write_text(path.read_text() + extra)
+    result, _ = run_gate(frozen, GateRequest("main", today=dt.date(2026, 8, 30)))
+    assert [(f.code, f.message) for f in result.findings] == [
+        (
+            "ruleset-seed-sets",
+            "new ruleset 2026-09-C1: seed set B is new, but no rotation is due (a new set every 2 cohorts)",
+        )
+    ]
+
+
+# -- accepted findings ------------------------------------------------------------------------------
+
+
+ACCEPTED = """\
+accepted:
+  - fingerprint: {fingerprint}
+    reason: {reason}
+    approver: {approver}
+    expires: {expires}
+"""
+
+
+def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> None:
+    replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
+    entry = {"fingerprint": "da5558240f43d2b8", "reason": "renamed upstream", "approver": "ana"}
+    write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-09-30"))
+    done = gate(frozen)
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines() == [
+        "benchmark_suite/benchmarks/gsm8k.yaml:29:7: error ref-unknown-metric [accepted]: unknown metric "
+        "`exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [da5558240f43d2b8] — accepted "
+        "by ana until 2026-09-30: renamed upstream",
+        "note: the head does not validate: contract changes were not classified",
+        verdict(frozen, "passed") + " (0 errors, 0 warnings, 1 accepted)",
+    ]
+    github = gate(frozen, "-f", "github")
+    assert github.stdout.splitlines() == [verdict(frozen, "passed") + " (0 errors, 0 warnings, 1 accepted)"]
+
+    write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-08-29"))
+    done = gate(frozen, "-f", "github")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines() == [
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=29,col=7,title=catalogctl ref-unknown-metric::"
+        "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [fingerprint "
+        "da5558240f43d2b8] — accepted by ana until 2026-08-29: expired",
+        verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted, 1 expired)",
+    ]
+
+
+def test_a_drafted_entry_accepts_nothing_until_filled_in(frozen: Path) -> None:
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    write(frozen, ".catalogctl/accepted.yaml", "# ours\naccepted: []\n")
+    done = gate(frozen, "--write-accepted")
+    assert done.exit_code == 1
+    assert "drafted 1 entries in .catalogctl/accepted.yaml" in done.stderr
+    text = (frozen / ".catalogctl/accepted.yaml").read_text()
+    assert text == (
+        "# ours\naccepted:\n"
+        "  - fingerprint: b6ae4b57dc851539\n"
+        "    finding: 'error ruleset-modified: frozen ruleset 2026-09-C0 was modified: "
+        "seed_sets.A.model_seed changed'\n"
+        "    reason: <TBD>\n"
+        "    approver: <TBD>\n"
+        "    expires: 2026-09-29\n"
+    )
+    again = gate(frozen, "--write-accepted")
+    assert again.exit_code == 1
+    assert "[acceptance pending]" in again.stdout
+    assert ".catalogctl/accepted.yaml: nothing to draft" in again.stderr
+    (frozen / ".catalogctl/accepted.yaml").write_text(
+        text.replace("reason: <TBD>", "reason: test").replace("approver: <TBD>", "approver: ana")
+    )
+    assert gate(frozen).exit_code == 0
+
+
+def test_an_invalid_accepted_file_is_an_error_with_its_position(frozen: Path) -> None:
+    write(
+        frozen,
+        ".catalogctl/accepted.yaml",
+        "accepted:\n  - fingerprint: XYZ\n    reason: a\n    approver: b\n    expires: 2026-01-01\n",
+    )
+    done = gate(frozen)
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0].startswith(
+        ".catalogctl/accepted.yaml:2:18: error accepted-invalid: accepted[0].fingerprint: `XYZ` is not a fingerprint"
+    )
+
+
+def test_json_report(frozen: Path) -> None:
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    data = json.loads(gate(frozen, "-f", "json").stdout)
+    assert data["schema"] == "catalogctl/ci/v1"
+    assert data["passed"] is False
+    assert data["summary"] == {"errors": 1, "warnings": 0, "accepted": 0, "expired": 0}
+    assert data["findings"][0]["fingerprint"] == "b6ae4b57dc851539"
+
+
+def test_an_unknown_base_is_a_usage_error(frozen: Path) -> None:
+    done = CliRunner().invoke(app, ["ci", "--base", "nope", "-C", str(frozen)])
+    assert done.exit_code == 2
+    assert "error: unknown ref `nope`" in done.stderr
+
+
+def test_head_ref_instead_of_the_working_tree(frozen: Path) -> None:
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    commit_all(frozen, "edit the ruleset")
+    git(frozen, "checkout", "-q", "main")
+    assert gate(frozen).exit_code == 0
+    done = gate(frozen, "--head", "pr")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[-1].startswith("gate failed: main (")

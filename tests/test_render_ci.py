@@ -1,0 +1,119 @@
+"""The gate's GitHub output: escaping, GitHub's caps, the step summary and the comment body."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from catalogctl.ci import GateResult, GateSide, publish_github
+from catalogctl.cli import app
+from catalogctl.findings import Finding
+from catalogctl.render_ci import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, gate_github
+
+
+def finding(n: int, severity: str = "error", **kwargs: object) -> Finding:
+    fields: dict[str, object] = {
+        "severity": severity,
+        "code": "ref-unknown-metric",
+        "message": f"problem {n}",
+        "file": "benchmark_suite/benchmarks/b.yaml",
+        "line": n,
+        "column": 1,
+        "fingerprint": f"{n:016x}",
+    }
+    fields.update(kwargs)
+    return Finding.model_validate(fields)
+
+
+def result(findings: list[Finding]) -> GateResult:
+    errors = sum(f.failing for f in findings)
+    return GateResult(
+        base=GateSide(ref="main", label="main (0123456789ab)"),
+        head=GateSide(ref="working tree", label="working tree"),
+        passed=errors == 0,
+        summary={
+            "errors": errors,
+            "warnings": sum(f.severity == "warning" for f in findings),
+            "accepted": 0,
+            "expired": 0,
+        },
+        findings=findings,
+        stale_acceptances=[],
+        notes=[],
+    )
+
+
+def test_annotations_stay_within_githubs_caps() -> None:
+    findings = [finding(n) for n in range(1, 26)] + [finding(n, "warning") for n in range(30, 33)]
+    lines = gate_github(result(findings)).splitlines()
+    assert [line.split(" ", 1)[0] for line in lines[:13]] == ["::error"] * 10 + ["::warning"] * 3
+    assert lines[0].startswith("::error file=benchmark_suite/benchmarks/b.yaml,line=1,col=1,")
+    assert lines[13:] == [
+        "15 more errors and 0 more warnings are not annotated (GitHub shows 10 of each per step): see the job summary",
+        "gate failed: main (0123456789ab) -> working tree (25 errors, 3 warnings, 0 accepted)",
+    ]
+
+
+def test_workflow_command_escaping() -> None:
+    tricky = finding(
+        1, file="benchmark_suite/a:b,c.yaml", message="100% wrong\nsecond line\r", code="x:y", hint="a, b: c"
+    )
+    [line, _] = gate_github(result([tricky])).splitlines()
+    assert line == (
+        "::error file=benchmark_suite/a%3Ab%2Cc.yaml,line=1,col=1,title=catalogctl x%3Ay::"
+        "100%25 wrong%0Asecond line%0D (a, b: c) [fingerprint 0000000000000001]"
+    )
+
+
+def test_a_finding_in_a_removed_file_is_annotated_without_a_location() -> None:
+    gone = finding(1, where="base")
+    assert gate_github(result([gone])).splitlines()[0].startswith("::error title=catalogctl ref-unknown-metric::")
+
+
+def test_step_summary_and_comment_body(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    comment = tmp_path / "out" / "comment.md"
+    done = publish_github(result([finding(1, message="a | b <TBD>")]), str(summary), comment)
+    assert len(done) == 2
+    text = summary.read_text()
+    assert text.startswith("earlier step\n### ❌ Catalog gate failed\n")
+    assert (
+        "| ❌ | `ref-unknown-metric` | a \\| b &lt;TBD&gt; | `benchmark_suite/benchmarks/b.yaml:1:1` "
+        "| `0000000000000001` |" in text
+    )
+    body = comment.read_text()
+    assert body.startswith(COMMENT_MARKER + "\n### ❌ Catalog gate failed\n")
+
+
+def test_the_summary_respects_the_cap_left_by_earlier_steps(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_bytes(b"x" * (STEP_SUMMARY_CAP - 2000))
+    many = [finding(n, message="m" * 200) for n in range(1, 200)]
+    publish_github(result(many), str(summary), None)
+    assert summary.stat().st_size <= STEP_SUMMARY_CAP
+    assert summary.read_text().endswith("run `catalogctl ci` locally for the full report.\n")
+
+
+def test_fit_cuts_at_a_line_and_comment_bodies_fit_githubs_limit() -> None:
+    assert fit("a\nb\n", 100) == "a\nb\n"
+    body = comment_body(result([finding(n, message="m" * 500) for n in range(1, 400)]))
+    assert len(body) <= 65536
+    assert body.startswith(COMMENT_MARKER)
+
+
+def test_github_format_writes_the_summary_from_the_environment(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    comment = tmp_path / "comment.md"
+    done = CliRunner().invoke(
+        app, ["ci", "--base", "v1", "-C", str(catalog_repo), "-f", "github", "--comment-file", str(comment)]
+    )
+    assert done.exit_code == 0, done.output
+    assert summary.read_text().startswith("### ✅ Catalog gate passed\n")
+    assert comment.read_text().startswith(COMMENT_MARKER)
