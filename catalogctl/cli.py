@@ -494,6 +494,31 @@ def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
     )
 
 
+@app.command()
+@handle_errors
+def comment(
+    repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The GitHub repository.")],
+    pr: Annotated[int, typer.Option("--pr", min=1, help="The pull request number.")],
+    body: Annotated[Path, typer.Option("--body", help="The comment body (written by `catalogctl ci`).")],
+) -> None:
+    """Create or update the pull request's one gate comment (found by its hidden marker).
+
+    GITHUB_API_URL and GITHUB_TOKEN (or GH_TOKEN) come from the environment. Exit 1 when GitHub refuses.
+    """
+    from .errors import UsageError
+    from .remote import CommentClient, upsert_comment
+    from .render_ci import COMMENT_MARKER
+
+    if "/" not in repo or repo.count("/") != 1:
+        raise UsageError(f"--repo {repo!r} is not OWNER/NAME")
+    try:
+        text = body.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {body}: {exc.strerror or exc}") from None
+    done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER)
+    _out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")
+
+
 def main() -> None:
     """Console entry point."""
     app()

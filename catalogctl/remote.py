@@ -113,3 +113,103 @@ class GitHubClient:
             tag_object = self.get(f"/repos/{repository}/git/tags/{obj['sha']}")
             obj = tag_object.get("object", {}) if isinstance(tag_object, dict) else {}
         raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
+
+
+# -- pull request comments: the gate's one comment, created or updated ------------------------------
+
+WRITE_HINT = (
+    "the token cannot write to the pull request: on a pull request from a fork the token is read-only, "
+    "so post from a `workflow_run` job (see .github/workflows/catalog-gate-comment.yml) with "
+    "`permissions: pull-requests: write`"
+)
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    """What `upsert_comment` did."""
+
+    action: str  # "created" or "updated"
+    id: int
+    url: str
+
+
+def _next_link(header: str | None) -> str | None:
+    """The `rel="next"` URL of a Link header (GitHub's pagination)."""
+    for part in (header or "").split(","):
+        if 'rel="next"' in part and "<" in part:
+            return part[part.index("<") + 1 : part.index(">")]
+    return None
+
+
+class CommentClient(GitHubClient):
+    """GitHubClient with what the comment job needs: paginated reads, POST and PATCH."""
+
+    @classmethod
+    def from_environment(cls) -> CommentClient:
+        """The API address and token of this environment."""
+        base = GitHubClient.from_environment()
+        return cls(base.api, base.token)
+
+    def send(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+        """One request with retries (server errors are retried except for POST, which could
+        create twice); returns the httpx response, or raises GitHubProblem with a hint."""
+        import httpx
+
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
+        last = ""
+        attempts = 1 if method == "POST" else self.attempts
+        with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
+            for attempt in range(attempts):
+                try:
+                    response = client.request(method, target, json=body)
+                except httpx.HTTPError as exc:
+                    last = f"{type(exc).__name__}: {exc}"
+                else:
+                    if response.status_code < 500:
+                        return self._checked(response, method, url)
+                    last = f"HTTP {response.status_code}"
+                if attempt + 1 < attempts:
+                    time.sleep(self.backoff_s * 2**attempt)
+        raise GitHubProblem(f"GitHub API failed at {self.api} ({method} {url}: {last})", "retry the job later")
+
+    def _checked(self, response: Any, method: str, url: str) -> Any:
+        if response.status_code in (200, 201):
+            return response
+        if response.status_code == 403 and response.headers.get("x-ratelimit-remaining") != "0":
+            raise GitHubProblem(f"GitHub refused {method} {url} (403)", WRITE_HINT)
+        if response.status_code == 404 and method != "GET":
+            raise GitHubProblem(f"not found on GitHub: {url} (404)", WRITE_HINT)
+        self._answer(response, url)  # raises with the matching message
+        raise GitHubProblem(f"unexpected answer from GitHub: HTTP {response.status_code} for {method} {url}")
+
+    def get_all(self, path: str) -> list[Any]:
+        """Every item of a paginated list, following the Link headers."""
+        items: list[Any] = []
+        url: str | None = f"{path}{'&' if '?' in path else '?'}per_page=100"
+        for _ in range(1000):  # 100,000 comments: beyond that something is wrong
+            if url is None:
+                return items
+            response = self.send("GET", url)
+            page = response.json()
+            if not isinstance(page, list):
+                raise GitHubProblem(f"unexpected answer from GitHub for {path}: not a list")
+            items.extend(page)
+            url = _next_link(response.headers.get("link"))
+        raise GitHubProblem(f"too many pages at {path}")
+
+
+def upsert_comment(client: CommentClient, repository: str, number: int, body: str, marker: str) -> CommentResult:
+    """Create the pull request's comment that carries `marker`, or update it if one exists (the
+    first one found; a comment by anyone else never carries the marker by accident)."""
+    if marker not in body:
+        raise CatalogError(f"the comment body does not carry the marker {marker}", "render it with `catalogctl ci`")
+    comments = client.get_all(f"/repos/{repository}/issues/{number}/comments")
+    mine = next((c for c in comments if isinstance(c, dict) and marker in str(c.get("body", ""))), None)
+    if mine is not None:
+        answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine['id']}", {"body": body}).json()
+        return CommentResult("updated", int(answer["id"]), str(answer.get("html_url", "")))
+    answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", {"body": body}).json()
+    return CommentResult("created", int(answer["id"]), str(answer.get("html_url", "")))
