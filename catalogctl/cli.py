@@ -519,6 +519,18 @@ def comment(
     _out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")
 
 
+@app.command()
+@handle_errors
+def schema(
+    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
+) -> None:
+    """Write a JSON Schema for every document kind (for editors: see the catalog files' first line)."""
+    from .schemas import write_schemas
+
+    for written in write_schemas(output):
+        typer.echo(f"wrote {written}", err=True)
+
+
 def main() -> None:
     """Console entry point."""
     app()

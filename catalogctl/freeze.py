@@ -76,7 +76,9 @@ def ruleset_digest(text: bytes) -> str:
 
 def render_ruleset(ruleset: Ruleset) -> str:
     """The ruleset file's text."""
-    return RULESET_HEADER + dump_yaml(ruleset.model_dump())
+    from .schemas import modeline
+
+    return modeline("ruleset", f"rulesets/{ruleset.cohort}.yaml") + RULESET_HEADER + dump_yaml(ruleset.model_dump())
 
 
 def tag_message(cohort: str, digest: str, message: str | None) -> str:

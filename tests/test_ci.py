@@ -57,7 +57,7 @@ def test_editing_a_frozen_ruleset_fails_with_an_annotation_on_the_line(frozen: P
     done = gate(frozen, "-f", "github")
     assert done.exit_code == 1
     assert done.stdout.splitlines() == [
-        "::error file=rulesets/2026-09-C0.yaml,line=16,col=3,title=catalogctl ruleset-modified::frozen ruleset "
+        "::error file=rulesets/2026-09-C0.yaml,line=17,col=3,title=catalogctl ruleset-modified::frozen ruleset "
         "2026-09-C0 was modified: seed_sets.A.model_seed changed (revert the edit; a cohort changes only by freezing "
         "the next one) [fingerprint b6ae4b57dc851539]",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted)",
@@ -69,7 +69,7 @@ def test_a_comment_only_edit_of_a_frozen_ruleset_still_fails(frozen: Path) -> No
     done = gate(frozen)
     assert done.exit_code == 1
     assert done.stdout.splitlines()[0].startswith(
-        "rulesets/2026-09-C0.yaml:12:1: error ruleset-modified: "
+        "rulesets/2026-09-C0.yaml:13:1: error ruleset-modified: "
         "frozen ruleset 2026-09-C0 was modified: its text changed"
     )
 
@@ -90,10 +90,10 @@ def test_removing_a_referenced_dataset_fails(frozen: Path) -> None:
     done = gate(frozen, "-f", "github")
     assert done.exit_code == 1
     assert done.stdout.splitlines() == [
-        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=18,col=16,title=catalogctl ref-unknown-dataset::"
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=19,col=16,title=catalogctl ref-unknown-dataset::"
         "unknown dataset `gsm8k` (known: aime25, gpqa, gpt_oss_perf, livecodebench, mlperf_deepseek_r1, "
         "r2e-gym-subset) [fingerprint 8c0d545d420e8028]",
-        "::error file=rulesets/2026-09-C0.yaml,line=10,col=7,title=catalogctl frozen-reference-removed::dataset "
+        "::error file=rulesets/2026-09-C0.yaml,line=11,col=7,title=catalogctl frozen-reference-removed::dataset "
         "`gsm8k` was removed, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`; 2026-09-C0 still has "
         "valid seed sets (keep it until the cohorts that use it expire; add what replaces it beside it) "
         "[fingerprint 8ec30c3b13a45137]",
@@ -107,10 +107,10 @@ def test_removal_is_a_warning_once_every_seed_set_of_the_cohort_expired(frozen: 
     done = gate(frozen, "--today", "2027-01-01")
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines() == [
-        "rulesets/2026-09-C0.yaml:10:7: warning frozen-reference-removed: benchmark `gsm8k` was removed, but frozen "
+        "rulesets/2026-09-C0.yaml:11:7: warning frozen-reference-removed: benchmark `gsm8k` was removed, but frozen "
         "cohort 2026-09-C0 uses it; every seed set of 2026-09-C0 has expired (before 2027-01-C0) (keep it until the "
         "cohorts that use it expire; add what replaces it beside it) [c752ece68fea77bd]",
-        "rulesets/2026-09-C0.yaml:10:7: warning frozen-reference-removed: dataset `gsm8k` was removed, but frozen "
+        "rulesets/2026-09-C0.yaml:11:7: warning frozen-reference-removed: dataset `gsm8k` was removed, but frozen "
         "cohort 2026-09-C0 uses it through benchmark `gsm8k`; every seed set of 2026-09-C0 has expired (before "
         "2027-01-C0) (keep it until the cohorts that use it expire; add what replaces it beside it) "
         "[8ec30c3b13a45137]",
@@ -131,7 +131,7 @@ def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> No
     done = gate(frozen)
     assert done.exit_code == 1
     assert done.stdout.splitlines()[0].startswith(
-        "rulesets/2026-09-C0.yaml:10:7: error frozen-reference-removed: model `llama3-1-8b` was renamed to "
+        "rulesets/2026-09-C0.yaml:11:7: error frozen-reference-removed: model `llama3-1-8b` was renamed to "
         "`llama3-1-8b-instruct`, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`;"
     )
 
@@ -141,7 +141,7 @@ def test_a_mistyped_metric_key_fails(frozen: Path) -> None:
     done = gate(frozen, "-f", "github")
     assert done.exit_code == 1
     assert done.stdout.splitlines()[0] == (
-        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=29,col=7,title=catalogctl ref-unknown-metric::"
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=30,col=7,title=catalogctl ref-unknown-metric::"
         "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) "
         "[fingerprint da5558240f43d2b8]"
     )
@@ -152,7 +152,7 @@ def test_a_contract_change_in_the_latest_cohort_is_a_warning(frozen: Path) -> No
     done = gate(frozen, "-f", "github")
     assert done.exit_code == 0
     assert done.stdout.splitlines()[0] == (
-        "::warning file=benchmark_suite/benchmarks/gsm8k.yaml,line=23,col=5,title=catalogctl "
+        "::warning file=benchmark_suite/benchmarks/gsm8k.yaml,line=24,col=5,title=catalogctl "
         "contract-change-next-freeze::benchmark gsm8k: accuracy.generation.max_new_tokens 256 -> 512: changes the "
         "contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 keeps its frozen "
         "contract [fingerprint 794cfe5cf11721b0]"
@@ -190,11 +190,11 @@ def test_a_new_ruleset_with_a_wrong_digest_fails(frozen: Path) -> None:
         "error ruleset-digest-mismatch",
     ]
     assert lines[0].startswith(
-        "rulesets/2026-09-C1.yaml:4:11: error ruleset-order: new ruleset 2026-09-C1: previous is 2026-08-C1, but the "
+        "rulesets/2026-09-C1.yaml:5:11: error ruleset-order: new ruleset 2026-09-C1: previous is 2026-08-C1, but the "
         "last frozen cohort is 2026-09-C0"
     )
     assert lines[1].startswith(
-        "rulesets/2026-09-C1.yaml:9:11: error ruleset-digest-mismatch: new ruleset 2026-09-C1: benchmark "
+        "rulesets/2026-09-C1.yaml:10:11: error ruleset-digest-mismatch: new ruleset 2026-09-C1: benchmark "
         "`deepseek-r1` is pinned at sha256:0000"
     )
 
@@ -205,7 +205,7 @@ def test_a_new_ruleset_edited_by_hand_is_not_canonical(frozen: Path) -> None:
     done = gate(frozen)
     assert done.exit_code == 1
     assert done.stdout.splitlines()[0].startswith(
-        "rulesets/2026-09-C1.yaml:12:1: error ruleset-not-canonical: new ruleset 2026-09-C1: line 12 differs from "
+        "rulesets/2026-09-C1.yaml:13:1: error ruleset-not-canonical: new ruleset 2026-09-C1: line 13 differs from "
         "what `catalogctl freeze` writes"
     )
 
@@ -246,7 +246,7 @@ def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> No
     done = gate(frozen)
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines() == [
-        "benchmark_suite/benchmarks/gsm8k.yaml:29:7: error ref-unknown-metric [accepted]: unknown metric "
+        "benchmark_suite/benchmarks/gsm8k.yaml:30:7: error ref-unknown-metric [accepted]: unknown metric "
         "`exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [da5558240f43d2b8] — accepted "
         "by ana until 2026-09-30: renamed upstream",
         "note: the head does not validate: contract changes were not classified",
@@ -259,7 +259,7 @@ def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> No
     done = gate(frozen, "-f", "github")
     assert done.exit_code == 1
     assert done.stdout.splitlines() == [
-        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=29,col=7,title=catalogctl ref-unknown-metric::"
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=30,col=7,title=catalogctl ref-unknown-metric::"
         "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [fingerprint "
         "da5558240f43d2b8] — accepted by ana until 2026-08-29: expired",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted, 1 expired)",

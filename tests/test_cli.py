@@ -30,7 +30,7 @@ def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: 
     lines = out.splitlines()
     assert lines[-1] == "working tree: valid (0 errors, 26 warnings, 26 pending values)"
     assert lines[0] == (
-        "benchmark_suite/benchmarks/deepseek-r1.yaml:24:23: pending-value warning: benchmark `deepseek-r1`: "
+        "benchmark_suite/benchmarks/deepseek-r1.yaml:25:23: pending-value warning: benchmark `deepseek-r1`: "
         "performance.requirements.min_sample_count is pending (<TBD>); blocks freezing deepseek-r1"
     )
 
@@ -40,7 +40,7 @@ def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
     code, out, _ = run("validate", str(catalog_dir))
     assert code == 1
     assert (
-        "benchmark_suite/benchmarks/gsm8k.yaml:20:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
+        "benchmark_suite/benchmarks/gsm8k.yaml:21:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)"
     ) in out.splitlines()
     assert out.splitlines()[-1] == "working tree: invalid (1 errors, 26 warnings, 26 pending values)"
@@ -63,7 +63,7 @@ def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
             "message": "sha: `x5c939de8f754692c1647ca79fbf85e8c1e70f8a` is not a git commit id: "
             "40 lowercase hex digits",
             "file": "benchmark_suite/models/gpt-oss-120b.yaml",
-            "line": 4,
+            "line": 5,
             "column": 6,
             "hint": "",
         }
@@ -80,11 +80,11 @@ def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> 
     code, out, _ = run("validate", str(catalog_dir), "--format", "github")
     assert code == 1
     assert (
-        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=9,col=1,title=schema-unknown-key::"
+        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=10,col=1,title=schema-unknown-key::"
         "unknown key `notes` in the document (allowed keys: accuracy, api_type, execution, family, i18n, id, kind, "
         "metadata, model, owners, performance, postprocessing, preprocessing, renamed_from, summary, title)"
     ) in out.splitlines()
-    assert "::warning file=benchmark_suite/datasets/aime25.yaml,line=6,col=8,title=pending-value::" in out
+    assert "::warning file=benchmark_suite/datasets/aime25.yaml,line=7,col=8,title=pending-value::" in out
 
 
 def test_github_command_escaping() -> None:

@@ -85,7 +85,7 @@ def test_each_class_of_change_with_position_and_impact(catalog_repo: Path) -> No
         ("display", "dataset", "aime25", "modified", "title"),
     ]
     samples = report.changes[1]
-    assert (samples.old, samples.new, samples.file, samples.line, samples.column) == (30, 31, AIME, 4, 1)
+    assert (samples.old, samples.new, samples.file, samples.line, samples.column) == (30, 31, AIME, 5, 1)
     assert samples.impact == ["gpt-oss-120b"]
     assert report.changes[3].impact == []
     assert report.summary == {"contract": 2, "display": 1, "policy": 1}
@@ -115,7 +115,7 @@ def test_metric_change_reaches_benchmarks_through_requirements(catalog_repo: Pat
     report = diff_refs(catalog_repo, "v1")
     assert changes(report) == [("contract", "metric", "ttft_p99_ms", "modified", "direction")]
     assert report.changes[0].impact == ["gpt-oss-120b"]
-    assert report.changes[0].line == 68
+    assert report.changes[0].line == 69
 
 
 def test_recipe_change_impacts_only_its_users(catalog_repo: Path) -> None:
@@ -134,10 +134,10 @@ def test_removal_is_reported_at_its_old_line(catalog_repo: Path) -> None:
         ("contract", "benchmark", "gsm8k", "removed", ""),
     ]
     removed = report.changes[1]
-    assert (removed.file, removed.line) == ("benchmark_suite/benchmarks/gsm8k.yaml", 1)
+    assert (removed.file, removed.line) == ("benchmark_suite/benchmarks/gsm8k.yaml", 2)
     field = report.changes[0]
     assert (field.old, field.new) == (3000.0, None)
-    assert (field.file, field.line) == (GPT, 23)  # where the requirements block stands in NEW
+    assert (field.file, field.line) == (GPT, 24)  # where the requirements block stands in NEW
     statuses = {b.id: b.status for b in report.benchmarks}
     assert statuses == {"gpt-oss-120b": "changed", "gsm8k": "removed"}
 
@@ -158,7 +158,7 @@ def test_rename_is_one_rename(catalog_repo: Path) -> None:
         ("contract", "model", "llama-3-1-8b", "renamed", "renamed_from"),
     ]
     rename = next(c for c in report.changes if c.change == "renamed")
-    assert (rename.old, rename.new, rename.line) == ("llama3-1-8b", "llama-3-1-8b", 2)
+    assert (rename.old, rename.new, rename.line) == ("llama3-1-8b", "llama-3-1-8b", 3)
     assert not any(c.change in ("added", "removed") for c in report.changes)
 
 
@@ -298,17 +298,17 @@ def test_markdown_and_github_outputs(catalog_repo: Path) -> None:
     report = diff_refs(catalog_repo, "v1")
     markdown = diff_markdown(report)
     assert (
-        "| contract | dataset aime25: samples 30 -> 31 | `gpt-oss-120b` | `benchmark_suite/datasets/aime25.yaml:4:1` |"
+        "| contract | dataset aime25: samples 30 -> 31 | `gpt-oss-120b` | `benchmark_suite/datasets/aime25.yaml:5:1` |"
         in markdown
     )
     assert 'title "AIME 2025" -> "AIME \\| 2025"' in markdown
     github = diff_github(report).splitlines()
     assert github[0] == (
-        "::warning file=benchmark_suite/datasets/aime25.yaml,line=4,col=1,title=contract change::"
+        "::warning file=benchmark_suite/datasets/aime25.yaml,line=5,col=1,title=contract change::"
         "dataset aime25: samples 30 -> 31 (changes gpt-oss-120b)"
     )
     assert github[1].startswith(
-        "::notice file=benchmark_suite/datasets/aime25.yaml,line=2,col=1,title=display change::"
+        "::notice file=benchmark_suite/datasets/aime25.yaml,line=3,col=1,title=display change::"
     )
 
 

@@ -109,7 +109,7 @@ def test_submission_unknown_key_and_bad_seed_set() -> None:
 
 def test_seed_rotation_without_gaps(catalog_dir: Path) -> None:
     assert problems_after(catalog_dir, "suite.yaml", "valid_for: 4", "valid_for: 1") == [
-        "benchmark_suite/suite.yaml:13:5: schema-invalid-value policies.seed_rotation: valid_for (1) is shorter "
+        "benchmark_suite/suite.yaml:14:5: schema-invalid-value policies.seed_rotation: valid_for (1) is shorter "
         "than rotate_every (2): some cohorts would have no valid seed set"
     ]
 
@@ -122,6 +122,6 @@ def test_ratio_metric_needs_unit_fraction(catalog_dir: Path) -> None:
         "    unit: percent\n    direction: higher\n    ratio: true\n    description: Share of tasks",
     )
     assert found[-1] == (
-        "benchmark_suite/metrics.yaml:19:5: schema-invalid-value metrics[2]: ratio is true but unit is percent: "
+        "benchmark_suite/metrics.yaml:20:5: schema-invalid-value metrics[2]: ratio is true but unit is percent: "
         "a ratio (a 0-1 proportion) has unit fraction, and only a ratio does"
     )

@@ -134,7 +134,7 @@ def test_pending_values_are_refused_with_their_positions(repo: Path) -> None:
     with pytest.raises(CatalogInvalid, match="pending values block freezing gpt-oss-120b") as caught:
         freeze(repo, request("2026-09-C0", add=["gsm8k", "gpt-oss-120b"]))
     first = caught.value.diagnostics[0]
-    assert (first.path, first.line, first.column) == ("benchmark_suite/datasets/aime25.yaml", 6, 8)
+    assert (first.path, first.line, first.column) == ("benchmark_suite/datasets/aime25.yaml", 7, 8)
     assert first.message == "dataset `aime25`: source.url is pending (<TBD>); blocks freezing gpt-oss-120b"
     assert snapshot(repo) == before
 

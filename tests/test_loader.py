@@ -120,7 +120,7 @@ def test_file_name_must_be_the_id(catalog_dir: Path) -> None:
     (models / "gpt-oss-120b.yaml").rename(models / "gpt-oss.yaml")
     found = lines(load_catalog(catalog_dir))
     assert found[-1] == (
-        "benchmark_suite/models/gpt-oss.yaml:1:5: file-name-mismatch file is named `gpt-oss.yaml` but its id is "
+        "benchmark_suite/models/gpt-oss.yaml:2:5: file-name-mismatch file is named `gpt-oss.yaml` but its id is "
         "`gpt-oss-120b` (rename the file to `gpt-oss-120b.yaml`)"
     )
 

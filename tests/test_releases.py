@@ -143,7 +143,7 @@ def test_freeze_command_end_to_end(catalog_repo: Path, tmp_path: Path) -> None:
     pending = runner.invoke(app, ["freeze", "2026-09-C1", "--add", "gpt-oss-120b", "-C", str(repo)])
     assert pending.exit_code == 1
     assert pending.stderr.startswith("error: pending values block freezing gpt-oss-120b")
-    assert "  benchmark_suite/datasets/aime25.yaml:6:8: pending-value dataset `aime25`" in pending.stderr
+    assert "  benchmark_suite/datasets/aime25.yaml:7:8: pending-value dataset `aime25`" in pending.stderr
     write(repo, "scratch.txt", "x")
     dirty = runner.invoke(app, ["freeze", "2026-09-C1", "-C", str(repo)])
     assert dirty.exit_code == 2

@@ -72,7 +72,7 @@ def test_unknown_key_suggests_the_near_miss(tmp_path: Path) -> None:
             "schema-unknown-key",
             "unknown key `temprature` in accuracy.generation",
             BENCH,
-            22,
+            23,
             5,
             "did you mean `temperature`?",
         )
@@ -86,7 +86,7 @@ def test_unknown_top_level_key_lists_the_allowed_keys(tmp_path: Path) -> None:
             "schema-unknown-key",
             "unknown key `colour` in the document",
             MODEL,
-            5,
+            6,
             1,
             "allowed keys: chat_template, description, i18n, id, license, metadata, processor, reference_id, "
             "renamed_from, sha, title, tokenizer",
@@ -96,13 +96,13 @@ def test_unknown_top_level_key_lists_the_allowed_keys(tmp_path: Path) -> None:
 
 def test_missing_top_level_key(tmp_path: Path) -> None:
     found = diagnostics_of(tmp_path, BENCH, "api_type: openai_completions\n", "")
-    assert found == [error("schema-missing-key", "missing key `api_type` in the document", BENCH, 1, 1)]
+    assert found == [error("schema-missing-key", "missing key `api_type` in the document", BENCH, 2, 1)]
 
 
 def test_missing_nested_key_points_at_its_mapping(tmp_path: Path) -> None:
     found = diagnostics_of(tmp_path, BENCH, "      evaluation_recipe: lm_eval_gsm8k\n", "")
     assert found == [
-        error("schema-missing-key", "missing key `evaluation_recipe` in accuracy.datasets[0]", BENCH, 18, 7)
+        error("schema-missing-key", "missing key `evaluation_recipe` in accuracy.datasets[0]", BENCH, 19, 7)
     ]
 
 
@@ -113,7 +113,7 @@ def test_string_where_an_int_is_expected(tmp_path: Path) -> None:
             "schema-wrong-type",
             "accuracy.generation.max_new_tokens: should be a valid integer (got '256')",
             BENCH,
-            23,
+            24,
             21,
         )
     ]
@@ -123,7 +123,7 @@ def test_bool_where_an_int_is_expected(tmp_path: Path) -> None:
     found = diagnostics_of(tmp_path, BENCH, "num_repeats: 1", "num_repeats: true")
     assert found == [
         error(
-            "schema-wrong-type", "accuracy.datasets[0].num_repeats: should be a valid integer (got True)", BENCH, 20, 20
+            "schema-wrong-type", "accuracy.datasets[0].num_repeats: should be a valid integer (got True)", BENCH, 21, 20
         )
     ]
 
@@ -132,7 +132,7 @@ def test_bool_where_an_int_is_expected(tmp_path: Path) -> None:
 def test_non_string_in_a_pendable_int_is_one_type_error(tmp_path: Path, written: str, shown: str) -> None:
     # The pending (<TBD>) branch of the field must not add "a string is expected".
     found = diagnostics_of(tmp_path, DATASET, "samples: 1319", f"samples: {written}")
-    assert found == [error("schema-wrong-type", f"samples: should be a valid integer (got {shown})", DATASET, 4, 10)]
+    assert found == [error("schema-wrong-type", f"samples: should be a valid integer (got {shown})", DATASET, 5, 10)]
 
 
 @pytest.mark.parametrize(("written", "typed"), [("0042", "int 42"), ("1.10", "float 1.1")])
@@ -143,7 +143,7 @@ def test_id_typed_as_a_number_needs_quotes(tmp_path: Path, written: str, typed: 
             "schema-quote-needed",
             f"id: YAML reads `{written}` as {typed}, but a string is expected",
             MODEL,
-            1,
+            2,
             5,
             f'write it in quotes: "{written}"',
         )
@@ -157,7 +157,7 @@ def test_id_no_is_ambiguous(tmp_path: Path) -> None:
             "yaml-ambiguous-scalar",
             "plain `no` is a string in YAML 1.2 but a boolean in YAML 1.1",
             MODEL,
-            1,
+            2,
             5,
             'write "no" in quotes for a string, or true/false for a boolean',
         )
@@ -178,7 +178,7 @@ def test_id_no_is_ambiguous(tmp_path: Path) -> None:
 )
 def test_id_with_path_tricks_is_invalid(tmp_path: Path, written: str, value: str, shown: str) -> None:
     found = diagnostics_of(tmp_path, MODEL, "id: llama3-1-8b", f"id: {written}")
-    assert found == [error("schema-invalid-value", f"id: `{shown}` is not a valid id: {ID_RULE}", MODEL, 1, 5)]
+    assert found == [error("schema-invalid-value", f"id: `{shown}` is not a valid id: {ID_RULE}", MODEL, 2, 5)]
 
 
 def test_pending_value_where_it_is_not_allowed(tmp_path: Path) -> None:
@@ -188,7 +188,7 @@ def test_pending_value_where_it_is_not_allowed(tmp_path: Path) -> None:
             "schema-pending-not-allowed",
             "title: `<TBD>` is a pending value, not allowed here",
             BENCH,
-            4,
+            5,
             8,
             "only values that may stay undecided can be pending",
         )

@@ -1,0 +1,71 @@
+"""JSON Schemas of every document kind, generated from the pydantic models, for editors.
+
+Catalog files name theirs on their first line (`# yaml-language-server: $schema=...`), which
+the YAML language server (VS Code, Neovim, JetBrains) reads; for the loader it is a comment.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+SCHEMA_DIR = "schemas"
+MODELINE = "# yaml-language-server: $schema="
+
+
+def _models() -> dict[str, Any]:
+    from .schema import Dataset, MetricsRegistry, Model, Ruleset, Submission, Suite
+    from .schema.accepted import AcceptedFindings
+    from .schema.benchmark import Benchmark
+
+    return {
+        "suite": Suite,
+        "metrics": MetricsRegistry,
+        "model": Model,
+        "dataset": Dataset,
+        "benchmark": TypeAdapter(Benchmark),
+        "ruleset": Ruleset,
+        "submission": Submission,
+        "accepted": AcceptedFindings,
+    }
+
+
+def schema_name(kind: str) -> str:
+    """The file name of a kind's schema."""
+    return f"{kind}.schema.json"
+
+
+def schema_documents() -> dict[str, str]:
+    """File name -> JSON text of every schema (stable: sorted keys, a final newline)."""
+    out: dict[str, str] = {}
+    for kind, model in _models().items():
+        data = model.model_json_schema() if isinstance(model, type) and issubclass(model, BaseModel) else None
+        if data is None:
+            data = model.json_schema()
+        data = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"catalogctl/{schema_name(kind)}",
+            **data,
+        }
+        out[schema_name(kind)] = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return out
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    """Write every schema into `folder` (atomically, file by file)."""
+    from .files import write_atomic
+
+    written = []
+    for name, text in schema_documents().items():
+        write_atomic(folder / name, text.encode("utf-8"))
+        written.append(folder / name)
+    return written
+
+
+def modeline(kind: str, relative_to: str) -> str:
+    """The first line of a catalog file at `relative_to` (repository-relative) naming its schema."""
+    depth = relative_to.count("/")
+    return f"{MODELINE}{'../' * depth}{SCHEMA_DIR}/{schema_name(kind)}\n"

@@ -1,0 +1,69 @@
+"""JSON Schemas for editors: generated from the models, committed, named on each file's first line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from catalogctl.cli import app
+from catalogctl.freeze import render_ruleset
+from catalogctl.schema import Ruleset
+from catalogctl.schemas import MODELINE, schema_documents
+from tests.helpers import REPO_ROOT
+
+KINDS = {"models": "model", "datasets": "dataset", "benchmarks": "benchmark"}
+
+
+def test_the_committed_schemas_are_current() -> None:
+    committed = {p.name: p.read_text(encoding="utf-8") for p in (REPO_ROOT / "schemas").glob("*.json")}
+    assert committed == schema_documents(), "run `catalogctl schema -o schemas` and commit the result"
+
+
+def test_every_document_kind_has_a_schema() -> None:
+    assert sorted(schema_documents()) == [
+        f"{k}.schema.json"
+        for k in ("accepted", "benchmark", "dataset", "metrics", "model", "ruleset", "submission", "suite")
+    ]
+    benchmark = json.loads(schema_documents()["benchmark.schema.json"])
+    assert sorted(benchmark["discriminator"]["mapping"]) == ["inference", "training"]
+
+
+def test_every_catalog_file_names_its_schema_on_its_first_line() -> None:
+    for path in sorted((REPO_ROOT / "benchmark_suite").rglob("*.yaml")):
+        relative = path.relative_to(REPO_ROOT).as_posix()
+        kind = {"suite.yaml": "suite", "metrics.yaml": "metrics"}.get(path.name) or KINDS[path.parent.name]
+        target = path.parent / path.read_text(encoding="utf-8").splitlines()[0].removeprefix(MODELINE)
+        assert target.resolve() == (REPO_ROOT / "schemas" / f"{kind}.schema.json"), relative
+
+
+def test_freeze_writes_the_schema_line_first(tmp_path: Path) -> None:
+    ruleset = Ruleset.model_validate(
+        {
+            "cohort": "2026-09-C0",
+            "submission_date": dt.date(2026, 9, 2),
+            "previous": None,
+            "frozen_at": dt.datetime(2026, 8, 28, tzinfo=dt.UTC),
+            "catalog_tree": "ab" * 20,
+            "benchmarks": [],
+            "seed_sets": [
+                {
+                    "id": "A",
+                    "scheduler_rng_seed": 1,
+                    "sample_index_rng_seed": 2,
+                    "model_seed": 3,
+                    "introduced_in": "2026-09-C0",
+                    "valid_through": "2026-10-C1",
+                }
+            ],
+        }
+    )
+    assert render_ruleset(ruleset).splitlines()[0] == MODELINE + "../schemas/ruleset.schema.json"
+
+
+def test_schema_command_writes_every_schema(tmp_path: Path) -> None:
+    done = CliRunner().invoke(app, ["schema", "-o", str(tmp_path / "out")])
+    assert done.exit_code == 0, done.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(schema_documents())
