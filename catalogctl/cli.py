@@ -531,6 +531,36 @@ def schema(
         typer.echo(f"wrote {written}", err=True)
 
 
+class NewKind(StrEnum):
+    """What `new` scaffolds."""
+
+    model = "model"
+    dataset = "dataset"
+    benchmark = "benchmark"
+
+
+@app.command()
+@handle_errors
+def new(
+    kind: Annotated[NewKind, typer.Argument(help="model, dataset or benchmark.")],
+    ident: Annotated[str, typer.Argument(metavar="ID", help="The new entity's id.")],
+    from_: Annotated[
+        str | None, typer.Option("--from", metavar="EXISTING", help="Copy this entity of the same kind.")
+    ] = None,
+    path: RepoOpt = None,
+) -> None:
+    """Write benchmark_suite/<kind>s/<ID>.yaml: valid, with `<TBD>` where a person must decide.
+
+    Refuses an existing file or an invalid id (exit 2).
+    """
+    from .scaffold import scaffold
+
+    done = scaffold(path or Path.cwd(), kind.value, ident, from_)
+    _out(f"wrote {done.path}\n")
+    for line in done.pending:
+        typer.echo(f"  pending: {line}", err=True)
+
+
 def main() -> None:
     """Console entry point."""
     app()

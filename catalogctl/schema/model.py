@@ -8,7 +8,7 @@ from .common import GitSha, HubRepo, I18n, Id, MetadataValue, Pendable, StrictMo
 class HubRef(StrictModel):
     """A hub repository pinned at a commit."""
 
-    reference_id: HubRepo
+    reference_id: Pendable[HubRepo]
     sha: Pendable[GitSha]
 
 
@@ -23,7 +23,7 @@ class Model(StrictModel):
     id: Id
     title: Text | None = display(default=None)
     description: Text | None = display(default=None)
-    reference_id: HubRepo
+    reference_id: Pendable[HubRepo]
     sha: Pendable[GitSha]
     tokenizer: HubRef | None = None
     processor: HubRef | None = None
