@@ -500,6 +500,9 @@ def comment(
     repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The GitHub repository.")],
     pr: Annotated[int, typer.Option("--pr", min=1, help="The pull request number.")],
     body: Annotated[Path, typer.Option("--body", help="The comment body (written by `catalogctl ci`).")],
+    head_sha: Annotated[
+        str | None, typer.Option("--head-sha", help="Refuse unless the pull request's head is this commit.")
+    ] = None,
 ) -> None:
     """Create or update the pull request's one gate comment (found by its hidden marker).
 
@@ -515,7 +518,7 @@ def comment(
         text = body.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {body}: {exc.strerror or exc}") from None
-    done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER)
+    done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER, head_sha)
     _out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")
 
 

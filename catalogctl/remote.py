@@ -201,13 +201,26 @@ class CommentClient(GitHubClient):
         raise GitHubProblem(f"too many pages at {path}")
 
 
-def upsert_comment(client: CommentClient, repository: str, number: int, body: str, marker: str) -> CommentResult:
-    """Create the pull request's comment that carries `marker`, or update it if one exists (the
-    first one found; a comment by anyone else never carries the marker by accident)."""
+def upsert_comment(
+    client: CommentClient, repository: str, number: int, body: str, marker: str, head_sha: str | None = None
+) -> CommentResult:
+    """Create the pull request's comment that carries `marker`, or update it if one exists (a
+    bot's first, since anyone can paste the marker). With `head_sha`, the pull request's head must
+    be that commit: a number read from an artifact cannot send the report to another PR."""
     if marker not in body:
         raise CatalogError(f"the comment body does not carry the marker {marker}", "render it with `catalogctl ci`")
-    comments = client.get_all(f"/repos/{repository}/issues/{number}/comments")
-    mine = next((c for c in comments if isinstance(c, dict) and marker in str(c.get("body", ""))), None)
+    if head_sha is not None:
+        pull = client.send("GET", f"/repos/{repository}/pulls/{number}").json()
+        actual = str(pull.get("head", {}).get("sha", "")) if isinstance(pull, dict) else ""
+        if actual != head_sha:
+            raise GitHubProblem(
+                f"pull request #{number} is at {actual[:12] or 'nothing'}, not {head_sha[:12]}: not commenting",
+                "the PR number does not belong to this run, or the PR moved on (its next run will comment)",
+            )
+    comments = [c for c in client.get_all(f"/repos/{repository}/issues/{number}/comments") if isinstance(c, dict)]
+    marked = [c for c in comments if marker in str(c.get("body", ""))]
+    bots = [c for c in marked if isinstance(c.get("user"), dict) and c["user"].get("type") == "Bot"]
+    mine = next(iter(bots or marked), None)
     if mine is not None:
         answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine['id']}", {"body": body}).json()
         return CommentResult("updated", int(answer["id"]), str(answer.get("html_url", "")))

@@ -23,10 +23,10 @@ def body(tmp_path: Path) -> Path:
     return path
 
 
-def comment(httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch) -> Result:
+def comment(httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> Result:
     monkeypatch.setenv("GITHUB_API_URL", httpserver.url_for("/").rstrip("/"))
     monkeypatch.setenv("GITHUB_TOKEN", "t0ken")
-    return CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
+    return CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body), *extra])
 
 
 def test_creates_the_comment_when_none_carries_the_marker(
@@ -52,7 +52,15 @@ def test_updates_its_own_comment_found_on_a_later_page(
 
     def first_page(request: Request) -> Response:
         if request.args.get("page") == "2":
-            return Response(json.dumps([{"id": 42, "body": f"{COMMENT_MARKER}\nold report"}]), 200)
+            return Response(
+                json.dumps(
+                    [
+                        {"id": 41, "body": f"quoting {COMMENT_MARKER}", "user": {"type": "User"}},
+                        {"id": 42, "body": f"{COMMENT_MARKER}\nold report", "user": {"type": "Bot"}},
+                    ]
+                ),
+                200,
+            )
         return Response(
             json.dumps([{"id": n, "body": "chatter"} for n in range(100)]),
             200,
@@ -101,3 +109,24 @@ def test_usage_errors(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["comment", "--repo", "oops", "--pr", "1", "--body", str(tmp_path / "x")])
     assert done.exit_code == 2
     assert done.stderr == "error: --repo 'oops' is not OWNER/NAME\n"
+
+
+def test_refuses_a_pull_request_whose_head_is_another_commit(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    httpserver.expect_request("/repos/o/r/pulls/7", method="GET").respond_with_json({"head": {"sha": "b" * 40}})
+    done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
+    assert done.exit_code == 1
+    assert done.stderr.splitlines()[0] == (
+        "error: pull request #7 is at bbbbbbbbbbbb, not aaaaaaaaaaaa: not commenting"
+    )
+    assert [entry[0].path for entry in httpserver.log] == ["/repos/o/r/pulls/7"]
+
+
+def test_comments_when_the_head_matches(httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    httpserver.expect_request("/repos/o/r/pulls/7", method="GET").respond_with_json({"head": {"sha": "a" * 40}})
+    httpserver.expect_request(COMMENTS, method="GET").respond_with_json([])
+    httpserver.expect_request(COMMENTS, method="POST").respond_with_json({"id": 5}, status=201)
+    done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
+    assert done.exit_code == 0, done.output
+    assert done.stdout == "created comment 5 on o/r#7\n"
