@@ -56,6 +56,11 @@ def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
     wanted = list(ids) or sorted(result.catalog.datasets)
     found: dict[str, Dataset] = {}
     for ident in wanted:
+        if ("dataset", ident) in result.catalog.invalid:
+            problems = [
+                d for d in result.diagnostics if d.path.endswith(f"/{ident}.yaml") and d.severity.value == "error"
+            ]
+            raise CatalogInvalid(f"dataset `{ident}` does not validate", problems)
         if ident not in result.catalog.datasets:
             hint = did_you_mean(ident, result.catalog.datasets) or "list them with `catalogctl ls datasets`"
             raise EntityNotFound(f"no dataset `{ident}` in the {tree.label}", hint)
