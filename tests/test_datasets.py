@@ -52,9 +52,9 @@ def test_verify_an_invalid_dataset_file_shows_why(served: Path) -> None:
     replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "0" * 63 + "1")
     result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
     assert result.exit_code == 1
-    assert result.stderr.startswith(
-        "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:7:11: "
-        "schema-quote-needed source.sha256: YAML reads"
+    assert result.stderr == (
+        "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:7:11: yaml-integer-too-long "
+        "integer of 64 characters (at most 40) (quote it if it is not a number)\n"
     )
 
 
