@@ -200,7 +200,7 @@ def test_post_training_quality_target_and_schedule(pinned: Path) -> None:
         Check("first evaluation at gbs 256", ">= 4608 samples", "4000 samples", "fail")
     ]
     unknown = check_run(config, training_results(metrics={"pass_at_4": None}, training=None))
-    assert gate(unknown, "quality_target")[0] == "not-evaluable"
+    assert gate(unknown, "quality_target") == ("fail", [Check("pass_at_4", ">= 0.69", "not reported", "fail")])
     assert gate(unknown, "evaluation_schedule")[1] == [
         Check("first evaluation", "gbs * ceil(2.5 + 3840 / gbs)", "gbs not reported", "unknown")
     ]
@@ -283,7 +283,9 @@ def test_a_non_streaming_run_has_no_ttft(deepseek: Path, tmp_path: Path) -> None
     assert results.performance.ttft_p99_ms is None
     assert results.accuracy == []
     report = check_run(config, results)
-    assert gate(report, "accuracy_gate")[0] == "not-evaluable"
+    verdict, checks = gate(report, "accuracy_gate")
+    assert verdict == "fail"  # TOKENS_PER_SAMPLE is missing: a failure
+    assert [c.status for c in checks] == ["unknown", "fail", "fail"]  # exact_match: no accuracy results to score
 
 
 def test_check_command_exit_codes_and_formats(deepseek: Path, tmp_path: Path, pinned: Path) -> None:
@@ -328,3 +330,13 @@ def test_gates_and_metrics_listings(catalog_dir: Path) -> None:
     metrics = runner.invoke(app, ["metrics", "-C", str(catalog_dir)])
     assert metrics.exit_code == 0
     assert metrics.stdout.splitlines()[0].split() == ["KEY", "LABEL", "UNIT", "DIRECTION"]
+
+
+def test_a_missing_or_null_threshold_metric_fails(deepseek: Path, tmp_path: Path) -> None:
+    config = resolved_config(deepseek, "deepseek-r1")
+    results = read_run_folder(run_folder(tmp_path, "interactive"), config.contract)
+    for metrics in ({}, {"TOKENS_PER_SAMPLE": None}):
+        report = check_run(config, results.model_copy(update={"metrics": metrics}))
+        verdict, checks = gate(report, "accuracy_gate")
+        assert verdict == "fail"
+        assert [c.status for c in checks if c.what == "TOKENS_PER_SAMPLE"] == ["fail", "fail"]

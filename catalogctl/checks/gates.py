@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from ..formula import FormulaError, evaluate
-from .aggregate import NotEvaluable, combine, dataset_score, to_scale, weights_of
+from .aggregate import MissingMetric, NotEvaluable, combine, dataset_score, to_scale, weights_of
 from .results import RunResults
 
 Status = Literal["pass", "fail", "unknown"]
@@ -199,9 +199,9 @@ def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
             "": to_scale(reported, metric["unit"], scale) if metric["unit"] in ("percent", "fraction") else reported
         }
     if key in run.results.metrics:
-        raise NotEvaluable(f"{key} was reported as null")
+        raise MissingMetric(f"{key} was reported as null")
     if metric["unit"] not in ("percent", "fraction"):
-        raise NotEvaluable(f"the run did not report {key}")
+        raise MissingMetric(f"the run did not report {key}")
     accuracy = run.contract["accuracy"]
     by_dataset = {r.dataset: r for r in run.results.accuracy}
     scores = []
@@ -240,9 +240,11 @@ def accuracy_gate(run: Run) -> list[Check]:
         try:
             values = _threshold_values(run, key, threshold["scale"])
         except NotEvaluable as exc:
+            # A missing or null metric fails; a score the run's facts cannot yield is not evaluable.
+            status: Status = "fail" if isinstance(exc, MissingMetric) else "unknown"
             for at_least, limit, factor in bounds:
                 sign = ">=" if at_least else "<="
-                checks.append(Check(key, f"{sign} {limit} ({threshold['reference']} x {factor})", str(exc), "unknown"))
+                checks.append(Check(key, f"{sign} {limit} ({threshold['reference']} x {factor})", str(exc), status))
             continue
         for part, value in values.items():
             label = f"{key} ({part})" if part else key
@@ -268,7 +270,9 @@ def quality_target(run: Run) -> list[Check]:
     if value is not None and metric["unit"] in ("percent", "fraction"):
         value = to_scale(value, metric["unit"], target["scale"])
     at_least = metric["direction"] != "lower"
-    return [_bound(target["metric"], value, target["target"], at_least)]
+    check = _bound(target["metric"], value, target["target"], at_least)
+    # A missing or null quality metric is a failure, never a pass.
+    return [Check(check.what, check.expected, check.observed, "fail" if value is None else check.status)]
 
 
 def evaluation_schedule(run: Run) -> list[Check]:
