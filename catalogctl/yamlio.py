@@ -39,6 +39,8 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import SafeRepresenter
 
+from .diagnostics import Diagnostic, error
+
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 40
@@ -81,6 +83,10 @@ class YamlProblem(Exception):
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.code} {self.message}"
+
+    def diagnostic(self, path: str) -> Diagnostic:
+        """This problem as an error diagnostic of the file at `path`."""
+        return error(self.code, self.message, path, self.line, self.column, self.hint)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..files import read_input
 from ..yamlio import YamlProblem, read_foreign_yaml
 from .results import AccuracyResult, DatasetUsed, GenerationUsed, PerformanceResult, RunResults, SeedsUsed
 
@@ -30,9 +31,9 @@ NS_PER_MS = 1_000_000
 
 def _json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+        return json.loads(read_input(path))
+    except ValueError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
 
 
 def _contract_ids(contract: Mapping[str, Any], phase: str) -> list[str]:

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from ..diagnostics import Diagnostic, error
 from ..errors import CatalogInvalid, UsageError
+from ..files import read_input
 from ..resolve import ResolvedConfig
 from ..yamlio import YamlProblem, parse_document
 from .endpoints import read_run_folder
@@ -41,10 +42,7 @@ def _invalid(path: Path, what: str, exc: ValidationError) -> CatalogInvalid:
 
 def load_resolved(path: Path) -> ResolvedConfig:
     """A resolved config written by `resolve` or `preflight` (YAML or JSON)."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    data = read_input(path)
     try:
         parsed = json.loads(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
     except (ValueError, YamlProblem) as exc:
@@ -60,11 +58,7 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
     if path.is_dir():
         return read_run_folder(path, config.contract)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return RunResults.model_validate_json(text)
+        return RunResults.model_validate_json(read_input(path))
     except ValidationError as exc:
         raise _invalid(path, "results file", exc) from None
 
