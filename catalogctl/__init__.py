@@ -22,7 +22,7 @@ _EXPORTS: dict[str, str] = {
     "ResolvedConfig": "resolve",
     "CheckFailed": "errors",
     "diff_refs": "api",
-    "DiffReport": "diff",
+    "DiffReport": "diff_report",
     "contract_digest": "contract",
     "resolve_contract": "contract",
     "Diagnostic": "diagnostics",
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .catalog import Catalog, LoadResult, load_tree
     from .contract import contract_digest, resolve_contract
     from .diagnostics import Diagnostic, Severity
-    from .diff import DiffReport
+    from .diff_report import DiffReport
     from .errors import CatalogError, CatalogInvalid, CheckFailed, EntityNotFound, EnvironmentProblem, RefNotFound
     from .resolve import ResolvedConfig
     from .tree import Tree, WorkingTree, open_tree

@@ -9,7 +9,7 @@ from .catalog import LoadResult, load_tree
 from .tree import open_tree
 
 if TYPE_CHECKING:
-    from .diff import DiffReport
+    from .diff_report import DiffReport
     from .releases import Releases, Verification
     from .resolve import ResolvedConfig
 

@@ -147,9 +147,7 @@ class _Loader:
         try:
             return parse_document(path, self.tree.read(path))
         except YamlProblem as problem:
-            self.diagnostics.append(
-                error(problem.code, problem.message, path, problem.line, problem.column, problem.hint)
-            )
+            self.diagnostics.append(problem.diagnostic(path))
         except UnsafePath as exc:
             self.diagnostics.append(error("file-symlink", str(exc), path, 0, 0))
         except OSError as exc:

@@ -6,10 +6,11 @@ environment error (no repository, unknown ref, unknown id).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -410,6 +411,147 @@ def preflight(
         output_format(output)
     config = run_preflight(path or Path.cwd(), submission, remote=remote, offline=offline, github=github)
     _emit_resolved(config, output, fmt)
+
+
+class CheckFormat(StrEnum):
+    """Output of a check."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command()
+@handle_errors
+def check(
+    resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
+    results: Annotated[
+        Path, typer.Argument(help="The run's results: a catalogctl/results/v1 JSON file, or an endpoints run folder.")
+    ],
+    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text, json or markdown.")] = CheckFormat.text,
+) -> None:
+    """Apply every gate the contract names to what the run reported.
+
+    A gate whose facts the run did not report is "not evaluable" and does not pass. Exit 0 when
+    every hard gate passes, 1 when one fails or cannot be evaluated, 2 on a usage error.
+    """
+    from . import render_check
+    from .checks.run import check_run, load_resolved, load_results
+
+    config = load_resolved(resolved)
+    report = check_run(config, load_results(results, config))
+    renderers = {
+        CheckFormat.text: render_check.check_text,
+        CheckFormat.json: render_check.check_json,
+        CheckFormat.markdown: render_check.check_markdown,
+    }
+    _out(renderers[fmt](report))
+    raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
+
+
+@app.command("gates")
+def list_gates(
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List the gate registry: the gates a contract may name."""
+    from .checks.gates import GATES
+    from .render import table
+
+    if fmt is ListFormat.json:
+        rows = [
+            {"name": g.name, "severity": g.severity, "kinds": sorted(g.kinds), "description": g.description}
+            for g in GATES.values()
+        ]
+        _out(json.dumps({"schema": "catalogctl/gates/v1", "gates": rows}, indent=2) + "\n")
+    else:
+        cells = [[g.name, g.severity, ", ".join(sorted(g.kinds)), g.description] for g in GATES.values()]
+        _out(table(["gate", "severity", "kinds", "description"], cells))
+
+
+@app.command("metrics")
+@handle_errors
+def list_metrics(
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List the metric registry (benchmark_suite/metrics.yaml): key, label, unit, direction."""
+    list_entities(EntityKind.metrics, path, ref, fmt)
+
+
+datasets_app = typer.Typer(help="Dataset integrity at the source: verify and pin sha256.", no_args_is_help=True)
+app.add_typer(datasets_app, name="datasets")
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[Callable[[str, int, int | None], None] | None]:
+    """A rich progress bar on a terminal (a callback for the library), nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TransferSpeedColumn
+
+    with Progress(BarColumn(), DownloadColumn(), TransferSpeedColumn(), transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def update(name: str, done: int, total: int | None) -> None:
+            if name not in tasks:
+                tasks[name] = bar.add_task(name.rsplit("/", 1)[-1], total=total)
+            bar.update(tasks[name], completed=done, total=total)
+
+        yield update
+
+
+@datasets_app.command("verify")
+@handle_errors
+def datasets_verify(
+    ids: Annotated[
+        list[str] | None, typer.Argument(metavar="[ID]...", help="Datasets to verify (default: all).")
+    ] = None,
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    local: Annotated[
+        Path | None, typer.Option("--local", help="Read files from this folder (by the URL's file name, or the id).")
+    ] = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """Download (or read) each dataset's source and compare its sha256 with the pinned one.
+
+    Exit 1 when one differs or cannot be fetched; pending sha256 values are listed, not failed.
+    """
+    from .datasets import verify_datasets
+    from .render import table
+    from .tree import open_tree
+
+    with _progress() as update:
+        results = verify_datasets(open_tree(path, ref), ids or [], local, update)
+    if fmt is ListFormat.json:
+        rows = [vars(r) for r in results]
+        _out(json.dumps({"schema": "catalogctl/datasets-verify/v1", "datasets": rows}, indent=2) + "\n")
+    else:
+        _out(
+            table(
+                ["dataset", "status", "expected", "observed", "detail"],
+                [[r.dataset, r.status, r.expected, r.observed, r.detail] for r in results],
+            )
+        )
+    raise typer.Exit(EXIT_PROBLEMS if any(r.status in ("mismatch", "error") for r in results) else EXIT_OK)
+
+
+@datasets_app.command("pin")
+@handle_errors
+def datasets_pin(
+    ident: Annotated[str, typer.Argument(metavar="ID", help="The dataset to pin.")],
+    source: Annotated[str, typer.Argument(metavar="FILE|URL", help="A local file, or an http(s) URL to download.")],
+    path: RepoOpt = None,
+) -> None:
+    """Compute the source's sha256 (and sample count, for jsonl, json and csv) and write them into
+    the dataset's YAML, keeping its comments and layout."""
+    from .datasets import pin_dataset
+
+    with _progress() as update:
+        pinned = pin_dataset(path or Path.cwd(), ident, source, update)
+    _out("".join(f"{pinned.path}: {change}\n" for change in pinned.changes))
 
 
 class GateFormat(StrEnum):

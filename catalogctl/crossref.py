@@ -7,9 +7,9 @@ from collections.abc import Collection
 from fractions import Fraction
 
 from .catalog import Catalog, Location
+from .checks.gates import GATES
 from .diagnostics import Diagnostic, did_you_mean, error, warning
 from .formula import FormulaError, evaluate, variables
-from .gates import GATES
 from .schema import Dataset, InferenceBenchmark, Pending, TrainingBenchmark
 from .schema.benchmark import REQUIREMENT_METRICS, Accuracy
 from .schema.metrics import RATIO_UNITS

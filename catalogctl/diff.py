@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from .catalog import (
     BENCHMARK_KINDS,
@@ -31,6 +31,16 @@ from .catalog import (
 from .cohorts import Cohort, is_cohort_id
 from .contract import IDENTITY_KEYS, canonical_form, contract_digest, metric_keys, plain
 from .diagnostics import Diagnostic
+from .diff_report import (
+    BenchmarkStatus,
+    Change,
+    ChangeClass,
+    CohortDelta,
+    DiffReport,
+    EntityKind,
+    SeedSetDelta,
+    Side,
+)
 from .errors import CatalogError, CatalogInvalid
 from .schema import Dataset, Metric, Model, Ruleset, Suite
 from .schema.benchmark import REQUIREMENT_METRICS
@@ -39,9 +49,18 @@ from .tree import Tree
 from .validation import value_at
 from .yamlio import PathKey, canonical_json
 
-DIFF_SCHEMA: Literal["catalogctl/diff/v1"] = "catalogctl/diff/v1"
-ChangeClass = Literal["contract", "display", "policy"]
-EntityKind = Literal["suite", "metric", "model", "dataset", "benchmark", "ruleset"]
+# The report's models are re-exported: `from catalogctl.diff import DiffReport` keeps working.
+__all__ = [
+    "BenchmarkStatus",
+    "Change",
+    "CohortDelta",
+    "DiffReport",
+    "SeedSetDelta",
+    "Side",
+    "diff_trees",
+    "fingerprint",
+]
+
 _SCHEMAS: dict[str, type[BaseModel]] = {
     "suite": Suite,
     "metric": Metric,
@@ -49,92 +68,6 @@ _SCHEMAS: dict[str, type[BaseModel]] = {
     "dataset": Dataset,
     "ruleset": Ruleset,
 }
-
-
-class _Report(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, frozen=True, extra="forbid")
-
-
-class Change(_Report):
-    """One semantic change."""
-
-    kind: EntityKind
-    id: str
-    change: Literal["added", "removed", "renamed", "modified"]
-    path: str = Field(description="dotted field path inside the entity; empty for the entity itself")
-    old: Any = None
-    new: Any = None
-    change_class: ChangeClass = Field(alias="class")
-    fingerprint: str = Field(description="stable id of this change: same change, same fingerprint")
-    file: str
-    line: int
-    column: int
-    impact: list[str] = Field(description="benchmarks whose contract digest this change changes")
-
-
-class BenchmarkStatus(_Report):
-    """What happened to one benchmark's contract."""
-
-    id: str
-    status: Literal["added", "removed", "renamed", "changed", "identical"]
-    old_digest: str | None
-    new_digest: str | None
-    renamed_from: str | None = None
-
-
-class SeedSetDelta(_Report):
-    """Seed sets between two cohorts."""
-
-    introduced: list[str]
-    still_valid: list[str]
-    retired: list[str]
-
-
-class CohortDelta(_Report):
-    """What a cohort changes against the previous one (from their rulesets)."""
-
-    old: str
-    new: str
-    benchmarks_added: list[str]
-    benchmarks_removed: list[str]
-    benchmarks_identical: list[str]
-    benchmarks_changed: list[str]
-    seed_sets: SeedSetDelta
-
-
-class Side(_Report):
-    """One side of the diff."""
-
-    ref: str
-    label: str
-    note: str
-
-
-class DiffReport(_Report):
-    """The documented JSON shape of `catalogctl diff --format json` (version in `schema`)."""
-
-    schema_: Literal["catalogctl/diff/v1"] = Field(DIFF_SCHEMA, alias="schema")
-    old: Side
-    new: Side
-    summary: dict[ChangeClass, int]
-    changes: list[Change]
-    benchmarks: list[BenchmarkStatus]
-    cohorts: CohortDelta | None
-
-    @property
-    def semantic(self) -> bool:
-        """Whether anything changed beyond comments and formatting."""
-        return bool(self.changes) or (self.cohorts is not None and _cohort_changed(self.cohorts))
-
-
-def _cohort_changed(delta: CohortDelta) -> bool:
-    return bool(
-        delta.benchmarks_added
-        or delta.benchmarks_removed
-        or delta.benchmarks_changed
-        or delta.seed_sets.introduced
-        or delta.seed_sets.retired
-    )
 
 
 # -- which files changed --------------------------------------------------------------------

@@ -7,6 +7,16 @@ import tempfile
 from pathlib import Path
 
 
+def read_input(path: Path) -> bytes:
+    """The bytes of a file the user named; a usage error (exit 2) when it cannot be read."""
+    from .errors import UsageError
+
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -308,9 +308,7 @@ class _Freeze:
             imported: SeedValues | None = None
             imported_id: str | None = None
             if self.request.seeds_file is not None:
-                imported, imported_id = read_seed_file(
-                    self.request.seeds_file.read_bytes(), str(self.request.seeds_file)
-                )
+                imported, imported_id = read_seed_file(self.request.seeds_file)
             seed_sets, new_set = next_seed_sets(
                 suite.policies.seed_rotation,
                 self.cohort,

@@ -115,6 +115,120 @@ class GitHubClient:
         raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
 
 
+# -- dataset downloads ----------------------------------------------------------------------------
+
+
+class DownloadProblem(CatalogError):
+    """A dataset source that could not be downloaded in full."""
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """What a download (or a local read) gave: the sha256 of the bytes, their size, and the
+    number of records when the format allows counting them."""
+
+    sha256: str
+    size: int
+    records: int | None
+
+
+class _Digest:
+    """sha256, size and record count of a stream of chunks."""
+
+    def __init__(self, fmt: str | None) -> None:
+        import hashlib
+
+        self.hash = hashlib.sha256()
+        self.size = 0
+        self.fmt = fmt
+        self.newlines = 0
+        self.last = b"\n"
+        self.buffer: bytearray | None = bytearray() if fmt == "json" else None
+
+    def update(self, chunk: bytes) -> None:
+        self.hash.update(chunk)
+        self.size += len(chunk)
+        if chunk:
+            self.newlines += chunk.count(b"\n")
+            self.last = chunk[-1:]
+        if self.buffer is not None:
+            if self.size > MAX_COUNTED_JSON:
+                self.buffer = None  # too large to count records in memory
+            else:
+                self.buffer.extend(chunk)
+
+    def result(self) -> Fetched:
+        lines = self.newlines + (0 if self.last == b"\n" or not self.size else 1)
+        records: int | None = None
+        if self.fmt == "jsonl":
+            records = lines
+        elif self.fmt == "csv":
+            records = max(lines - 1, 0)  # the header
+        elif self.fmt == "json" and self.buffer is not None:
+            import json
+
+            try:
+                value = json.loads(bytes(self.buffer))
+            except ValueError:
+                value = None
+            records = len(value) if isinstance(value, list) else None
+        return Fetched(self.hash.hexdigest(), self.size, records)
+
+
+MAX_COUNTED_JSON = 256 * 1024 * 1024
+CHUNK = 1024 * 1024
+
+
+def read_local(path: str, fmt: str | None) -> Fetched:
+    """Hash (and count) a local file."""
+    digest = _Digest(fmt)
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(CHUNK):
+                digest.update(chunk)
+    except OSError as exc:
+        raise DownloadProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    return digest.result()
+
+
+def download(
+    url: str,
+    fmt: str | None,
+    progress: Any = None,
+    *,
+    timeout: float = 30.0,
+    attempts: int = ATTEMPTS,
+    backoff_s: float = 0.5,
+) -> Fetched:
+    """Stream `url`, hashing as it comes; retried on connection errors and 5xx; a body shorter
+    than its Content-Length is an error. `progress(done, total)` is called per chunk."""
+    import httpx
+
+    last = ""
+    for attempt in range(attempts):
+        digest = _Digest(fmt)
+        try:
+            with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
+                if response.status_code >= 500:
+                    last = f"HTTP {response.status_code}"
+                else:
+                    if response.status_code != 200:
+                        raise DownloadProblem(f"{url}: HTTP {response.status_code}")
+                    total = int(response.headers.get("content-length", "0") or 0) or None
+                    for chunk in response.iter_bytes(CHUNK):
+                        digest.update(chunk)
+                        if progress is not None:
+                            progress(digest.size, total)
+                    if total is not None and digest.size != total:
+                        raise DownloadProblem(f"{url}: got {digest.size} of {total} bytes (truncated)")
+                    return digest.result()
+        except httpx.HTTPError as exc:
+            last = f"{type(exc).__name__}: {exc}"
+        if attempt + 1 < attempts:
+            time.sleep(backoff_s * 2**attempt)
+    raise DownloadProblem(f"{url}: download failed after {attempts} attempts ({last})")
+
+
 # -- pull request comments: the gate's one comment, created or updated ------------------------------
 
 WRITE_HINT = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .diff import Change, CohortDelta, DiffReport
+from .diff_report import Change, CohortDelta, DiffReport
 from .render import github_escape_data, github_escape_property
 
 

@@ -19,13 +19,12 @@ from . import __version__, gitrepo
 from .catalog import SubsetLoader
 from .cohorts import Cohort
 from .contract import contract_digest, resolve_contract
-from .diagnostics import error
 from .errors import CatalogInvalid, CheckFailed, UsageError
 from .files import write_atomic
 from .freeze import ruleset_digest
 from .schema import InferenceBenchmark, Submission
-from .validation import validate_document
-from .yamlio import YamlProblem, dump_yaml, parse_document
+from .validation import read_user_document
+from .yamlio import dump_yaml
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -85,19 +84,7 @@ class ResolvedConfig(_Out):
 
 def read_submission(path: Path) -> Submission:
     """A submission file, validated with positions for every problem."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        doc = parse_document(str(path), data)
-    except YamlProblem as problem:
-        diagnostic = error(problem.code, problem.message, str(path), problem.line, problem.column, problem.hint)
-        raise CatalogInvalid(f"{path} is not a valid submission", [diagnostic]) from None
-    submission, problems = validate_document(doc, Submission)
-    if submission is None:
-        raise CatalogInvalid(f"{path} is not a valid submission", problems)
-    return submission
+    return read_user_document(path, Submission, "submission")
 
 
 def resolve_at(

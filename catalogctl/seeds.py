@@ -11,6 +11,7 @@ import secrets
 import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from .cohorts import Cohort
 from .errors import CatalogError, UsageError
@@ -113,26 +114,13 @@ def next_seed_sets(
     return [*valid, new_set], new_set
 
 
-def read_seed_file(data: bytes, path: str) -> tuple[SeedValues, str | None]:
+def read_seed_file(path: Path) -> tuple[SeedValues, str | None]:
     """Already-published seeds to import: `scheduler_rng_seed`, `sample_index_rng_seed`,
     `model_seed` (unsigned 64-bit) and optionally the set's `id`."""
-    from .errors import CatalogInvalid
     from .schema.seedfile import SeedFile
-    from .validation import validate_document
-    from .yamlio import YamlProblem, parse_document
+    from .validation import read_user_document
 
-    try:
-        doc = parse_document(path, data)
-    except YamlProblem as problem:
-        from .diagnostics import error
-
-        raise CatalogInvalid(
-            f"{path} is not a seed file",
-            [error(problem.code, problem.message, path, problem.line, problem.column, problem.hint)],
-        ) from None
-    value, problems = validate_document(doc, SeedFile)
-    if value is None:
-        raise CatalogInvalid(f"{path} is not a seed file", problems)
+    value = read_user_document(path, SeedFile, "seed file")
     seeds = SeedValues(value.scheduler_rng_seed, value.sample_index_rng_seed, value.model_seed)
     if len({seeds.scheduler_rng_seed, seeds.sample_index_rng_seed, seeds.model_seed}) != 3:
         raise CatalogError(f"{path}: the three seeds of a set must differ")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -26,6 +27,24 @@ def validate_document(doc: Document, model: type[M], base: PathKey = ()) -> tupl
         return model.model_validate(data), []
     except ValidationError as exc:
         return None, schema_diagnostics(doc, model, exc, base)
+
+
+def read_user_document(path: Path, model: type[M], what: str) -> M:
+    """A YAML file the user named (a submission, a seed file), validated against `model`;
+    `CatalogInvalid` with positioned diagnostics when it is not one."""
+    from .errors import CatalogInvalid
+    from .files import read_input
+    from .yamlio import YamlProblem, parse_document
+
+    data = read_input(path)
+    try:
+        doc = parse_document(str(path), data)
+    except YamlProblem as problem:
+        raise CatalogInvalid(f"{path} is not a valid {what}", [problem.diagnostic(str(path))]) from None
+    value, problems = validate_document(doc, model)
+    if value is None:
+        raise CatalogInvalid(f"{path} is not a valid {what}", problems)
+    return value
 
 
 def schema_diagnostics(

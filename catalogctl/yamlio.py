@@ -39,6 +39,8 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import SafeRepresenter
 
+from .diagnostics import Diagnostic, error
+
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 40
@@ -81,6 +83,10 @@ class YamlProblem(Exception):
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.code} {self.message}"
+
+    def diagnostic(self, path: str) -> Diagnostic:
+        """This problem as an error diagnostic of the file at `path`."""
+        return error(self.code, self.message, path, self.line, self.column, self.hint)
 
 
 @dataclass(frozen=True)
@@ -429,6 +435,42 @@ class _TextRepresenter(SafeRepresenter):
 
 
 _TextRepresenter.add_representer(str, _represent_str)
+
+
+def read_foreign_yaml(path: str, data: bytes) -> Any:
+    """A YAML file another tool wrote (e.g. a run's config.yaml): read leniently with the safe
+    loader, errors as `YamlProblem` with a position. Catalog files use `parse_document`."""
+    text = _decode(data)
+    try:
+        return _SAFE.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        raise YamlProblem("yaml-syntax", str(exc.problem or exc.context or "invalid YAML"), line, col) from None
+    except (YAMLError, ValueError, RecursionError) as exc:
+        raise YamlProblem(
+            "yaml-syntax", str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid YAML", 1, 1
+        ) from None
+
+
+def update_document(text: str, updates: dict[PathKey, Any]) -> str:
+    """`text` with the values at these paths replaced (or added), keeping comments, quotes,
+    key order and layout: a round trip through ruamel.yaml's round-trip mode."""
+    import io
+
+    yaml = YAML()  # round-trip
+    yaml.preserve_quotes = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096
+    document = yaml.load(text)
+    for path, value in updates.items():
+        node = document
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+    out = io.StringIO()
+    yaml.dump(document, out)
+    return out.getvalue()
 
 
 def dump_yaml(data: Any) -> str:

@@ -193,7 +193,7 @@ def test_imported_seed_set_under_another_id(repo: Path, tmp_path: Path) -> None:
 
 def test_bad_seed_file(repo: Path, tmp_path: Path) -> None:
     seeds = write(tmp_path, "bad.yaml", SEEDS_A.replace("model_seed: 42", f"model_seed: {2**64}"))
-    with pytest.raises(CatalogInvalid, match="is not a seed file") as caught:
+    with pytest.raises(CatalogInvalid, match="is not a valid seed file") as caught:
         freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds))
     assert caught.value.diagnostics[0].code == "schema-invalid-value"
 

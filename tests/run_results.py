@@ -1,0 +1,93 @@
+"""Resolved configs and run results for the shipped contracts, for the checks' tests."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from catalogctl.checks.results import RunResults
+from catalogctl.contract import resolve_contract
+from catalogctl.resolve import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from tests.catalog_edit import load
+
+SET_A = {"scheduler_rng_seed": 16159082839903944936, "sample_index_rng_seed": 2747215439041700203, "model_seed": 42}
+
+
+def sha_of(name: str) -> str:
+    return hashlib.sha256(name.encode()).hexdigest()
+
+
+def pin_all(root: Path) -> None:
+    """Give every dataset a source url and sha256 (as if pinned)."""
+    for path in sorted((root / "benchmark_suite/datasets").glob("*.yaml")):
+        text = path.read_text().replace("  url: <TBD>", f"  url: https://example.org/{path.stem}.jsonl")
+        path.write_text(text.replace("  sha256: <TBD>", f"  sha256: {sha_of(path.stem)}", 1))
+
+
+def resolved_config(root: Path, benchmark: str) -> ResolvedConfig:
+    catalog = load(root).catalog
+    contract = resolve_contract(catalog, benchmark)
+    return ResolvedConfig(
+        submission_ref={"cohort": "2026-09-C0", "seed_set_id": "A", "benchmark": benchmark},
+        contract=contract,
+        seeds=ResolvedSeeds(id="A", **SET_A),
+        endpoint_config={"endpoints": ["http://127.0.0.1:8000/v1"], "api_type": contract.get("api_type", "openai")},
+        settings={"load_pattern": {"type": "concurrency", "target_concurrency": 8}},
+        provenance=Provenance(
+            cohort="2026-09-C0",
+            tag="2026-09-C0",
+            commit="0" * 40,
+            ruleset_digest="sha256:" + "0" * 64,
+            contract_digest="sha256:" + "1" * 64,
+            tool_version="test",
+            resolved_at="2026-09-02T00:00:00+00:00",
+            remote=RemoteVerification(verified=False, note="test"),
+        ),
+    )
+
+
+def gpt_oss_results(**overrides: Any) -> RunResults:
+    """A gpt-oss-120b run that passes every gate; `overrides` replace top-level fields."""
+    high = {"temperature": 1.0, "top_p": 1.0, "top_k": 0, "max_new_tokens": 32768, "reasoning_effort": "high"}
+    data: dict[str, Any] = {
+        "schema": "catalogctl/results/v1",
+        "benchmark": "gpt-oss-120b",
+        "api_type": "openai",
+        "model_sha": "b5c939de8f754692c1647ca79fbf85e8c1e70f8a",
+        "seeds": dict(SET_A),
+        "datasets": [
+            {
+                "dataset": "gpt_oss_perf",
+                "phase": "performance",
+                "sha256": sha_of("gpt_oss_perf"),
+                "samples_issued": 6396,
+            },
+            *({"dataset": d, "phase": "accuracy", "sha256": sha_of(d)} for d in ("aime25", "gpqa", "livecodebench")),
+        ],
+        "generation": [
+            {
+                "phase": "performance",
+                "temperature": 1.0,
+                "top_p": 1.0,
+                "top_k": 0,
+                "max_new_tokens": 10240,
+                "reasoning_effort": "low",
+            },
+            *({"phase": "accuracy", "dataset": d, **high} for d in ("aime25", "gpqa", "livecodebench")),
+        ],
+        "performance": {
+            "duration_ms": 600500.0,
+            "sample_count": 6396,
+            "context_length": 65536,
+            "ttft_p99_ms": 2500.0,
+            "tpot_p99_ms": 70.0,
+        },
+        "accuracy": [
+            {"dataset": "aime25", "scale": "fraction", "repeat_scores": [0.9] * 8, "samples_scored": 240},
+            {"dataset": "gpqa", "scale": "fraction", "repeat_scores": [0.8] * 5, "samples_scored": 990},
+            {"dataset": "livecodebench", "scale": "fraction", "repeat_scores": [0.84] * 3, "samples_scored": 3165},
+        ],
+    }
+    data.update(overrides)
+    return RunResults.model_validate(data)

@@ -1,0 +1,174 @@
+"""`datasets verify` and `datasets pin` against a local HTTP server on loopback and local files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+from typer.testing import CliRunner
+from werkzeug import Request, Response
+
+from catalogctl.cli import app
+from catalogctl.datasets import pin_dataset, verify_datasets
+from catalogctl.tree import WorkingTree
+from tests.catalog_edit import load
+from tests.helpers import replace_in
+
+runner = CliRunner()
+BODY = b'{"question": "1+1?", "answer": "2"}\n' * 29 + b'{"question": "2+2?", "answer": "4"}\n'
+SHA = hashlib.sha256(BODY).hexdigest()
+AIME = "benchmark_suite/datasets/aime25.yaml"
+
+
+@pytest.fixture
+def served(catalog_dir: Path, httpserver: HTTPServer) -> Path:
+    """aime25's source is served on loopback and pinned to its true sha256."""
+    httpserver.expect_request("/aime25.jsonl").respond_with_data(BODY)
+    replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    return catalog_dir
+
+
+def test_verify_downloads_and_compares(served: Path) -> None:
+    [aime] = verify_datasets(WorkingTree(served), ["aime25"])
+    assert (aime.status, aime.observed) == ("ok", SHA)
+    assert aime.detail == f"1,080 bytes from {load(served).catalog.datasets['aime25'].source.url}"
+    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
+    assert result.exit_code == 0, result.stdout
+
+
+def test_verify_reports_a_wrong_hash(served: Path) -> None:
+    replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "f" * 64)
+    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served), "-f", "json"])
+    assert result.exit_code == 1
+    [row] = json.loads(result.stdout)["datasets"]
+    assert (row["status"], row["expected"], row["observed"]) == ("mismatch", "f" * 64, SHA)
+
+
+def test_verify_an_invalid_dataset_file_shows_why(served: Path) -> None:
+    replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "0" * 63 + "1")
+    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:8:11: yaml-integer-too-long "
+        "integer of 64 characters (at most 40) (quote it if it is not a number)\n"
+    )
+
+
+def test_verify_reports_a_truncated_body(catalog_dir: Path, httpserver: HTTPServer) -> None:
+    def truncated(request: Request) -> Response:
+        response = Response(BODY[:100], status=200)
+        response.headers["Content-Length"] = str(len(BODY))
+        return response
+
+    httpserver.expect_request("/aime25.jsonl").respond_with_handler(truncated)
+    replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"])
+    assert aime.status == "error"
+    assert "after 3 attempts (RemoteProtocolError: peer closed connection without sending complete message body" in (
+        aime.detail
+    )
+
+
+def test_verify_retries_server_errors(catalog_dir: Path, httpserver: HTTPServer) -> None:
+    httpserver.expect_ordered_request("/aime25.jsonl").respond_with_data("busy", status=503)
+    httpserver.expect_ordered_request("/aime25.jsonl").respond_with_data(BODY)
+    replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"])
+    assert aime.status == "ok"
+    assert len(httpserver.log) == 2
+
+
+def test_verify_gives_up_on_a_server_that_keeps_failing(catalog_dir: Path, httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/aime25.jsonl").respond_with_data("down", status=500)
+    replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(catalog_dir)])
+    assert result.exit_code == 1
+    assert "download failed after 3 attempts (HTTP 500)" in result.stdout
+
+
+def test_verify_a_404_is_not_retried(catalog_dir: Path, httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/aime25.jsonl").respond_with_data("no", status=404)
+    replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"])
+    assert (aime.status, aime.detail) == ("error", f"{httpserver.url_for('/aime25.jsonl')}: HTTP 404")
+    assert len(httpserver.log) == 1
+
+
+def test_verify_lists_pending_and_reads_local_files(catalog_dir: Path, tmp_path: Path) -> None:
+    local = tmp_path / "mirror"
+    local.mkdir()
+    (local / "aime25").write_bytes(BODY)
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    rows = {r.dataset: r for r in verify_datasets(WorkingTree(catalog_dir), local=local)}
+    assert rows["aime25"].status == "ok"
+    assert rows["gpqa"].status == "pending"
+    result = runner.invoke(app, ["datasets", "verify", "-C", str(catalog_dir), "--local", str(local)])
+    assert result.exit_code == 0
+
+
+def test_verify_unknown_dataset_exits_2(catalog_dir: Path) -> None:
+    result = runner.invoke(app, ["datasets", "verify", "aime24", "-C", str(catalog_dir)])
+    assert result.exit_code == 2
+    assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
+
+
+def test_pin_a_local_file_keeps_comments_and_layout(catalog_dir: Path, tmp_path: Path) -> None:
+    data = tmp_path / "aime25.jsonl"
+    data.write_bytes(BODY + b'{"question": "x", "answer": "y"}\n')
+    path = catalog_dir / AIME
+    before = "# AIME 2025, both papers.\n" + path.read_text()
+    path.write_text(before)
+    result = runner.invoke(app, ["datasets", "pin", "aime25", str(data), "-C", str(catalog_dir)])
+    assert result.exit_code == 0, result.stderr
+    sha = hashlib.sha256(data.read_bytes()).hexdigest()
+    assert result.stdout == (f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: samples: 30 -> 31\n")
+    after = path.read_text()
+    assert after == before.replace("samples: 30", "samples: 31").replace("  sha256: <TBD>", f"  sha256: {sha}")
+    assert load(catalog_dir).catalog.datasets["aime25"].samples == 31
+
+
+def test_pin_a_url_sets_url_and_sha(catalog_dir: Path, httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/data/aime25.jsonl").respond_with_data(BODY)
+    url = httpserver.url_for("/data/aime25.jsonl")
+    pinned = pin_dataset(catalog_dir, "aime25", url)
+    assert (pinned.sha256, pinned.samples) == (SHA, 30)
+    assert pinned.changes == [f"source.sha256: <TBD> -> {SHA}", f"source.url: <TBD> -> {url}"]
+    dataset = load(catalog_dir).catalog.datasets["aime25"]
+    assert (dataset.source.url, dataset.source.sha256) == (url, SHA)
+
+
+def test_pin_a_digest_of_digits_stays_a_string(
+    catalog_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl import datasets, remote
+
+    monkeypatch.setattr(datasets, "fetch", lambda *a, **k: remote.Fetched("1" * 64, 10, None))
+    data = tmp_path / "x.parquet"
+    data.write_bytes(b"x")
+    pin_dataset(catalog_dir, "gpqa", str(data))
+    assert load(catalog_dir).catalog.datasets["gpqa"].source.sha256 == "1" * 64
+
+
+def test_pin_keeps_samples_of_a_dataset_with_splits(catalog_dir: Path, tmp_path: Path) -> None:
+    data = tmp_path / "tasks.jsonl"
+    data.write_bytes(b"{}\n" * 5)
+    pinned = pin_dataset(catalog_dir, "r2e-gym-subset", str(data))
+    assert pinned.samples == 5
+    assert load(catalog_dir).catalog.datasets["r2e-gym-subset"].samples == 951
+
+
+def test_pin_unknown_dataset_and_missing_file(catalog_dir: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["datasets", "pin", "aime24", str(tmp_path / "x"), "-C", str(catalog_dir)])
+    assert result.exit_code == 2
+    assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
+    result = runner.invoke(app, ["datasets", "pin", "aime25", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: cannot read {tmp_path / 'x.jsonl'}: ")
