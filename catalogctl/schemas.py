@@ -17,6 +17,9 @@ MODELINE = "# yaml-language-server: $schema="
 
 
 def _models() -> dict[str, Any]:
+    from .checks.results import RunResults
+    from .diff_report import DiffReport
+    from .resolve import ResolvedConfig
     from .schema import Dataset, MetricsRegistry, Model, Ruleset, Submission, Suite
     from .schema.accepted import AcceptedFindings
     from .schema.benchmark import Benchmark
@@ -30,6 +33,11 @@ def _models() -> dict[str, Any]:
         "ruleset": Ruleset,
         "submission": Submission,
         "accepted": AcceptedFindings,
+        # What the tool writes or reads beside the catalog: a run's results (`check`), the
+        # resolved config (`resolve`, `preflight`) and the diff report (`diff --format json`).
+        "results": RunResults,
+        "resolved": ResolvedConfig,
+        "diff": DiffReport,
     }
 
 

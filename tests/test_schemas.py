@@ -25,8 +25,23 @@ def test_the_committed_schemas_are_current() -> None:
 def test_every_document_kind_has_a_schema() -> None:
     assert sorted(schema_documents()) == [
         f"{k}.schema.json"
-        for k in ("accepted", "benchmark", "dataset", "metrics", "model", "ruleset", "submission", "suite")
+        for k in (
+            "accepted",
+            "benchmark",
+            "dataset",
+            "diff",
+            "metrics",
+            "model",
+            "resolved",
+            "results",
+            "ruleset",
+            "submission",
+            "suite",
+        )
     ]
+    results = json.loads(schema_documents()["results.schema.json"])
+    assert results["properties"]["schema"]["const"] == "catalogctl/results/v1"
+    assert "task_attempts" in results["$defs"]["AccuracyResult"]["properties"]
     benchmark = json.loads(schema_documents()["benchmark.schema.json"])
     assert sorted(benchmark["discriminator"]["mapping"]) == ["inference", "training"]
 
