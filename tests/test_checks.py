@@ -18,7 +18,7 @@ from catalogctl.checks.run import CheckReport, check_run
 from catalogctl.cli import app
 from tests.run_results import gpt_oss_results, pin_all, resolved_config
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "endpoints"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
 runner = CliRunner()
 
 
