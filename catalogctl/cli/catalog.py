@@ -1,0 +1,149 @@
+"""The catalog's own commands: validate, ls, show, schema, new."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    DocFormat,
+    EntityKind,
+    ListFormat,
+    PathArg,
+    RefOpt,
+    RepoOpt,
+    ReportFormat,
+    handle_errors,
+    out,
+)
+
+
+@handle_errors
+def validate(
+    path: PathArg = None,
+    ref: RefOpt = None,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="text, json or github workflow commands.")
+    ] = ReportFormat.text,
+) -> None:
+    """Check every catalog file: YAML, schema, references, stated figures; list pending values.
+
+    Exit 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage or environment error.
+    """
+    from .. import render
+    from ..api import load_catalog
+
+    result = load_catalog(path, ref)
+    label = result.catalog.label
+    if fmt is ReportFormat.json:
+        out(render.diagnostics_json(result.diagnostics, label))
+    elif fmt is ReportFormat.github:
+        out(render.diagnostics_github(result.diagnostics, label))
+    elif sys.stdout.isatty():
+        render.print_diagnostics_rich(result.diagnostics, label)
+    else:
+        out(render.diagnostics_text(result.diagnostics, label))
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
+
+
+@handle_errors
+def list_entities(
+    kind: Annotated[EntityKind, typer.Argument(help="What to list.")] = EntityKind.benchmarks,
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List benchmarks, models, datasets or metrics (entities that failed validation are left out)."""
+    from .. import listing, render
+    from ..api import load_catalog
+
+    result = load_catalog(path, ref)
+    rows = listing.rows(result.catalog, kind.value)
+    if fmt is ListFormat.json:
+        out(
+            json.dumps(
+                {"schema": "catalogctl/ls/v1", "tree": result.catalog.label, kind.value: rows},
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+    else:
+        columns = listing.COLUMNS[kind.value]
+        out(render.table(columns, [[listing.cell(r[c]) for c in columns] for r in rows]))
+    if not result.ok:
+        typer.echo("note: the catalog has errors; run `catalogctl validate`", err=True)
+
+
+@handle_errors
+def show(
+    ident: Annotated[
+        str, typer.Argument(metavar="ID", help="An id, or KIND/ID (benchmark/, model/, dataset/, metric/).")
+    ],
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    resolved: Annotated[
+        bool, typer.Option("--resolved", help="Inline model, datasets and recipes, merge overrides, add the digest.")
+    ] = False,
+    fmt: Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json.")] = DocFormat.yaml,
+) -> None:
+    """Show one entity as the catalog reads it, or a benchmark's fully resolved contract."""
+    from .. import listing
+    from ..api import load_catalog
+    from ..yamlio import dump_yaml
+
+    result = load_catalog(path, ref)
+    found = listing.find(result.catalog, ident, resolved=resolved)
+    for note in found.notes:
+        typer.echo(f"note: {note}", err=True)
+    if fmt is DocFormat.json:
+        out(json.dumps(found.data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out(dump_yaml(found.data))
+
+
+@handle_errors
+def schema(
+    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
+) -> None:
+    """Write a JSON Schema for every document kind (for editors: see the catalog files' first line)."""
+    from ..schemas import write_schemas
+
+    for written in write_schemas(output):
+        typer.echo(f"wrote {written}", err=True)
+
+
+class NewKind(StrEnum):
+    """What `new` scaffolds."""
+
+    model = "model"
+    dataset = "dataset"
+    benchmark = "benchmark"
+
+
+@handle_errors
+def new(
+    kind: Annotated[NewKind, typer.Argument(help="model, dataset or benchmark.")],
+    ident: Annotated[str, typer.Argument(metavar="ID", help="The new entity's id.")],
+    from_: Annotated[
+        str | None, typer.Option("--from", metavar="EXISTING", help="Copy this entity of the same kind.")
+    ] = None,
+    path: RepoOpt = None,
+) -> None:
+    """Write benchmark_suite/<kind>s/<ID>.yaml: valid, with `<TBD>` where a person must decide.
+
+    Refuses an existing file or an invalid id (exit 2).
+    """
+    from ..scaffold import scaffold
+
+    done = scaffold(path or Path.cwd(), kind.value, ident, from_)
+    out(f"wrote {done.path}\n")
+    for line in done.pending:
+        typer.echo(f"  pending: {line}", err=True)

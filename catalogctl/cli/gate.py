@@ -1,0 +1,125 @@
+"""The pull-request gate: ci and comment."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    RepoOpt,
+    handle_errors,
+    out,
+)
+
+
+class GateFormat(StrEnum):
+    """Output of the PR gate."""
+
+    text = "text"
+    github = "github"
+    markdown = "markdown"
+    json = "json"
+
+
+@handle_errors
+def ci(
+    base: Annotated[str, typer.Option("--base", help="The pull request's base: a branch, tag or commit.")],
+    head: Annotated[str | None, typer.Option("--head", help="The head to check (default: the working tree).")] = None,
+    path: RepoOpt = None,
+    fmt: Annotated[
+        GateFormat, typer.Option("--format", "-f", help="text, github (annotations + summary), markdown or json.")
+    ] = GateFormat.text,
+    comment_file: Annotated[
+        Path | None,
+        typer.Option("--comment-file", help="Write the PR comment body here (github format: catalogctl-comment.md)."),
+    ] = None,
+    write_accepted: Annotated[
+        bool, typer.Option("--write-accepted", help="Draft accepted.yaml entries for the findings not accepted yet.")
+    ] = False,
+    today: Annotated[
+        str | None, typer.Option("--today", metavar="YYYY-MM-DD", help="Judge expiry and seed sets as of this date.")
+    ] = None,
+) -> None:
+    """The pull request gate: validate the head, diff it against the base, apply the release policy.
+
+    Findings listed in .catalogctl/accepted.yaml (unexpired, with a reason and an approver) do not
+    fail the gate. Exit 0 when it passes, 1 on an error not accepted, 2 on a usage or ref error.
+    """
+    import datetime as dt
+    import os
+
+    from .. import render_ci
+    from ..ci import GateRequest, publish_github, run_gate
+    from ..errors import UsageError
+
+    try:
+        day = dt.date.fromisoformat(today) if today else None
+    except ValueError:
+        raise UsageError(f"--today {today!r} is not a date: write YYYY-MM-DD") from None
+    result, unaccepted = run_gate(path, GateRequest(base=base, head=head, today=day))
+    renderers = {
+        GateFormat.text: render_ci.gate_text,
+        GateFormat.github: render_ci.gate_github,
+        GateFormat.markdown: render_ci.gate_markdown,
+        GateFormat.json: render_ci.gate_json,
+    }
+    out(renderers[fmt](result))
+    if fmt is GateFormat.github or comment_file is not None:
+        summary = os.environ.get("GITHUB_STEP_SUMMARY") if fmt is GateFormat.github else None
+        target = comment_file or Path("catalogctl-comment.md")
+        for line in publish_github(result, summary, target):
+            typer.echo(line, err=True)
+    if write_accepted:
+        _draft_accepted(path, unaccepted, day)
+    raise typer.Exit(EXIT_OK if result.passed else EXIT_PROBLEMS)
+
+
+def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
+    import datetime as dt
+
+    from ..accepted import ACCEPTED_FILE, draft_entries, read_accepted, write_drafts
+    from ..tree import WorkingTree, find_root
+
+    root = find_root(path or Path.cwd())
+    accepted = read_accepted(WorkingTree(root))
+    drafts, count = draft_entries(unaccepted, accepted, day or dt.datetime.now(dt.UTC).date())
+    if not count:
+        typer.echo(f"{ACCEPTED_FILE}: nothing to draft", err=True)
+        return
+    write_drafts(root, accepted, drafts)
+    typer.echo(
+        f"drafted {count} entries in {ACCEPTED_FILE}: fill in reason and approver (until then they accept nothing)",
+        err=True,
+    )
+
+
+@handle_errors
+def comment(
+    repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The GitHub repository.")],
+    pr: Annotated[int, typer.Option("--pr", min=1, help="The pull request number.")],
+    body: Annotated[Path, typer.Option("--body", help="The comment body (written by `catalogctl ci`).")],
+    head_sha: Annotated[
+        str | None, typer.Option("--head-sha", help="Refuse unless the pull request's head is this commit.")
+    ] = None,
+) -> None:
+    """Create or update the pull request's one gate comment (found by its hidden marker).
+
+    GITHUB_API_URL and GITHUB_TOKEN (or GH_TOKEN) come from the environment. Exit 1 when GitHub refuses.
+    """
+    from ..errors import UsageError
+    from ..remote import CommentClient, upsert_comment
+    from ..render_ci import COMMENT_MARKER
+
+    if "/" not in repo or repo.count("/") != 1:
+        raise UsageError(f"--repo {repo!r} is not OWNER/NAME")
+    try:
+        text = body.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {body}: {exc.strerror or exc}") from None
+    done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER, head_sha)
+    out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")

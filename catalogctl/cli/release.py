@@ -1,0 +1,142 @@
+"""Comparing and releasing cohorts: diff, freeze, cohorts, verify."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    ListFormat,
+    RepoOpt,
+    handle_errors,
+    out,
+)
+
+
+class DiffFormat(StrEnum):
+    """Output of a diff."""
+
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+    github = "github"
+
+
+class FailOn(StrEnum):
+    """When a diff exits 1."""
+
+    contract = "contract"
+    any = "any"
+    never = "never"
+
+
+@handle_errors
+def diff(
+    old: Annotated[str, typer.Argument(help="A cohort id, tag, branch or commit.")],
+    new: Annotated[str | None, typer.Argument(help="The same kinds of ref; default: the working tree.")] = None,
+    path: RepoOpt = None,
+    fmt: Annotated[
+        DiffFormat, typer.Option("--format", "-f", help="text, markdown, json or github.")
+    ] = DiffFormat.text,
+    fail_on: Annotated[
+        FailOn, typer.Option("--fail-on", help="Exit 1 on any contract change, on any change, or never.")
+    ] = FailOn.never,
+) -> None:
+    """What really changed between two cohorts or refs: classified, located, with its impact.
+
+    A cohort id resolves to its release tag, or, in a clone without tags, to the commit that added
+    its ruleset (the output says so). Exit 0, or 1 when --fail-on is met; 2 on a usage or ref error.
+    """
+    from .. import render_diff
+    from ..api import diff_refs
+
+    report = diff_refs(path, old, new)
+    renderers = {
+        DiffFormat.text: render_diff.diff_text,
+        DiffFormat.markdown: render_diff.diff_markdown,
+        DiffFormat.json: render_diff.diff_json,
+        DiffFormat.github: render_diff.diff_github,
+    }
+    out(renderers[fmt](report))
+    failed = (fail_on is FailOn.contract and report.summary["contract"] > 0) or (
+        fail_on is FailOn.any and report.semantic
+    )
+    raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
+
+
+@handle_errors
+def freeze(
+    cohort: Annotated[str, typer.Argument(help="The cohort to freeze, e.g. 2026-10-C0.")],
+    add: Annotated[list[str] | None, typer.Option("--add", help="Add a benchmark (repeatable).")] = None,
+    remove: Annotated[list[str] | None, typer.Option("--remove", help="Remove a benchmark (repeatable).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
+    no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
+    push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
+    message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
+    seeds: Annotated[Path | None, typer.Option("--seeds", help="Import already-published seeds (YAML).")] = None,
+    path: RepoOpt = None,
+) -> None:
+    """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
+
+    The benchmarks of the previous cohort carry over unless added or removed. A rerun finishes
+    an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
+    pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
+    """
+    from .. import render_release
+    from ..freeze import FreezeRequest
+    from ..freeze import freeze as run_freeze
+
+    request = FreezeRequest(
+        cohort=cohort,
+        add=add or [],
+        remove=remove or [],
+        dry_run=dry_run,
+        tag=not no_tag,
+        push=push,
+        message=message,
+        seeds_file=seeds,
+    )
+    result = run_freeze(path or Path.cwd(), request)
+    out(render_release.freeze_text(result))
+
+
+@handle_errors
+def cohorts(
+    path: RepoOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List frozen cohorts (date, benchmarks, valid seed sets, tag state) and the next cohort.
+
+    Exit 1 when a tag has moved or is missing.
+    """
+    from .. import render_release
+    from ..api import list_releases
+
+    listing = list_releases(path)
+    text = render_release.cohorts_json(listing) if fmt is ListFormat.json else render_release.cohorts_text(listing)
+    out(text)
+    raise typer.Exit(EXIT_PROBLEMS if any(c.tag in ("moved", "missing") for c in listing.cohorts) else EXIT_OK)
+
+
+@handle_errors
+def verify(
+    cohort: Annotated[str, typer.Argument(help="The cohort whose release to check.")],
+    path: RepoOpt = None,
+    ref: Annotated[
+        str | None, typer.Option("--ref", help="Check the digests against the contracts at this ref.")
+    ] = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
+    carries its digest, and every contract digest matches. Exit 1 with the differences."""
+    from .. import render_release
+    from ..api import verify_release
+
+    result = verify_release(path, cohort, ref)
+    out(render_release.verify_json(result) if fmt is ListFormat.json else render_release.verify_text(result))
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)

@@ -1,0 +1,155 @@
+"""A run's commands: resolve and preflight before it, check, gates and metrics after it."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .catalog import list_entities
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    DocFormat,
+    EntityKind,
+    ListFormat,
+    RefOpt,
+    RepoOpt,
+    handle_errors,
+    out,
+)
+
+SubmissionArg = Annotated[Path, typer.Argument(help="The submission file (YAML).", show_default=False)]
+OutputOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Write the resolved config here (.yaml or .json), atomically.")
+]
+ConfigFormatOpt = Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json, when printed.")]
+
+
+def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
+    from ..resolve import ResolvedConfig, render_resolved, write_resolved
+
+    assert isinstance(config, ResolvedConfig)
+    if output is None:
+        out(render_resolved(config, "json" if fmt is DocFormat.json else "yaml"))
+    else:
+        write_resolved(config, output)
+        typer.echo(f"wrote {output}", err=True)
+
+
+@handle_errors
+def resolve(
+    submission: SubmissionArg,
+    output: OutputOpt = None,
+    ref: Annotated[
+        str | None, typer.Option("--ref", help="Resolve against this ref instead of the cohort's tag.")
+    ] = None,
+    path: RepoOpt = None,
+    fmt: ConfigFormatOpt = DocFormat.yaml,
+) -> None:
+    """Turn a submission into the resolved config of its cohort's frozen contract.
+
+    The contract comes from the cohort's release tag (never the working tree). Exit codes: see
+    `preflight`.
+    """
+    from ..resolve import output_format
+    from ..resolve import resolve as run_resolve
+
+    if output is not None:
+        output_format(output)
+    config = run_resolve(path or Path.cwd(), submission, ref)
+    _emit_resolved(config, output, fmt)
+
+
+@handle_errors
+def preflight(
+    submission: SubmissionArg,
+    remote: Annotated[str, typer.Option("--remote", help="The remote (name or URL) whose tag must agree.")] = "origin",
+    offline: Annotated[bool, typer.Option("--offline", help="Do not contact the remote; record that.")] = False,
+    github: Annotated[
+        str | None, typer.Option("--github", metavar="OWNER/REPO", help="Also confirm the tag through GitHub's API.")
+    ] = None,
+    output: OutputOpt = None,
+    path: RepoOpt = None,
+    fmt: ConfigFormatOpt = DocFormat.yaml,
+) -> None:
+    """Check the checkout is exactly the cohort's release, locally and on the remote, then resolve.
+
+    Fails closed. Exit codes: 3 HEAD is not the release commit; 4 uncommitted changes in the
+    catalog; 5 the release tag is missing, lightweight or wrong; 6 the remote disagrees or is
+    unreachable; 7 the submission does not fit the cohort; 8 the contract changed since the freeze;
+    1 an invalid submission or catalog; 2 a usage or environment error.
+    """
+    from ..preflight import preflight as run_preflight
+    from ..resolve import output_format
+
+    if output is not None:
+        output_format(output)
+    config = run_preflight(path or Path.cwd(), submission, remote=remote, offline=offline, github=github)
+    _emit_resolved(config, output, fmt)
+
+
+class CheckFormat(StrEnum):
+    """Output of a check."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@handle_errors
+def check(
+    resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
+    results: Annotated[
+        Path, typer.Argument(help="The run's results: a catalogctl/results/v1 JSON file, or an endpoints run folder.")
+    ],
+    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text, json or markdown.")] = CheckFormat.text,
+) -> None:
+    """Apply every gate the contract names to what the run reported.
+
+    A gate whose facts the run did not report is "not evaluable" and does not pass. Exit 0 when
+    every hard gate passes, 1 when one fails or cannot be evaluated, 2 on a usage error.
+    """
+    from .. import render_check
+    from ..checks.run import check_run, load_resolved, load_results
+
+    config = load_resolved(resolved)
+    report = check_run(config, load_results(results, config))
+    renderers = {
+        CheckFormat.text: render_check.check_text,
+        CheckFormat.json: render_check.check_json,
+        CheckFormat.markdown: render_check.check_markdown,
+    }
+    out(renderers[fmt](report))
+    raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
+
+
+def list_gates(
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List the gate registry: the gates a contract may name."""
+    from ..checks.gates import GATES
+    from ..render import table
+
+    if fmt is ListFormat.json:
+        rows = [
+            {"name": g.name, "severity": g.severity, "kinds": sorted(g.kinds), "description": g.description}
+            for g in GATES.values()
+        ]
+        out(json.dumps({"schema": "catalogctl/gates/v1", "gates": rows}, indent=2) + "\n")
+    else:
+        cells = [[g.name, g.severity, ", ".join(sorted(g.kinds)), g.description] for g in GATES.values()]
+        out(table(["gate", "severity", "kinds", "description"], cells))
+
+
+@handle_errors
+def list_metrics(
+    path: RepoOpt = None,
+    ref: RefOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """List the metric registry (benchmark_suite/metrics.yaml): key, label, unit, direction."""
+    list_entities(EntityKind.metrics, path, ref, fmt)
