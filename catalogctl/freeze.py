@@ -30,7 +30,7 @@ from .diagnostics import Diagnostic, did_you_mean, error
 from .errors import CatalogError, CatalogInvalid, EntityNotFound, EnvironmentProblem, UsageError
 from .files import write_atomic
 from .schema import Ruleset, SeedSet
-from .seeds import SeedValues, next_seed_sets, read_seed_file
+from .seeds import SeedValues, next_seed_sets, read_seed_file, unique_sets
 from .tree import WorkingTree
 from .validation import validate_document
 from .yamlio import canonical_json, dump_yaml, parse_document
@@ -313,7 +313,7 @@ class _Freeze:
                 suite.policies.seed_rotation,
                 self.cohort,
                 list(previous.seed_sets) if previous else [],
-                _unique(published),
+                unique_sets(published),
                 imported,
                 imported_id,
             )
@@ -400,13 +400,6 @@ class _Freeze:
                 f"after the push, `{remote}` has tag `{self.cohort}` at {(tag_there or 'nothing')[:12]}, "
                 f"not {str(commit.id)[:12]}"
             )
-
-
-def _unique(sets: list[SeedSet]) -> list[SeedSet]:
-    seen: dict[str, SeedSet] = {}
-    for seed_set in sets:
-        seen.setdefault(seed_set.id, seed_set)
-    return list(seen.values())
 
 
 def freeze(path: Path, request: FreezeRequest, failpoint: Failpoint = _no_failpoint) -> FreezeResult:

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .catalog import RULESETS_DIR, Catalog, LoadResult, entity_path
@@ -23,7 +23,7 @@ from .diff import DiffReport, fingerprint
 from .errors import CatalogError
 from .findings import Finding, subject_fingerprint
 from .schema import Ruleset, SeedSet
-from .seeds import advance, rotation_due, set_id, set_index
+from .seeds import advance, rotation_due, set_id, set_index, unique_sets
 from .tree import Tree
 
 TABLES = {"benchmark": "benchmarks", "model": "models", "dataset": "datasets"}
@@ -147,7 +147,7 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
     frozen = sorted((Cohort.parse(c) for c in base.rulesets), reverse=True)
     out: list[Finding] = []
     added = sorted(Cohort.parse(c) for c in head.rulesets if c not in base.rulesets and c not in _base_files(given))
-    published = _unique_sets(s for r in base.rulesets.values() for s in r.seed_sets)
+    published = unique_sets(s for r in base.rulesets.values() for s in r.seed_sets)
     previous = frozen[0] if frozen else None
     for cohort in added:
         ruleset = head.rulesets[cohort.id]
@@ -225,19 +225,12 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
                     subject=entry.id,
                 )
         _seed_set_findings(given, cohort, ruleset, base.rulesets.get(wanted_previous or ""), published, add)
-        previous, published = cohort, _unique_sets([*published, *ruleset.seed_sets])
+        previous, published = cohort, unique_sets([*published, *ruleset.seed_sets])
     return out
 
 
 def _base_files(given: PolicyInput) -> set[str]:
     return {p.rsplit("/", 1)[-1][: -len(".yaml")] for p in given.base.file_ids(RULESETS_DIR)}
-
-
-def _unique_sets(sets: Iterable[SeedSet]) -> list[SeedSet]:
-    seen: dict[str, SeedSet] = {}
-    for seed_set in sets:
-        seen.setdefault(seed_set.id, seed_set)
-    return list(seen.values())
 
 
 def _seed_set_findings(

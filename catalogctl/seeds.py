@@ -73,6 +73,14 @@ def generate(randbits: Callable[[int], int] = secrets.randbits) -> SeedValues:
             return SeedValues(*values)
 
 
+def unique_sets(sets: Iterable[SeedSet]) -> list[SeedSet]:
+    """Seed sets by id, first occurrence kept (a published set never changes)."""
+    seen: dict[str, SeedSet] = {}
+    for seed_set in sets:
+        seen.setdefault(seed_set.id, seed_set)
+    return list(seen.values())
+
+
 def rotation_due(rotation: SeedRotation, cohort: Cohort, published: Iterable[SeedSet]) -> bool:
     """Whether `cohort` must introduce a new set: none was ever published, or the newest one is
     `rotate_every` cohorts old."""
