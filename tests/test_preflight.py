@@ -421,3 +421,12 @@ def test_github_timeout(httpserver: HTTPServer) -> None:
 )
 def test_github_remotes_are_recognised(url: str, repository: str | None) -> None:
     assert github_repository(url) == repository
+
+
+def test_a_detached_checkout_of_the_tag_passes(release: Path, submission: Path, output: Path) -> None:
+    write(release, "NOTES.md", "later work\n")
+    commit_all(release, "Later work")
+    git(release, "checkout", "-q", "2026-09-C0")  # what a runner does: HEAD detached at the release
+    result = runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(output)])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(output.read_text())["provenance"]["commit"] == git(release, "rev-parse", "2026-09-C0^{commit}")
