@@ -18,9 +18,15 @@ def read_input(path: Path) -> bytes:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`.
+    A failure leaves `path` as it was (and no temporary file) and is an environment error."""
+    from .errors import EnvironmentProblem
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -28,6 +34,8 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as exc:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise EnvironmentProblem(f"cannot write {path}: {exc.strerror or exc}") from None
         raise

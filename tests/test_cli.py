@@ -201,3 +201,24 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
     text = buffer.getvalue()
     assert "\x1b[1;31mschema-invalid-value\x1b[0m" in text
     assert "working tree: invalid (1 errors, 26 warnings, 26 pending values)" in text
+
+
+def test_an_unwritable_output_is_an_environment_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run("schema", "-o", str(blocker / "schemas"))
+    assert code == 2
+    assert err.startswith(f"error: cannot write {blocker / 'schemas'}")
+
+
+def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path: Path) -> None:
+    from catalogctl.errors import EnvironmentProblem
+    from catalogctl.files import write_atomic
+
+    target = tmp_path / "out.yaml"
+    target.write_text("old\n")
+    (tmp_path / "out.yaml.d").mkdir()
+    with pytest.raises(EnvironmentProblem, match="cannot write"):
+        write_atomic(tmp_path / "out.yaml.d", b"new")  # a folder cannot be replaced by a file
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml", "out.yaml.d"]
