@@ -31,7 +31,6 @@ from .errors import CatalogError, CatalogInvalid, EntityNotFound, EnvironmentPro
 from .files import write_atomic
 from .schema import Ruleset, SeedSet
 from .seeds import SeedValues, next_seed_sets, read_seed_file, unique_sets
-from .tree import WorkingTree
 from .validation import validate_document
 from .yamlio import canonical_json, dump_yaml, parse_document
 
@@ -166,7 +165,8 @@ class _Freeze:
         if dirty:
             shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
             raise DirtyTree(f"the working tree has uncommitted changes: {shown}", "commit or stash them first")
-        result = load_tree(WorkingTree(self.root))
+        # The release is HEAD's tree: files git ignores are on disk but never in the commit.
+        result = load_tree(gitrepo.GitTree(self.repo, head, "HEAD"))
         errors = [d for d in result.diagnostics if d.severity.value == "error"]
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
@@ -303,6 +303,8 @@ class _Freeze:
         if resumed is not None:
             seed_sets: list[SeedSet] = list(resumed.seed_sets)
             frozen_at = resumed.frozen_at
+            if self.request.seeds_file is not None:
+                self.check_resumed_seeds(resumed)
         else:
             published = [s for r in catalog.rulesets.values() if r.cohort != self.cohort.id for s in r.seed_sets]
             imported: SeedValues | None = None
@@ -330,6 +332,21 @@ class _Freeze:
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
             seed_sets=seed_sets,
         )
+
+    def check_resumed_seeds(self, resumed: Ruleset) -> None:
+        """A rerun with --seeds must ask for the seeds the interrupted freeze already wrote."""
+        assert self.request.seeds_file is not None
+        imported, imported_id = read_seed_file(self.request.seeds_file)
+        new = [s for s in resumed.seed_sets if s.introduced_in == self.cohort.id]
+        values = [SeedValues(s.scheduler_rng_seed, s.sample_index_rng_seed, s.model_seed) for s in new]
+        if values != [imported] or (imported_id is not None and new[0].id != imported_id):
+            shown = f"{new[0].scheduler_rng_seed} / {new[0].sample_index_rng_seed} / {new[0].model_seed}" if new else ""
+            written = f"seed set {new[0].id} = {shown}" if new else "no new seed set"
+            raise UsageError(
+                f"the interrupted freeze left {self.ruleset_rel} with {written}, "
+                f"not the seeds of {self.request.seeds_file}",
+                f"remove {self.ruleset_rel} to start this freeze over, or rerun without --seeds",
+            )
 
     def changelog_section(self, catalog: Catalog, ruleset: Ruleset, previous: Ruleset | None, digest: str) -> str:
         from .releases import changelog_section
@@ -383,23 +400,26 @@ class _Freeze:
         remote = self.request.push
         assert remote is not None
         branch = gitrepo.branch_name(self.repo)
+        release, tag_ref = str(commit.id), f"refs/tags/{self.cohort}"
         refs = self.check_remote_before(commit)
-        if refs.get(branch) != str(commit.id):
-            gitrepo.push(self.repo, remote, [f"{branch}:{branch}"])
+        if refs.get(tag_ref) == release:
+            return  # already published: a rerun after success pushes nothing
+        if refs.get(branch) != release:
+            # The release commit, not whatever the branch holds now (a rerun may come later).
+            gitrepo.push(self.repo, remote, [f"{release}:{branch}"])
         self.failpoint("push")
         if gitrepo.tag_state(self.repo, self.cohort.id) is not None:
             self.check_remote_before(commit)  # again, right before: pygit2 would move a remote tag
-            if refs.get(f"refs/tags/{self.cohort}") != str(commit.id):
-                gitrepo.push(self.repo, remote, [f"refs/tags/{self.cohort}:refs/tags/{self.cohort}"])
+            gitrepo.push(self.repo, remote, [f"{tag_ref}:{tag_ref}"])
         after = gitrepo.remote_refs(self.repo, remote)
-        if after.get(branch) != str(commit.id) and after.get(f"refs/tags/{self.cohort}") != str(commit.id):
-            raise gitrepo.RemoteProblem(f"after the push, `{remote}` does not show {str(commit.id)[:12]}")
-        tag_there = after.get(f"refs/tags/{self.cohort}")
-        if self.request.tag and tag_there != str(commit.id):
+        tag_there = after.get(tag_ref)
+        if self.request.tag and tag_there != release:
             raise gitrepo.RemoteProblem(
                 f"after the push, `{remote}` has tag `{self.cohort}` at {(tag_there or 'nothing')[:12]}, "
-                f"not {str(commit.id)[:12]}"
+                f"not {release[:12]}"
             )
+        if not self.request.tag and after.get(branch) != release:
+            raise gitrepo.RemoteProblem(f"after the push, `{remote}` does not show {release[:12]} on {branch}")
 
 
 def freeze(path: Path, request: FreezeRequest, failpoint: Failpoint = _no_failpoint) -> FreezeResult:

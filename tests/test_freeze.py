@@ -398,3 +398,64 @@ def test_changelog_sections_stay_newest_first_below_unreleased(repo: Path, seeds
     text = (repo / "CHANGELOG.md").read_text()
     assert text.startswith("# Catalog release notes\n\n## Unreleased\n\n- a note\n\n## 2026-09-C1\n")
     assert text.index("## 2026-09-C1") < text.index("## 2026-09-C0")
+
+
+def test_files_git_ignores_are_never_frozen(repo: Path) -> None:
+    bench = repo / "benchmark_suite/benchmarks"
+    (bench / "gsm8k2.yaml").write_text((bench / "gsm8k.yaml").read_text().replace("id: gsm8k\n", "id: gsm8k2\n"))
+    (repo / ".git/info/exclude").write_text("benchmark_suite/benchmarks/gsm8k2.yaml\n")
+    assert git(repo, "status", "--porcelain") == ""  # the working tree looks clean to git
+    before = snapshot(repo)
+    with pytest.raises(UsageError, match=r"unknown benchmark `gsm8k2` \(did you mean `gsm8k`\?\)"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k", "gsm8k2"]))
+    assert snapshot(repo) == before
+
+
+def test_a_resumed_freeze_refuses_other_seeds(repo: Path, seeds_a: Path) -> None:
+    with pytest.raises(Crash):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]), failpoint=crash_at("files"))  # generated seeds
+    with pytest.raises(UsageError) as caught:
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    assert str(caught.value).startswith("the interrupted freeze left rulesets/2026-09-C0.yaml with seed set A = ")
+    assert str(caught.value).endswith(f"not the seeds of {seeds_a}")
+    assert tags(repo) == []
+
+
+def test_a_resumed_freeze_accepts_the_same_seeds(repo: Path, seeds_a: Path) -> None:
+    with pytest.raises(Crash):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a), failpoint=crash_at("files"))
+    result = freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    assert result.state == "resumed"
+    assert ruleset_at(repo, "2026-09-C0").seed_sets[0].scheduler_rng_seed == 16159082839903944936
+
+
+def test_a_rerun_pushes_the_release_not_later_work(repo: Path, remote: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"))
+    release = git(repo, "rev-parse", "HEAD")
+    write(repo, "WIP.md", "not ready\n")
+    commit_all(repo, "Work in progress")
+    result = freeze(repo, request("2026-09-C0", push="origin"))
+    assert (result.state, result.pushed) == ("already-frozen", True)
+    assert git(remote, "rev-parse", "main") == release  # the WIP commit was not pushed
+
+
+def test_a_first_push_after_later_work_sends_only_the_release(repo: Path, remote: Path, seeds_a: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    release = git(repo, "rev-parse", "HEAD")
+    write(repo, "WIP.md", "not ready\n")
+    commit_all(repo, "Work in progress")
+    freeze(repo, request("2026-09-C0", push="origin"))
+    assert git(remote, "rev-parse", "main") == release
+    assert git(remote, "rev-parse", "2026-09-C0^{commit}") == release
+
+
+def test_a_rerun_after_others_pushed_is_still_a_no_op(repo: Path, remote: Path, seeds_a: Path, tmp_path: Path) -> None:
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="origin"))
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(remote), str(other))
+    write(other, "LATER.md", "later\n")
+    commit_all(other, "Later work on the remote")
+    git(other, "push", "-q", "origin", "main")
+    result = freeze(repo, request("2026-09-C0", push="origin"))
+    assert (result.state, result.pushed) == ("already-frozen", True)
+    assert git(remote, "rev-parse", "main") == git(other, "rev-parse", "HEAD")
