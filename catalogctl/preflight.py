@@ -32,6 +32,7 @@ def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
     if not tag.annotated:
         raise CheckFailed("tag-invalid", f"tag `{cohort}` is lightweight: a release tag is annotated")
     release = gitrepo.commit_by_id(repo, tag.commit)
+    check_tag_at_release(repo, cohort, release)
     head = gitrepo.head(repo)
     if head.id != release.id:
         ahead, behind = gitrepo.ahead_behind(repo, head, release)
@@ -67,6 +68,22 @@ def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
             f"tag `{cohort}` carries ruleset digest {carried or 'none'}, but the ruleset's is {actual}",
         )
     return release
+
+
+def check_tag_at_release(repo: gitrepo.Repository, cohort: str, tagged: gitrepo.Commit) -> None:
+    """The tag must point at the commit that added the cohort's ruleset: a tag moved to a later
+    commit (with an edited ruleset, say) is not the release."""
+    path = f"rulesets/{cohort}.yaml"
+    added = gitrepo.commit_adding(repo, path, tagged)
+    if added is None:
+        raise CheckFailed("tag-invalid", f"tag `{cohort}` points at {_short(str(tagged.id))}, which has no {path}")
+    if added.id != tagged.id:
+        raise CheckFailed(
+            "tag-invalid",
+            f"tag `{cohort}` points at {_short(str(tagged.id))}, but {path} was added by {_short(str(added.id))}: "
+            "the tag moved",
+            "a release tag never moves: ask the maintainers which commit is the release",
+        )
 
 
 def _has(commit: gitrepo.Commit, cohort: str) -> bool:

@@ -186,6 +186,10 @@ def resolve(path: Path, submission_file: Path, ref: str | None = None) -> Resolv
     found = gitrepo.resolve_ref(repo, target)
     tag_state = gitrepo.tag_state(repo, cohort)
     tag = cohort if tag_state is not None and tag_state.commit == str(found.commit.id) else None
+    if ref is None and tag is not None:
+        from .preflight import check_tag_at_release
+
+        check_tag_at_release(repo, cohort, found.commit)
     note = "not checked: resolve does not contact the remote (preflight does)"
     if found.note:
         note = f"{found.note}; {note}"

@@ -131,11 +131,13 @@ def test_head_behind_the_tag(release: Path, submission: Path, output: Path) -> N
 
 
 def test_a_moved_local_tag(release: Path, submission: Path, output: Path) -> None:
-    release_commit = git(release, "rev-parse", "HEAD")
     git(release, "tag", "-f", "-a", "2026-09-C0", "-m", "moved", "HEAD~1")
+    before = git(release, "rev-parse", "HEAD~1")
     code, err = refused(release, submission, output)
-    assert code == 3
-    assert err.startswith(f"error [checkout-mismatch]: HEAD ({release_commit[:12]}) is 1 commit ahead of 2026-09-C0 (")
+    assert code == 5
+    assert err == (
+        f"error [tag-invalid]: tag `2026-09-C0` points at {before[:12]}, which has no rulesets/2026-09-C0.yaml\n"
+    )
 
 
 def test_a_moved_remote_tag(release: Path, submission: Path, output: Path, tmp_path: Path) -> None:
@@ -430,3 +432,22 @@ def test_a_detached_checkout_of_the_tag_passes(release: Path, submission: Path, 
     result = runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(output)])
     assert result.exit_code == 0, result.stderr
     assert json.loads(output.read_text())["provenance"]["commit"] == git(release, "rev-parse", "2026-09-C0^{commit}")
+
+
+def test_a_tag_moved_to_an_edited_ruleset_is_refused(release: Path, submission: Path, output: Path) -> None:
+    from catalogctl.freeze import ruleset_digest
+
+    added = git(release, "rev-parse", "HEAD")
+    replace_in(release, "rulesets/2026-09-C0.yaml", "model_seed: 42", "model_seed: 7")
+    moved = commit_all(release, "Tweak the seeds")
+    digest = ruleset_digest((release / "rulesets/2026-09-C0.yaml").read_bytes())
+    git(release, "tag", "-f", "-a", "2026-09-C0", "-m", f"re-tagged\n\nruleset-digest: {digest}", "HEAD")
+    code, err = refused(release, submission, output, "--offline")
+    assert code == 5
+    assert err == (
+        f"error [tag-invalid]: tag `2026-09-C0` points at {moved[:12]}, but rulesets/2026-09-C0.yaml was added by "
+        f"{added[:12]}: the tag moved\n"
+        "hint: a release tag never moves: ask the maintainers which commit is the release\n"
+    )
+    with pytest.raises(CheckFailed, match="the tag moved"):
+        resolve(release, submission)
