@@ -190,9 +190,13 @@ class _Freeze:
             self.check_remote_before(None)
         changelog_path = self.root / CHANGELOG
         old_changelog = changelog_path.read_bytes() if changelog_path.exists() else None
-        new_changelog = upsert_section(
-            (old_changelog or b"# Catalog release notes\n").decode("utf-8"), self.cohort.id, section
-        )
+        try:
+            current = (old_changelog or b"# Catalog release notes\n").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EnvironmentProblem(
+                f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
+            ) from None
+        new_changelog = upsert_section(current, self.cohort.id, section)
         write_atomic(self.root / self.ruleset_rel, text.encode())
         write_atomic(changelog_path, new_changelog.encode())
         self.failpoint("files")

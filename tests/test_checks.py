@@ -340,3 +340,96 @@ def test_a_missing_or_null_threshold_metric_fails(deepseek: Path, tmp_path: Path
         verdict, checks = gate(report, "accuracy_gate")
         assert verdict == "fail"
         assert [c.status for c in checks if c.what == "TOKENS_PER_SAMPLE"] == ["fail", "fail"]
+
+
+# -- what a run reports must be plausible before it can pass -------------------------------------
+
+
+def test_a_percentage_labelled_a_fraction_cannot_pass(pinned: Path) -> None:
+    accuracy = [
+        {"dataset": "aime25", "scale": "fraction", "repeat_scores": [90.0] * 8, "samples_scored": 240},
+        {"dataset": "gpqa", "scale": "fraction", "repeat_scores": [0.8] * 5, "samples_scored": 990},
+        {"dataset": "livecodebench", "scale": "fraction", "repeat_scores": [0.84] * 3, "samples_scored": 3165},
+    ]
+    report = check_run(resolved_config(pinned, "gpt-oss-120b"), gpt_oss_results(accuracy=accuracy))
+    verdict, checks = gate(report, "accuracy_gate")
+    assert verdict == "not-evaluable"
+    assert checks[0].observed == "aime25 repeat score: 90 is not a fraction (0..1)"
+
+
+def test_a_reported_ratio_metric_out_of_range_cannot_pass(pinned: Path) -> None:
+    config = resolved_config(pinned, "llm-post-training")
+    report = check_run(config, training_results(metrics={"pass_at_4": 69.0}))
+    assert gate(report, "quality_target") == (
+        "fail",
+        [Check("pass_at_4", ">= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "fail")],
+    )
+
+
+def test_only_the_contracts_datasets_count_towards_accuracy_samples(pinned: Path) -> None:
+    accuracy = [
+        {"dataset": "aime25", "scale": "fraction", "repeat_scores": [0.9] * 8, "samples_scored": 240},
+        {"dataset": "gpqa", "scale": "fraction", "repeat_scores": [0.8] * 5, "samples_scored": 990},
+        {"dataset": "gsm8k", "scale": "fraction", "repeat_scores": [0.8], "samples_scored": 3165},
+    ]
+    report = check_run(resolved_config(pinned, "gpt-oss-120b"), gpt_oss_results(accuracy=accuracy))
+    verdict, checks = gate(report, "requirements")
+    assert verdict == "not-evaluable"
+    assert checks[-1] == Check("accuracy samples scored", ">= 4395", "not reported", "unknown")
+
+
+def test_pass_at_k_over_fewer_tasks_than_the_dataset_is_not_evaluable(pinned: Path) -> None:
+    text = (pinned / "benchmark_suite/benchmarks/gsm8k.yaml").read_text()
+    (pinned / "benchmark_suite/benchmarks/gsm8k.yaml").write_text(
+        text.replace(
+            "      num_repeats: 1\n", "      num_repeats: 1\n      repeat_aggregation: {method: pass_at_k, k: 1}\n"
+        )
+        .replace(
+            "  reported_metrics:",
+            "  thresholds:\n    exact_match:\n      reference: 80.0\n      lower_factor: 0.99\n"
+            "      scale: percent\n  reported_metrics:",
+        )
+        .replace("    - generation_integrity\n", "    - generation_integrity\n    - accuracy_gate\n")
+    )
+    results = RunResults.model_validate(
+        {
+            "benchmark": "gsm8k",
+            "accuracy": [
+                {"dataset": "gsm8k", "scale": "fraction", "task_attempts": {"t1": [True]}, "samples_scored": 1}
+            ],
+        }
+    )
+    verdict, checks = gate(check_run(resolved_config(pinned, "gsm8k"), results), "accuracy_gate")
+    assert verdict == "not-evaluable"
+    assert checks[0].observed == "gsm8k: the run reported 1 tasks, the dataset has 1319"
+
+
+def test_min_new_tokens_is_a_generation_parameter_a_run_can_report(pinned: Path) -> None:
+    generation = [{**g.model_dump(), "min_new_tokens": 1} for g in gpt_oss_results().generation]
+    assert gpt_oss_results(generation=generation).generation[0].min_new_tokens == 1
+
+
+def test_odd_run_folders_are_messages_not_tracebacks(deepseek: Path, tmp_path: Path) -> None:
+    from catalogctl.errors import UsageError
+
+    config = resolved_config(deepseek, "deepseek-r1")
+    folder = run_folder(tmp_path, "interactive")
+    text = (folder / "config.yaml").read_text()
+    (folder / "config.yaml").write_text(text.replace("  temperature: 0.0", "  temperature: hot"))
+    with pytest.raises(UsageError, match=r"has an unexpected type \(temperature: Input should be a valid number\)"):
+        read_run_folder(folder, config.contract)
+    (folder / "config.yaml").write_text(text.replace("settings:\n", "settings: [1]\nignored:\n"))
+    with pytest.raises(UsageError, match="do not have the endpoints client's shape"):
+        read_run_folder(folder, config.contract)
+
+
+def test_a_hand_edited_resolved_config_is_a_message(pinned: Path, tmp_path: Path) -> None:
+    data = resolved_config(pinned, "gpt-oss-120b").to_data()
+    del data["contract"]["accuracy"]["thresholds"]
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    results = tmp_path / "results.json"
+    results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
+    outcome = runner.invoke(app, ["check", str(resolved), str(results)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("error: the resolved config's contract lacks what gate `accuracy_gate` needs")

@@ -459,3 +459,16 @@ def test_a_rerun_after_others_pushed_is_still_a_no_op(repo: Path, remote: Path, 
     result = freeze(repo, request("2026-09-C0", push="origin"))
     assert (result.state, result.pushed) == ("already-frozen", True)
     assert git(remote, "rev-parse", "main") == git(other, "rev-parse", "HEAD")
+
+
+def test_a_changelog_that_is_not_utf8_is_a_message(repo: Path) -> None:
+    (repo / "CHANGELOG.md").write_bytes(b"# Notes\n\n## Caf\xe9\n")
+    commit_all(repo, "Latin-1 changelog")
+    before = snapshot_bytes(repo)
+    with pytest.raises(EnvironmentProblem, match=r"CHANGELOG.md is not UTF-8 \(byte 15\): nothing was frozen"):
+        freeze(repo, request("2026-09-C0", add=["gsm8k"]))
+    assert snapshot_bytes(repo) == before
+
+
+def snapshot_bytes(root: Path) -> tuple[str, str, bytes]:
+    return git(root, "rev-parse", "HEAD"), git(root, "status", "--porcelain"), (root / "CHANGELOG.md").read_bytes()

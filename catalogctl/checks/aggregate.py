@@ -35,6 +35,18 @@ def pass_at_k(n: int, c: int, k: int) -> Fraction:
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
+_RANGES = {"fraction": 1.0, "percent": 100.0}
+
+
+def in_range(value: float, scale: str, what: str) -> float:
+    """`value`, when it can be a score on `scale` (0-1 for a fraction, 0-100 for percent): a run
+    that labels a percentage a fraction must not pass a threshold a hundred times too easily."""
+    top = _RANGES.get(scale)
+    if top is not None and not 0 <= value <= top:
+        raise NotEvaluable(f"{what}: {value:g} is not a {scale} (0..{top:g})")
+    return value
+
+
 def to_scale(value: float, source: str, target: str) -> float:
     """A ratio score moved between fraction (0-1) and percent (0-100)."""
     if source == target or target == "absolute":
@@ -56,12 +68,19 @@ class DatasetScore:
     how: str
 
 
-def dataset_score(result: AccuracyResult, method: str, k: int, num_repeats: int) -> DatasetScore:
-    """Aggregate one dataset's repeats: mean_of_k, best_of_k or pass_at_k."""
+def dataset_score(
+    result: AccuracyResult, method: str, k: int, num_repeats: int, tasks: int | None = None
+) -> DatasetScore:
+    """Aggregate one dataset's repeats: mean_of_k, best_of_k or pass_at_k (over `tasks` tasks
+    when the dataset's size is known: a run reporting fewer tasks is not scored on them)."""
     if method == "pass_at_k":
         if not result.task_attempts:
             raise NotEvaluable(
                 f"{result.dataset}: pass@{k} needs per-task attempt outcomes, which the run did not report"
+            )
+        if tasks is not None and len(result.task_attempts) != tasks:
+            raise NotEvaluable(
+                f"{result.dataset}: the run reported {len(result.task_attempts)} tasks, the dataset has {tasks}"
             )
         try:
             per_task = [pass_at_k(len(o), sum(o), k) for o in result.task_attempts.values()]
@@ -73,13 +92,14 @@ def dataset_score(result: AccuracyResult, method: str, k: int, num_repeats: int)
     if scores:
         if len(scores) < k:
             raise NotEvaluable(f"{result.dataset}: {method} needs {k} repeats, the run reported {len(scores)}")
-        chosen = scores[:k]
+        chosen = [in_range(score, result.scale, f"{result.dataset} repeat score") for score in scores[:k]]
         value = statistics.fmean(chosen) if method == "mean_of_k" else max(chosen)
         return DatasetScore(result.dataset, value, result.scale, f"{method} of {k} repeats")
     if method == "mean_of_k" and k == num_repeats and result.pooled_score is not None:
         # The pooled score over all repeats equals the mean of the repeats' scores, as every
         # repeat scores the same samples.
-        return DatasetScore(result.dataset, result.pooled_score, result.scale, f"pooled over {num_repeats} repeats")
+        pooled = in_range(result.pooled_score, result.scale, f"{result.dataset} pooled score")
+        return DatasetScore(result.dataset, pooled, result.scale, f"pooled over {num_repeats} repeats")
     raise NotEvaluable(f"{result.dataset}: {method} needs per-repeat scores, which the run did not report")
 
 

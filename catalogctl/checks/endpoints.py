@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..errors import UsageError
 from ..files import read_input
 from ..yamlio import YamlProblem, read_foreign_yaml
@@ -25,7 +27,7 @@ SCORER_SCALES = {
     "code_bench_scorer": "fraction",
     "shopify_category_f1": "fraction",
 }
-_GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "reasoning_effort")
+_GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_tokens", "reasoning_effort")
 NS_PER_MS = 1_000_000
 
 
@@ -72,6 +74,19 @@ def _generation(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
     """Results of an endpoints client run folder, mapped onto `contract`'s datasets."""
+    try:
+        return _read_run_folder(folder, contract)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UsageError(
+            f"{folder}: a value of the run's files has an unexpected type ({where}: {first['msg']})"
+        ) from None
+    except (AttributeError, TypeError) as exc:
+        raise UsageError(f"{folder}: the run's files do not have the endpoints client's shape ({exc})") from None
+
+
+def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
     config_path = folder / "config.yaml"
     if not config_path.is_file():
         raise UsageError(f"{folder} is not an endpoints run folder: no config.yaml")

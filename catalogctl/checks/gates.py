@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from ..formula import FormulaError, evaluate
-from .aggregate import MissingMetric, NotEvaluable, combine, dataset_score, to_scale, weights_of
+from .aggregate import MissingMetric, NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
 from .results import RunResults
 
 Status = Literal["pass", "fail", "unknown"]
@@ -183,8 +183,10 @@ def requirements(run: Run) -> list[Check]:
                 checks.append(_bound(fact, reported.get(fact), limit, at_least, unit))
     accuracy = run.contract.get("accuracy")
     if accuracy:
-        counts = [r.samples_scored for r in run.results.accuracy]
-        scored = sum(c for c in counts if c is not None) if counts and None not in counts else None
+        # Only the contract's datasets count, each once: another dataset's samples are no evidence.
+        reported = {r.dataset: r.samples_scored for r in run.results.accuracy}
+        counts = [reported.get(entry["dataset"]["id"]) for entry in accuracy["datasets"]]
+        scored = sum(c for c in counts if c is not None) if None not in counts else None
         limit = accuracy["requirements"]["min_accuracy_sample_count"]
         checks.append(_bound("accuracy samples scored", scored, limit, True))
     return checks
@@ -195,9 +197,9 @@ def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
     metric = run.contract["metrics"][key]
     reported = run.results.metrics.get(key)
     if reported is not None:
-        return {
-            "": to_scale(reported, metric["unit"], scale) if metric["unit"] in ("percent", "fraction") else reported
-        }
+        if metric["unit"] not in ("percent", "fraction"):
+            return {"": reported}
+        return {"": to_scale(in_range(reported, metric["unit"], key), metric["unit"], scale)}
     if key in run.results.metrics:
         raise MissingMetric(f"{key} was reported as null")
     if metric["unit"] not in ("percent", "fraction"):
@@ -210,7 +212,9 @@ def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
         if ident not in by_dataset:
             raise NotEvaluable(f"the run reported no accuracy for {ident}")
         agg = entry["repeat_aggregation"]
-        scores.append(dataset_score(by_dataset[ident], agg["method"], agg["k"], entry["num_repeats"]))
+        samples = entry["dataset"]["samples"]
+        tasks = samples if isinstance(samples, int) else None
+        scores.append(dataset_score(by_dataset[ident], agg["method"], agg["k"], entry["num_repeats"], tasks))
     aggregation = accuracy["dataset_aggregation"]
     components = aggregation.get("components")
     if components:
@@ -268,7 +272,10 @@ def quality_target(run: Run) -> list[Check]:
     metric = run.contract["metrics"][target["metric"]]
     value = run.results.metrics.get(target["metric"])
     if value is not None and metric["unit"] in ("percent", "fraction"):
-        value = to_scale(value, metric["unit"], target["scale"])
+        try:
+            value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
+        except NotEvaluable as exc:
+            return [Check(target["metric"], f">= {target['target']}", str(exc), "fail")]
     at_least = metric["direction"] != "lower"
     check = _bound(target["metric"], value, target["target"], at_least)
     # A missing or null quality metric is a failure, never a pass.

@@ -47,6 +47,7 @@ class GenerationUsed(_Results):
     top_p: float | None = None
     top_k: int | None = None
     max_new_tokens: int | None = None
+    min_new_tokens: int | None = None
     reasoning_effort: str | None = None
 
 

@@ -66,6 +66,8 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
 def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
     """Run every gate the contract names, in its order."""
     contract = config.contract
+    if "id" not in contract or "postprocessing" not in contract:
+        raise UsageError("the resolved config's contract has no id or postprocessing: it is not a resolved contract")
     if results.benchmark != contract["id"]:
         raise UsageError(
             f"the results are of benchmark `{results.benchmark}`, the resolved config of `{contract['id']}`"
@@ -79,5 +81,12 @@ def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
                 GateResult(name, "hard", "unknown gate", [Check(name, "a registered gate", "unknown", "unknown")])
             )
             continue
-        gates.append(GateResult(spec.name, spec.severity, spec.description, spec.function(run)))
+        try:
+            checks = spec.function(run)
+        except (KeyError, TypeError, AttributeError) as exc:  # a hand-edited resolved config
+            raise UsageError(
+                f"the resolved config's contract lacks what gate `{name}` needs ({exc})",
+                "write resolved configs with `catalogctl resolve` or `preflight`",
+            ) from None
+        gates.append(GateResult(spec.name, spec.severity, spec.description, checks))
     return CheckReport(contract["id"], results.source, gates)
