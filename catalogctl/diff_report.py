@@ -82,6 +82,12 @@ class DiffReport(_Report):
     cohorts: CohortDelta | None
 
     @property
+    def contracts_changed(self) -> bool:
+        """Whether a benchmark's contract digest changed (or a benchmark came or went). A change
+        of class `contract` that no benchmark uses (an unused recipe, say) changes none."""
+        return any(b.status != "identical" and b.old_digest != b.new_digest for b in self.benchmarks)
+
+    @property
     def semantic(self) -> bool:
         """Whether anything changed beyond comments and formatting."""
         return bool(self.changes) or (self.cohorts is not None and _cohort_changed(self.cohorts))

@@ -330,3 +330,17 @@ def test_unknown_ref_exits_2(catalog_repo: Path) -> None:
     result = CliRunner().invoke(app, ["diff", "2026-09-C0", "-C", str(catalog_repo)])
     assert result.exit_code == 2
     assert result.stderr == "error: unknown ref `2026-09-C0`\nhint: fetch it first: git fetch --tags origin\n"
+
+
+def test_fail_on_contract_ignores_a_contract_field_no_benchmark_uses(catalog_repo: Path) -> None:
+    replace_in(
+        catalog_repo,
+        "benchmark_suite/datasets/gpqa.yaml",
+        "  mlperf_multiple_choice:",
+        "  unused:\n    scorer: x\n    ground_truth: <TBD>\n  mlperf_multiple_choice:",
+    )
+    report = diff_refs(catalog_repo, "v1")
+    assert [(c.change_class, c.impact) for c in report.changes] == [("contract", [])]
+    assert not report.contracts_changed
+    result = CliRunner().invoke(app, ["diff", "v1", "-C", str(catalog_repo), "--fail-on", "contract"])
+    assert result.exit_code == 0

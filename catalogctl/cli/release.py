@@ -63,9 +63,7 @@ def diff(
         DiffFormat.github: render_diff.diff_github,
     }
     out(renderers[fmt](report))
-    failed = (fail_on is FailOn.contract and report.summary["contract"] > 0) or (
-        fail_on is FailOn.any and report.semantic
-    )
+    failed = (fail_on is FailOn.contract and report.contracts_changed) or (fail_on is FailOn.any and report.semantic)
     raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
 
 
