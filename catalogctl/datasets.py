@@ -16,7 +16,7 @@ from .errors import CatalogInvalid, EntityNotFound, UsageError
 from .files import write_atomic
 from .remote import DownloadProblem, Fetched, download, read_local
 from .schema import Dataset, Pending
-from .tree import Tree, WorkingTree, find_root
+from .tree import Tree, find_root
 from .validation import validate_document
 from .yamlio import parse_document, update_document
 
@@ -138,8 +138,3 @@ def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None =
         raise CatalogInvalid(f"pinning would make {path.relative_to(root)} invalid", problems)
     write_atomic(path, new_text.encode("utf-8"))
     return Pinned(ident, str(path.relative_to(root)), fetched.sha256, fetched.records, changes)
-
-
-def working_tree(path: Path | None) -> WorkingTree:
-    """The working tree of the catalog at `path`."""
-    return WorkingTree(find_root(path or Path.cwd()))

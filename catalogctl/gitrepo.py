@@ -118,11 +118,6 @@ class GitTree:
         # cost O(n) apiece; looking names up in the cached folder tree keeps it O(log n).
         self._trees: dict[str, pygit2.Tree] = {}
 
-    @property
-    def tree_id(self) -> str:
-        """The id of the commit's root tree."""
-        return str(self.commit.tree.id)
-
     def _object(self, path: str) -> pygit2.Object | None:
         if not path:
             return self._root

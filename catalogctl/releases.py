@@ -11,7 +11,7 @@ from . import gitrepo
 from .catalog import Catalog, load_tree
 from .cohorts import Cohort
 from .contract import contract_digest
-from .errors import CatalogError, RefNotFound, UsageError
+from .errors import CatalogError, UsageError
 from .schema import Ruleset
 
 TagStatus = Literal["matches", "present", "moved", "missing"]
@@ -204,10 +204,7 @@ def verify_cohort(repo: gitrepo.Repository, cohort_id: str, ref: str | None = No
     elif tag.annotated:
         result.passed.append(f"the tag carries the ruleset's digest {digest}")
     target = ref or cohort_id
-    try:
-        resolved = gitrepo.resolve_ref(repo, target, ruleset_fallback=False)
-    except RefNotFound:
-        raise
+    resolved = gitrepo.resolve_ref(repo, target, ruleset_fallback=False)
     result.checked_against = f"{target} ({str(resolved.commit.id)[:12]})"
     loaded = load_tree(gitrepo.GitTree(repo, resolved.commit, target))
     ruleset = loaded.catalog.rulesets.get(cohort_id) or Ruleset.model_validate(_ruleset_data(ruleset_text, path))
