@@ -10,42 +10,59 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from catalogctl.version import __version__
 
 _EXPORTS: dict[str, str] = {
-    "Catalog": "catalog",
-    "LoadResult": "catalog",
-    "load_tree": "catalog",
+    "Catalog": "catalog.index",
+    "LoadResult": "catalog.index",
+    "load_tree": "catalog.loader",
     "load_catalog": "api",
     "resolve_submission": "api",
     "preflight_submission": "api",
-    "ResolvedConfig": "resolve",
-    "CheckFailed": "errors",
     "diff_refs": "api",
-    "DiffReport": "diff_report",
-    "contract_digest": "contract",
-    "resolve_contract": "contract",
-    "Diagnostic": "diagnostics",
-    "Severity": "diagnostics",
-    "CatalogError": "errors",
-    "CatalogInvalid": "errors",
-    "EntityNotFound": "errors",
-    "EnvironmentProblem": "errors",
-    "RefNotFound": "errors",
-    "Tree": "tree",
-    "WorkingTree": "tree",
-    "open_tree": "tree",
+    "ResolvedConfig": "model.resolved",
+    "DiffReport": "model.diff",
+    "contract_digest": "catalog.contract",
+    "resolve_contract": "catalog.contract",
+    "Tree": "io.tree",
+    "WorkingTree": "io.tree",
+    "open_tree": "catalog.source",
+    **dict.fromkeys(
+        (
+            "CatalogError",
+            "CatalogInvalid",
+            "CheckFailed",
+            "Diagnostic",
+            "EntityNotFound",
+            "EnvironmentProblem",
+            "RefNotFound",
+            "Severity",
+            "UsageError",
+        ),
+        "errors",
+    ),
 }
 
 if TYPE_CHECKING:
-    from .api import diff_refs, load_catalog, preflight_submission, resolve_submission
-    from .catalog import Catalog, LoadResult, load_tree
-    from .contract import contract_digest, resolve_contract
-    from .diagnostics import Diagnostic, Severity
-    from .diff_report import DiffReport
-    from .errors import CatalogError, CatalogInvalid, CheckFailed, EntityNotFound, EnvironmentProblem, RefNotFound
-    from .resolve import ResolvedConfig
-    from .tree import Tree, WorkingTree, open_tree
+    from catalogctl.api import diff_refs, load_catalog, preflight_submission, resolve_submission
+    from catalogctl.catalog.contract import contract_digest, resolve_contract
+    from catalogctl.catalog.index import Catalog, LoadResult
+    from catalogctl.catalog.loader import load_tree
+    from catalogctl.catalog.source import open_tree
+    from catalogctl.errors import (
+        CatalogError,
+        CatalogInvalid,
+        CheckFailed,
+        Diagnostic,
+        EntityNotFound,
+        EnvironmentProblem,
+        RefNotFound,
+        Severity,
+        UsageError,
+    )
+    from catalogctl.io.tree import Tree, WorkingTree
+    from catalogctl.model.diff import DiffReport
+    from catalogctl.model.resolved import ResolvedConfig
 
 
 def __getattr__(name: str) -> Any:
@@ -69,6 +86,7 @@ __all__ = [
     "ResolvedConfig",
     "Severity",
     "Tree",
+    "UsageError",
     "WorkingTree",
     "__version__",
     "contract_digest",

@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .catalog import LoadResult, load_tree
-from .tree import open_tree
+from catalogctl.catalog.index import LoadResult
+from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.source import open_tree
 
 if TYPE_CHECKING:
-    from .diff_report import DiffReport
-    from .releases import Releases, Verification
-    from .resolve import ResolvedConfig
+    from catalogctl.model.diff import DiffReport
+    from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.release.releases import Releases, Verification
 
 
 def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
@@ -24,7 +25,7 @@ def load_catalog(path: Path | str | None = None, ref: str | None = None) -> Load
 def diff_refs(path: Path | str | None, old: str, new: str | None = None) -> DiffReport:
     """The semantic diff between two refs (cohort ids, tags, branches, commits) of the repository
     at `path`; `new=None` compares with the working tree."""
-    from .diff import diff_trees
+    from catalogctl.diff.trees import diff_trees
 
     root = None if path is None else Path(path)
     old_tree = open_tree(root, old)
@@ -36,9 +37,10 @@ def list_releases(path: Path | str | None = None) -> Releases:
     """The frozen cohorts of the working tree's catalog, with the state of their tags."""
     import datetime as dt
 
-    from . import gitrepo
-    from .releases import Releases, list_cohorts, next_cohort
-    from .tree import WorkingTree, find_root
+    from catalogctl.catalog.source import find_root
+    from catalogctl.io import gitrepo
+    from catalogctl.io.tree import WorkingTree
+    from catalogctl.release.releases import Releases, list_cohorts, next_cohort
 
     root = find_root(Path.cwd() if path is None else Path(path))
     repo = gitrepo.open_repository(root)
@@ -49,8 +51,8 @@ def list_releases(path: Path | str | None = None) -> Releases:
 
 def verify_release(path: Path | str | None, cohort: str, ref: str | None = None) -> Verification:
     """Verify a cohort's release (see `releases.verify_cohort`)."""
-    from . import gitrepo
-    from .releases import verify_cohort
+    from catalogctl.io import gitrepo
+    from catalogctl.release.releases import verify_cohort
 
     repo = gitrepo.open_repository(Path.cwd() if path is None else Path(path))
     return verify_cohort(repo, cohort, ref)
@@ -61,7 +63,7 @@ def resolve_submission(
 ) -> ResolvedConfig:
     """The resolved config of a submission, from its cohort's release tag (or `ref`) in the
     repository at `path`; no checkout or remote check (see `preflight`)."""
-    from .resolve import resolve
+    from catalogctl.run.resolve import resolve
 
     return resolve(Path.cwd() if path is None else Path(path), Path(submission), ref)
 
@@ -76,7 +78,7 @@ def preflight_submission(
 ) -> ResolvedConfig:
     """Check the checkout is exactly the cohort's release (locally and on `remote`), then
     resolve. Raises `CheckFailed` (with `.code` and `.exit_code`) on the first failed check."""
-    from .preflight import preflight as run
+    from catalogctl.run.preflight import preflight as run
 
     return run(
         Path.cwd() if path is None else Path(path), Path(submission), remote=remote, offline=offline, github=github

@@ -1,17 +1,74 @@
-"""The tool's exceptions. The CLI maps them to exit codes in one place (`cli.main`)."""
+"""Everything the library reports on purpose: located diagnostics, and the exceptions it raises,
+each with its exit code. The CLI's one error boundary (`cli.boundary`) reads `exit_code`; nothing
+else maps errors to codes.
+
+Exit codes (every verb):
+
+| code | meaning |
+| --- | --- |
+| 0 | success |
+| 1 | the verb ran and found problems (invalid catalog, failed gate, a remote that disagrees) |
+| 2 | usage or environment error (no repository, unknown ref or id, unreadable file, no network) |
+| 3-8 | `resolve`/`preflight`: one per failed check (`CHECK_EXIT_CODES`) |
+| 70 | internal error: a bug in catalogctl (rerun with --traceback and report it) |
+| 130 | interrupted (Ctrl-C) |
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
 
-if TYPE_CHECKING:
-    from .diagnostics import Diagnostic
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+class Severity(StrEnum):
+    """How bad a finding is: an error fails the verb, a warning does not."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One finding, located in a file (1-based line and column; 0 when not in a file)."""
+
+    path: str
+    line: int
+    column: int
+    severity: Severity
+    code: str
+    message: str
+    hint: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON shape of one diagnostic."""
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        data["file"] = data.pop("path")
+        return {k: data[k] for k in ("severity", "code", "message", "file", "line", "column", "hint")}
+
+
+def error(code: str, message: str, path: str = "", line: int = 0, column: int = 0, hint: str = "") -> Diagnostic:
+    """An error diagnostic."""
+    return Diagnostic(path, line, column, Severity.ERROR, code, message, hint)
+
+
+def warning(code: str, message: str, path: str = "", line: int = 0, column: int = 0, hint: str = "") -> Diagnostic:
+    """A warning diagnostic."""
+    return Diagnostic(path, line, column, Severity.WARNING, code, message, hint)
 
 
 class CatalogError(Exception):
-    """Base of every error the library raises on purpose."""
+    """Base of every error the library raises on purpose. Exit code 1 unless a subclass says."""
 
+    exit_code: ClassVar[int] = EXIT_PROBLEMS
     hint: str = ""
 
     def __init__(self, message: str, hint: str = "") -> None:
@@ -20,16 +77,28 @@ class CatalogError(Exception):
 
 
 class EnvironmentProblem(CatalogError):
-    """The environment is not usable: no repository, no catalog folder. Exit code 2."""
+    """The environment is not usable: no repository, no catalog folder, no network. Exit code 2."""
+
+    exit_code = EXIT_USAGE
 
 
 class RefNotFound(EnvironmentProblem):
     """A ref (tag, branch, commit, cohort) that does not resolve. Exit code 2."""
 
 
+class DirtyTree(EnvironmentProblem):
+    """Uncommitted changes where a freeze needs a clean tree. Exit code 2."""
+
+
+class ConcurrentUpdate(EnvironmentProblem):
+    """Someone else changed HEAD or a tag between our read and our write. Exit code 2."""
+
+
 class UsageError(CatalogError):
     """Arguments that cannot be acted on (a cohort not later than the last one, an id to add that
-    is already there). Exit code 2."""
+    is already there, a file that does not exist). Exit code 2."""
+
+    exit_code = EXIT_USAGE
 
 
 class EntityNotFound(UsageError):
@@ -37,11 +106,27 @@ class EntityNotFound(UsageError):
 
 
 class CatalogInvalid(CatalogError):
-    """The catalog has errors; `diagnostics` lists them. Exit code 1."""
+    """The catalog (or a document the user named) has errors; `diagnostics` lists them. Exit code 1."""
 
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic]) -> None:
         super().__init__(message)
         self.diagnostics = list(diagnostics)
+
+
+class RemoteProblem(CatalogError):
+    """A remote that refuses an update or disagrees with us. Exit code 1."""
+
+
+class RemoteUnreachable(EnvironmentProblem):
+    """A remote (git or an HTTP API) that cannot be reached at all. Exit code 2."""
+
+
+class GitHubProblem(CatalogError):
+    """The GitHub API answered, but could not confirm what was asked (a tag, a comment). Exit code 1."""
+
+
+class DownloadProblem(CatalogError):
+    """A dataset source that could not be downloaded in full. Exit code 1."""
 
 
 # Exit codes of the checks of `resolve` and `preflight`: a runner can tell why it must not run.
@@ -61,4 +146,4 @@ class CheckFailed(CatalogError):
     def __init__(self, code: str, message: str, hint: str = "") -> None:
         super().__init__(message, hint)
         self.code = code
-        self.exit_code = CHECK_EXIT_CODES[code]
+        self.exit_code = CHECK_EXIT_CODES[code]  # type: ignore[misc]  # per instance: one per check

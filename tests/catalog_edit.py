@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catalogctl.catalog import LoadResult, load_tree
-from catalogctl.render import diagnostic_line
-from catalogctl.tree import WorkingTree
+from catalogctl.catalog.index import LoadResult
+from catalogctl.catalog.loader import load_tree
+from catalogctl.io.tree import WorkingTree
+from catalogctl.render.common import diagnostic_line
 from tests.helpers import replace_in
 
 

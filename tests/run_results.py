@@ -6,9 +6,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from catalogctl.checks.results import RunResults
-from catalogctl.contract import resolve_contract
-from catalogctl.resolve import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from catalogctl.catalog.contract import resolve_contract
+from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from catalogctl.model.results import RunResults
 from tests.catalog_edit import load
 
 SET_A = {"scheduler_rng_seed": 16159082839903944936, "sample_index_rng_seed": 2747215439041700203, "model_seed": 42}

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from catalogctl.checks.aggregate import DatasetScore, NotEvaluable, combine, dataset_score, pass_at_k, to_scale
-from catalogctl.checks.results import AccuracyResult
+from catalogctl.model.results import AccuracyResult
+from catalogctl.run.aggregate import DatasetScore, NotEvaluable, combine, dataset_score, pass_at_k, to_scale
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from catalogctl.checks.endpoints import read_run_folder
-from catalogctl.checks.gates import GATES, Check
-from catalogctl.checks.results import RunResults
-from catalogctl.checks.run import CheckReport, check_run
 from catalogctl.cli import app
+from catalogctl.model.results import RunResults
+from catalogctl.run.check import CheckReport, check_run
+from catalogctl.run.endpoints import read_run_folder
+from catalogctl.run.gates import GATES, Check
 from tests.run_results import gpt_oss_results, pin_all, resolved_config
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "endpoints"  # real files of a published v6.1 run

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from catalogctl.ci import GateRequest, run_gate
 from catalogctl.cli import app
-from catalogctl.freeze import FreezeRequest, freeze
+from catalogctl.release.freeze import FreezeRequest, freeze
+from catalogctl.review.ci import GateRequest, run_gate
 from tests.helpers import commit_all, git, replace_in, write
 from tests.release_repo import SEEDS_A, make_freezable
 

@@ -88,8 +88,8 @@ def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> 
 
 
 def test_github_command_escaping() -> None:
-    from catalogctl.diagnostics import error
-    from catalogctl.render import github_command
+    from catalogctl.errors import error
+    from catalogctl.render.common import github_command
 
     d = error("yaml-syntax", "50% bad\nsecond line", "dir,a:b/x.yaml", 3, 4, "fix: it")
     assert github_command(d) == (
@@ -185,7 +185,7 @@ def test_console_script_starts(args: list[str]) -> None:
 
 def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from catalogctl import load_catalog
-    from catalogctl.render import print_diagnostics_rich
+    from catalogctl.render.common import print_diagnostics_rich
 
     monkeypatch.delenv("NO_COLOR")
     monkeypatch.setenv("FORCE_COLOR", "1")
@@ -213,7 +213,7 @@ def test_an_unwritable_output_is_an_environment_error(tmp_path: Path) -> None:
 
 def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path: Path) -> None:
     from catalogctl.errors import EnvironmentProblem
-    from catalogctl.files import write_atomic
+    from catalogctl.io.files import write_atomic
 
     target = tmp_path / "out.yaml"
     target.write_text("old\n")

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from catalogctl import load_catalog
-from catalogctl.cohorts import Cohort, is_cohort_id
+from catalogctl.catalog.cohorts import Cohort, is_cohort_id
+from catalogctl.catalog.source import open_tree
 from catalogctl.errors import RefNotFound
-from catalogctl.tree import open_tree
 from tests.helpers import commit_all, git, write
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 from werkzeug import Request, Response
 
 from catalogctl.cli import app
-from catalogctl.render_ci import COMMENT_MARKER
+from catalogctl.render.review import COMMENT_MARKER
 
 COMMENTS = "/repos/o/r/issues/7/comments"
 

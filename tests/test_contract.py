@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.contract import canonical_form, contract_digest, resolve_contract
+from catalogctl.catalog.contract import canonical_form, canonical_json, contract_digest, resolve_contract
 from catalogctl.errors import EntityNotFound
-from catalogctl.yamlio import canonical_json
 from tests.catalog_edit import load
 from tests.helpers import replace_in, write
 

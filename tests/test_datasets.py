@@ -11,9 +11,9 @@ from pytest_httpserver import HTTPServer
 from typer.testing import CliRunner
 from werkzeug import Request, Response
 
+from catalogctl.authoring.datasets import pin_dataset, verify_datasets
 from catalogctl.cli import app
-from catalogctl.datasets import pin_dataset, verify_datasets
-from catalogctl.tree import WorkingTree
+from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
 from tests.helpers import replace_in
 
@@ -148,7 +148,8 @@ def test_pin_a_url_sets_url_and_sha(catalog_dir: Path, httpserver: HTTPServer) -
 def test_pin_a_digest_of_digits_stays_a_string(
     catalog_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from catalogctl import datasets, remote
+    from catalogctl.authoring import datasets
+    from catalogctl.io import http as remote
 
     monkeypatch.setattr(datasets, "fetch", lambda *a, **k: remote.Fetched("1" * 64, 10, None))
     data = tmp_path / "x.parquet"

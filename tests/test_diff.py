@@ -10,11 +10,12 @@ from typer.testing import CliRunner
 
 from catalogctl import load_catalog
 from catalogctl.api import diff_refs
+from catalogctl.catalog.contract import contract_digest
 from catalogctl.cli import app
-from catalogctl.contract import contract_digest
-from catalogctl.diff import DiffReport
+from catalogctl.diff.markdown import diff_markdown
+from catalogctl.diff.trees import DiffReport
 from catalogctl.errors import CatalogInvalid, RefNotFound
-from catalogctl.render_diff import diff_github, diff_markdown, diff_text
+from catalogctl.render.diff import diff_github, diff_text
 from tests.helpers import commit_all, git, replace_in, write
 
 AIME = "benchmark_suite/datasets/aime25.yaml"

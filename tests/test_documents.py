@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catalogctl.render import diagnostic_line
-from catalogctl.schema import Submission
-from catalogctl.validation import validate_document
-from catalogctl.yamlio import parse_document
+from catalogctl.catalog.validation import validate_document
+from catalogctl.io.yamlio import parse_document
+from catalogctl.model import Submission
+from catalogctl.render.common import diagnostic_line
 from tests.catalog_edit import load, problems, problems_after
 from tests.helpers import write
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from catalogctl.formula import FormulaError, evaluate, variables
+from catalogctl.catalog.formula import FormulaError, evaluate, variables
 
 SCHEDULE = "gbs * ceil(2.5 + 3840 / gbs)"
 

@@ -9,12 +9,20 @@ from pathlib import Path
 import pytest
 
 from catalogctl import load_catalog
-from catalogctl.contract import contract_digest
-from catalogctl.errors import CatalogError, CatalogInvalid, EnvironmentProblem, UsageError
-from catalogctl.freeze import DirtyTree, FreezeRequest, freeze, ruleset_digest
-from catalogctl.gitrepo import ConcurrentUpdate, RemoteProblem
-from catalogctl.schema import Ruleset
-from catalogctl.yamlio import parse_document
+from catalogctl.catalog.contract import contract_digest
+from catalogctl.errors import (
+    CatalogError,
+    CatalogInvalid,
+    ConcurrentUpdate,
+    DirtyTree,
+    EnvironmentProblem,
+    RemoteProblem,
+    UsageError,
+)
+from catalogctl.io.yamlio import parse_document
+from catalogctl.model import Ruleset
+from catalogctl.release.freeze import FreezeRequest, freeze
+from catalogctl.release.ruleset import ruleset_digest
 from tests.helpers import commit_all, git, init_repo, replace_in, write
 from tests.release_repo import REFUSE_TAGS_HOOK, SEEDS_A, commit_count, git_daemon, make_freezable, tags
 

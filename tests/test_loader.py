@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from catalogctl import load_catalog
-from catalogctl.catalog import LoadResult
+from catalogctl.catalog.index import LoadResult
 from catalogctl.errors import EnvironmentProblem, RefNotFound
-from catalogctl.render import diagnostic_line
-from catalogctl.tree import WorkingTree
+from catalogctl.io.tree import WorkingTree
+from catalogctl.render.common import diagnostic_line
 from tests.helpers import commit_all, git, init_repo, replace_in, write
 
 

@@ -12,10 +12,10 @@ from pytest_httpserver import HTTPServer
 from typer.testing import CliRunner
 
 from catalogctl.cli import app
-from catalogctl.errors import CatalogInvalid, CheckFailed
-from catalogctl.freeze import FreezeRequest, freeze
-from catalogctl.remote import GitHubClient, GitHubProblem, github_repository
-from catalogctl.resolve import resolve
+from catalogctl.errors import CatalogInvalid, CheckFailed, GitHubProblem
+from catalogctl.io.http import GitHubClient, github_repository
+from catalogctl.release.freeze import FreezeRequest, freeze
+from catalogctl.run.resolve import resolve
 from tests.helpers import commit_all, git, replace_in, write
 from tests.release_repo import SEEDS_A, git_daemon, make_freezable
 
@@ -105,7 +105,7 @@ def test_preflight_as_a_python_api(release: Path, submission: Path) -> None:
 def test_resolved_config_as_yaml_round_trips(release: Path, submission: Path, tmp_path: Path) -> None:
     out = tmp_path / "resolved.yaml"
     assert runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(out)]).exit_code == 0
-    from catalogctl.yamlio import parse_document
+    from catalogctl.io.yamlio import parse_document
 
     data = parse_document(str(out), out.read_bytes()).data
     assert data["seeds"]["scheduler_rng_seed"] == 16159082839903944936
@@ -435,7 +435,7 @@ def test_a_detached_checkout_of_the_tag_passes(release: Path, submission: Path, 
 
 
 def test_a_tag_moved_to_an_edited_ruleset_is_refused(release: Path, submission: Path, output: Path) -> None:
-    from catalogctl.freeze import ruleset_digest
+    from catalogctl.release.ruleset import ruleset_digest
 
     added = git(release, "rev-parse", "HEAD")
     replace_in(release, "rulesets/2026-09-C0.yaml", "model_seed: 42", "model_seed: 7")

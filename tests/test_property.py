@@ -11,10 +11,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalogctl.catalog import load_tree
-from catalogctl.diagnostics import CODES, Diagnostic
-from catalogctl.tree import WorkingTree
-from catalogctl.yamlio import PathKey, dump_yaml, parse_document
+from catalogctl.catalog.diagnostics import CODES
+from catalogctl.catalog.loader import load_tree
+from catalogctl.errors import Diagnostic
+from catalogctl.io.tree import WorkingTree
+from catalogctl.io.yamlio import PathKey, dump_yaml, parse_document
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = REPO_ROOT / "benchmark_suite"

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogctl.api import list_releases, verify_release
+from catalogctl.catalog.cohorts import Cohort
 from catalogctl.cli import app
-from catalogctl.cohorts import Cohort
-from catalogctl.freeze import FreezeRequest, freeze
-from catalogctl.releases import next_cohort
+from catalogctl.release.freeze import FreezeRequest, freeze
+from catalogctl.release.releases import next_cohort
 from tests.helpers import commit_all, git, replace_in, write
 from tests.release_repo import SEEDS_A, make_freezable
 
@@ -106,7 +106,7 @@ def test_verify_reports_contract_drift_against_a_ref(released: Path) -> None:
 
 def test_verify_a_lightweight_or_missing_tag(released: Path) -> None:
     git(released, "tag", "-d", "2026-09-C1")
-    assert verify_release(released, "2026-09-C1").problems == ["tag `2026-09-C1` is missing"]
+    assert verify_release(released, "2026-09-C1").problems == ["the release tag `2026-09-C1` is missing"]
     git(released, "tag", "2026-09-C1", "HEAD")
     problems = verify_release(released, "2026-09-C1").problems
     assert problems == ["tag `2026-09-C1` is lightweight: a release tag is annotated"]
@@ -116,7 +116,7 @@ def test_verify_a_tag_whose_digest_does_not_match(released: Path) -> None:
     git(released, "tag", "-f", "-a", "2026-09-C1", "-m", "re-tagged\n\nruleset-digest: sha256:0000", "HEAD")
     problems = verify_release(released, "2026-09-C1").problems
     assert len(problems) == 1
-    assert problems[0].startswith("the tag carries ruleset digest sha256:0000, but the ruleset's is sha256:")
+    assert problems[0].startswith("tag `2026-09-C1` carries ruleset digest sha256:0000, but the ruleset's is sha256:")
 
 
 def test_verify_a_bad_cohort_id_exits_2(released: Path) -> None:

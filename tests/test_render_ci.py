@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from catalogctl.ci import GateResult, GateSide, publish_github
 from catalogctl.cli import app
-from catalogctl.findings import Finding
-from catalogctl.render_ci import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, gate_github
+from catalogctl.render.review import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, gate_github, publish_github
+from catalogctl.review.ci import GateResult, GateSide
+from catalogctl.review.findings import Finding
 
 
 def finding(n: int, severity: str = "error", **kwargs: object) -> Finding:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.catalog import load_tree
-from catalogctl.diagnostics import Diagnostic, error
-from catalogctl.tree import WorkingTree
+from catalogctl.catalog.loader import load_tree
+from catalogctl.errors import Diagnostic, error
+from catalogctl.io.tree import WorkingTree
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCH = "benchmark_suite/benchmarks/gsm8k.yaml"

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from catalogctl.authoring.schemas import schema_documents
+from catalogctl.catalog.layout import MODELINE
 from catalogctl.cli import app
-from catalogctl.freeze import render_ruleset
-from catalogctl.schema import Ruleset
-from catalogctl.schemas import MODELINE, schema_documents
+from catalogctl.model import Ruleset
+from catalogctl.release.ruleset import render_ruleset
 from tests.helpers import REPO_ROOT
 
 KINDS = {"models": "model", "datasets": "dataset", "benchmarks": "benchmark"}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from catalogctl.yamlio import parse_document
+from catalogctl.io.yamlio import parse_document
 from tests.helpers import REPO_ROOT
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"

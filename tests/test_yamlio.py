@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogctl.yamlio import (
+from catalogctl.catalog.contract import canonical_json
+from catalogctl.io.yamlio import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_INT_DIGITS,
     Position,
     YamlProblem,
-    canonical_json,
     dump_yaml,
     parse_document,
 )
@@ -325,7 +325,7 @@ def test_100k_deep_flow_nesting_is_an_error_not_a_crash() -> None:
     # libyaml's composer recurses and segfaults on this; run it in a child so a crash fails this
     # test instead of killing the run.
     code = (
-        "from catalogctl.yamlio import YamlProblem, parse_document\n"
+        "from catalogctl.io.yamlio import YamlProblem, parse_document\n"
         "try:\n"
         "    parse_document('f.yaml', b'[' * 100_000 + b']' * 100_000)\n"
         "except YamlProblem as p:\n"

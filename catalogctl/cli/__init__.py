@@ -6,8 +6,8 @@ One module per group of verbs; this module registers their commands, in the orde
 
 from __future__ import annotations
 
-from . import catalog, datasets, gate, release, run
-from .common import app
+from catalogctl.cli import catalog, datasets, gate, release, run
+from catalogctl.cli.common import app
 
 COMMANDS = (
     ("validate", catalog.validate),

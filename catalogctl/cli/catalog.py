@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .common import (
+from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     DocFormat,
@@ -37,8 +37,8 @@ def validate(
 
     Exit 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage or environment error.
     """
-    from .. import render
-    from ..api import load_catalog
+    from catalogctl.api import load_catalog
+    from catalogctl.render import common as render
 
     result = load_catalog(path, ref)
     label = result.catalog.label
@@ -61,8 +61,9 @@ def list_entities(
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:
     """List benchmarks, models, datasets or metrics (entities that failed validation are left out)."""
-    from .. import listing, render
-    from ..api import load_catalog
+    from catalogctl.api import load_catalog
+    from catalogctl.authoring import listing
+    from catalogctl.render import common as render
 
     result = load_catalog(path, ref)
     rows = listing.rows(result.catalog, kind.value)
@@ -95,9 +96,9 @@ def show(
     fmt: Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json.")] = DocFormat.yaml,
 ) -> None:
     """Show one entity as the catalog reads it, or a benchmark's fully resolved contract."""
-    from .. import listing
-    from ..api import load_catalog
-    from ..yamlio import dump_yaml
+    from catalogctl.api import load_catalog
+    from catalogctl.authoring import listing
+    from catalogctl.io.yamlio import dump_yaml
 
     result = load_catalog(path, ref)
     found = listing.find(result.catalog, ident, resolved=resolved)
@@ -114,7 +115,7 @@ def schema(
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
 ) -> None:
     """Write a JSON Schema for every document kind (for editors: see the catalog files' first line)."""
-    from ..schemas import write_schemas
+    from catalogctl.authoring.schemas import write_schemas
 
     for written in write_schemas(output):
         typer.echo(f"wrote {written}", err=True)
@@ -141,7 +142,7 @@ def new(
 
     Refuses an existing file or an invalid id (exit 2).
     """
-    from ..scaffold import scaffold
+    from catalogctl.authoring.scaffold import scaffold
 
     done = scaffold(path or Path.cwd(), kind.value, ident, from_)
     out(f"wrote {done.path}\n")

@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from .. import __version__
+from catalogctl.version import __version__
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -39,7 +39,7 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from ..errors import CatalogError, CatalogInvalid, CheckFailed, EnvironmentProblem, UsageError
+        from catalogctl.errors import CatalogError, CatalogInvalid, CheckFailed, EnvironmentProblem, UsageError
 
         try:
             return func(*args, **kwargs)
@@ -51,7 +51,7 @@ def handle_errors(func: F) -> F:
         except CatalogError as exc:
             typer.echo(f"error: {exc}", err=True)
             if isinstance(exc, CatalogInvalid):
-                from ..render import diagnostic_line
+                from catalogctl.render.common import diagnostic_line
 
                 for diagnostic in exc.diagnostics:
                     typer.echo(f"  {diagnostic_line(diagnostic)}", err=True)

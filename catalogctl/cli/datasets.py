@@ -11,15 +11,7 @@ from typing import Annotated
 
 import typer
 
-from .common import (
-    EXIT_OK,
-    EXIT_PROBLEMS,
-    ListFormat,
-    RefOpt,
-    RepoOpt,
-    handle_errors,
-    out,
-)
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RefOpt, RepoOpt, handle_errors, out
 
 datasets_app = typer.Typer(help="Dataset integrity at the source: verify and pin sha256.", no_args_is_help=True)
 
@@ -60,9 +52,9 @@ def datasets_verify(
 
     Exit 1 when one differs or cannot be fetched; pending sha256 values are listed, not failed.
     """
-    from ..datasets import verify_datasets
-    from ..render import table
-    from ..tree import open_tree
+    from catalogctl.authoring.datasets import verify_datasets
+    from catalogctl.catalog.source import open_tree
+    from catalogctl.render.common import table
 
     with _progress() as update:
         results = verify_datasets(open_tree(path, ref), ids or [], local, update)
@@ -88,7 +80,7 @@ def datasets_pin(
 ) -> None:
     """Compute the source's sha256 (and sample count, for jsonl, json and csv) and write them into
     the dataset's YAML, keeping its comments and layout."""
-    from ..datasets import pin_dataset
+    from catalogctl.authoring.datasets import pin_dataset
 
     with _progress() as update:
         pinned = pin_dataset(path or Path.cwd(), ident, source, update)

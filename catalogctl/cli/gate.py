@@ -8,13 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import (
-    EXIT_OK,
-    EXIT_PROBLEMS,
-    RepoOpt,
-    handle_errors,
-    out,
-)
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, RepoOpt, handle_errors, out
 
 
 class GateFormat(StrEnum):
@@ -53,9 +47,9 @@ def ci(
     import datetime as dt
     import os
 
-    from .. import render_ci
-    from ..ci import GateRequest, publish_github, run_gate
-    from ..errors import UsageError
+    from catalogctl.errors import UsageError
+    from catalogctl.render import review as render_ci
+    from catalogctl.review.ci import GateRequest, run_gate
 
     try:
         day = dt.date.fromisoformat(today) if today else None
@@ -72,7 +66,7 @@ def ci(
     if fmt is GateFormat.github or comment_file is not None:
         summary = os.environ.get("GITHUB_STEP_SUMMARY") if fmt is GateFormat.github else None
         target = comment_file or Path("catalogctl-comment.md")
-        for line in publish_github(result, summary, target):
+        for line in render_ci.publish_github(result, summary, target):
             typer.echo(line, err=True)
     if write_accepted:
         _draft_accepted(path, unaccepted, day)
@@ -82,8 +76,9 @@ def ci(
 def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
     import datetime as dt
 
-    from ..accepted import ACCEPTED_FILE, draft_entries, read_accepted, write_drafts
-    from ..tree import WorkingTree, find_root
+    from catalogctl.catalog.source import find_root
+    from catalogctl.io.tree import WorkingTree
+    from catalogctl.review.accepted import ACCEPTED_FILE, draft_entries, read_accepted, write_drafts
 
     root = find_root(path or Path.cwd())
     accepted = read_accepted(WorkingTree(root))
@@ -111,9 +106,9 @@ def comment(
 
     GITHUB_API_URL and GITHUB_TOKEN (or GH_TOKEN) come from the environment. Exit 1 when GitHub refuses.
     """
-    from ..errors import UsageError
-    from ..remote import CommentClient, upsert_comment
-    from ..render_ci import COMMENT_MARKER
+    from catalogctl.errors import UsageError
+    from catalogctl.io.http import CommentClient, upsert_comment
+    from catalogctl.render.review import COMMENT_MARKER
 
     if "/" not in repo or repo.count("/") != 1:
         raise UsageError(f"--repo {repo!r} is not OWNER/NAME")

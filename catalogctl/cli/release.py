@@ -8,14 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .common import (
-    EXIT_OK,
-    EXIT_PROBLEMS,
-    ListFormat,
-    RepoOpt,
-    handle_errors,
-    out,
-)
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RepoOpt, handle_errors, out
 
 
 class DiffFormat(StrEnum):
@@ -52,8 +45,8 @@ def diff(
     A cohort id resolves to its release tag, or, in a clone without tags, to the commit that added
     its ruleset (the output says so). Exit 0, or 1 when --fail-on is met; 2 on a usage or ref error.
     """
-    from .. import render_diff
-    from ..api import diff_refs
+    from catalogctl.api import diff_refs
+    from catalogctl.render import diff as render_diff
 
     report = diff_refs(path, old, new)
     renderers = {
@@ -85,9 +78,9 @@ def freeze(
     an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
     pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
     """
-    from .. import render_release
-    from ..freeze import FreezeRequest
-    from ..freeze import freeze as run_freeze
+    from catalogctl.release.freeze import FreezeRequest
+    from catalogctl.release.freeze import freeze as run_freeze
+    from catalogctl.render import release as render_release
 
     request = FreezeRequest(
         cohort=cohort,
@@ -112,8 +105,8 @@ def cohorts(
 
     Exit 1 when a tag has moved or is missing.
     """
-    from .. import render_release
-    from ..api import list_releases
+    from catalogctl.api import list_releases
+    from catalogctl.render import release as render_release
 
     listing = list_releases(path)
     text = render_release.cohorts_json(listing) if fmt is ListFormat.json else render_release.cohorts_text(listing)
@@ -132,8 +125,8 @@ def verify(
 ) -> None:
     """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
     carries its digest, and every contract digest matches. Exit 1 with the differences."""
-    from .. import render_release
-    from ..api import verify_release
+    from catalogctl.api import verify_release
+    from catalogctl.render import release as render_release
 
     result = verify_release(path, cohort, ref)
     out(render_release.verify_json(result) if fmt is ListFormat.json else render_release.verify_text(result))

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from .catalog import list_entities
-from .common import (
+from catalogctl.cli.catalog import list_entities
+from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     DocFormat,
@@ -30,7 +30,8 @@ ConfigFormatOpt = Annotated[DocFormat, typer.Option("--format", "-f", help="yaml
 
 
 def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
-    from ..resolve import ResolvedConfig, render_resolved, write_resolved
+    from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.run.resolve import render_resolved, write_resolved
 
     assert isinstance(config, ResolvedConfig)
     if output is None:
@@ -55,8 +56,8 @@ def resolve(
     The contract comes from the cohort's release tag (never the working tree). Exit codes: see
     `preflight`.
     """
-    from ..resolve import output_format
-    from ..resolve import resolve as run_resolve
+    from catalogctl.run.resolve import output_format
+    from catalogctl.run.resolve import resolve as run_resolve
 
     if output is not None:
         output_format(output)
@@ -83,8 +84,8 @@ def preflight(
     unreachable; 7 the submission does not fit the cohort; 8 the contract changed since the freeze;
     1 an invalid submission or catalog; 2 a usage or environment error.
     """
-    from ..preflight import preflight as run_preflight
-    from ..resolve import output_format
+    from catalogctl.run.preflight import preflight as run_preflight
+    from catalogctl.run.resolve import output_format
 
     if output is not None:
         output_format(output)
@@ -113,8 +114,8 @@ def check(
     A gate whose facts the run did not report is "not evaluable" and does not pass. Exit 0 when
     every hard gate passes, 1 when one fails or cannot be evaluated, 2 on a usage error.
     """
-    from .. import render_check
-    from ..checks.run import check_run, load_resolved, load_results
+    from catalogctl.render import check as render_check
+    from catalogctl.run.check import check_run, load_resolved, load_results
 
     config = load_resolved(resolved)
     report = check_run(config, load_results(results, config))
@@ -131,8 +132,8 @@ def list_gates(
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:
     """List the gate registry: the gates a contract may name."""
-    from ..checks.gates import GATES
-    from ..render import table
+    from catalogctl.render.common import table
+    from catalogctl.run.gates import GATES
 
     if fmt is ListFormat.json:
         rows = [

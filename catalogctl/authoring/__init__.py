@@ -1,0 +1,1 @@
+"""Authoring the catalog: ls and show, new, datasets verify and pin, JSON Schema export."""

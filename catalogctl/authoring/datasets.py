@@ -1,0 +1,142 @@
+"""Dataset integrity at the source: `datasets verify` (download or read, compare sha256) and
+`datasets pin` (compute the sha256, and the sample count where the format allows, and write
+them into the dataset's YAML keeping its comments and layout)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.layout import ENTITY_DIRS
+from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.source import find_root
+from catalogctl.catalog.validation import validate_document
+from catalogctl.errors import CatalogInvalid, DownloadProblem, EntityNotFound, UsageError
+from catalogctl.io.files import write_atomic
+from catalogctl.io.http import Fetched, download, read_local
+from catalogctl.io.tree import Tree
+from catalogctl.io.yamlio import parse_document, update_document
+from catalogctl.model import Dataset, Pending
+
+Progress = Callable[[str, int, int | None], None]
+_FORMATS = {".jsonl": "jsonl", ".json": "json", ".csv": "csv", ".parquet": "parquet"}
+
+
+@dataclass(frozen=True)
+class Verified:
+    """One dataset's verification."""
+
+    dataset: str
+    status: Literal["ok", "mismatch", "pending", "error"]
+    expected: str
+    observed: str
+    detail: str = ""
+
+
+def _format(dataset: Dataset | None, location: str) -> str | None:
+    if dataset is not None and dataset.source.format is not None:
+        return dataset.source.format
+    return _FORMATS.get(Path(urlparse(location).path).suffix.lower())
+
+
+def fetch(location: str, fmt: str | None, progress: Progress | None = None) -> Fetched:
+    """Download a URL, or read a local path."""
+    if urlparse(location).scheme in ("http", "https"):
+        report = (lambda done, total: progress(location, done, total)) if progress else None
+        return download(location, fmt, report)
+    if urlparse(location).scheme:
+        raise UsageError(f"cannot fetch {location}: only http(s) URLs and local paths are supported here")
+    return read_local(location, fmt)
+
+
+def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
+    result = load_tree(tree)
+    wanted = list(ids) or sorted(result.catalog.datasets)
+    found: dict[str, Dataset] = {}
+    for ident in wanted:
+        if ("dataset", ident) in result.catalog.invalid:
+            problems = [
+                d for d in result.diagnostics if d.path.endswith(f"/{ident}.yaml") and d.severity.value == "error"
+            ]
+            raise CatalogInvalid(f"dataset `{ident}` does not validate", problems)
+        if ident not in result.catalog.datasets:
+            hint = did_you_mean(ident, result.catalog.datasets) or "list them with `catalogctl ls datasets`"
+            raise EntityNotFound(f"no dataset `{ident}` in the {tree.label}", hint)
+        found[ident] = result.catalog.datasets[ident]
+    return found
+
+
+def verify_datasets(
+    tree: Tree, ids: Iterable[str] = (), local: Path | None = None, progress: Progress | None = None
+) -> list[Verified]:
+    """Compare each dataset's source bytes with its pinned sha256."""
+    out: list[Verified] = []
+    for ident, dataset in _datasets(tree, ids).items():
+        expected = dataset.source.sha256
+        url = dataset.source.url
+        if isinstance(expected, Pending):
+            out.append(Verified(ident, "pending", str(expected), "", "the sha256 is not pinned yet"))
+            continue
+        if local is not None:
+            name = Path(urlparse(str(url)).path).name if not isinstance(url, Pending) else ""
+            location = str(local / name) if name and (local / name).exists() else str(local / ident)
+        elif isinstance(url, Pending):
+            out.append(Verified(ident, "pending", expected, "", "no source url to download"))
+            continue
+        else:
+            location = url
+        try:
+            fetched = fetch(location, _format(dataset, location), progress)
+        except (DownloadProblem, UsageError) as exc:
+            out.append(Verified(ident, "error", expected, "", str(exc)))
+            continue
+        status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
+        detail = f"{fetched.size:,} bytes from {location}"
+        out.append(Verified(ident, status, expected, fetched.sha256, detail))
+    return out
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """What `pin` changed in a dataset file."""
+
+    dataset: str
+    path: str
+    sha256: str
+    samples: int | None
+    changes: list[str]
+
+
+def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None = None) -> Pinned:
+    """Hash `source` (a local file or an http(s) URL) and write its sha256 -- and its URL, and
+    the sample count when it can be counted and the dataset has no splits -- into the dataset's
+    file in the working tree, keeping comments and layout."""
+    root = find_root(root)
+    path = root / ENTITY_DIRS["dataset"] / f"{ident}.yaml"
+    if not path.is_file():
+        datasets = sorted(p.stem for p in path.parent.glob("*.yaml"))
+        raise EntityNotFound(f"no dataset `{ident}` in the working tree", did_you_mean(ident, datasets))
+    text = path.read_text(encoding="utf-8")
+    doc = parse_document(str(path.relative_to(root)), text.encode("utf-8"))
+    dataset, problems = validate_document(doc, Dataset)
+    if dataset is None:
+        raise CatalogInvalid(f"{path.relative_to(root)} does not validate: fix it before pinning", problems)
+    fetched = fetch(source, _format(dataset, source), progress)
+    updates: dict[tuple[str | int, ...], Any] = {("source", "sha256"): fetched.sha256}
+    changes = [f"source.sha256: {dataset.source.sha256} -> {fetched.sha256}"]
+    if urlparse(source).scheme in ("http", "https") and source != dataset.source.url:
+        updates[("source", "url")] = source
+        changes.append(f"source.url: {dataset.source.url} -> {source}")
+    if fetched.records is not None and not dataset.splits and fetched.records != dataset.samples:
+        updates[("samples",)] = fetched.records
+        changes.append(f"samples: {dataset.samples} -> {fetched.records}")
+    new_text = update_document(text, updates)
+    check, problems = validate_document(parse_document(str(path), new_text.encode("utf-8")), Dataset)
+    if check is None:  # never write a file the catalog would refuse
+        raise CatalogInvalid(f"pinning would make {path.relative_to(root)} invalid", problems)
+    write_atomic(path, new_text.encode("utf-8"))
+    return Pinned(ident, str(path.relative_to(root)), fetched.sha256, fetched.records, changes)

@@ -1,0 +1,157 @@
+"""A benchmark's resolved contract (model, datasets, recipes and metrics inlined, overrides
+merged) and its digest.
+
+The digest is the sha256 of the canonical JSON of the contract without display copy: comments,
+key order, number formatting (`0` vs `0.0`) and titles do not change it; anything that changes
+what runs or how it is scored does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from catalogctl.catalog.index import Catalog
+from catalogctl.errors import CatalogError, EntityNotFound
+from catalogctl.model import InferenceBenchmark, is_display
+from catalogctl.model.benchmark import REQUIREMENT_METRICS, AccuracyDataset, Generation
+
+
+def plain(value: Any, *, display: bool = True) -> Any:
+    """A model as plain JSON-able data; unset optional fields are left out, display fields too
+    unless `display`."""
+    if isinstance(value, BaseModel):
+        out: dict[str, Any] = {}
+        for name, info in type(value).model_fields.items():
+            item = getattr(value, name)
+            if item is None or item == {} or item == [] or (not display and is_display(info)):
+                continue
+            out[name] = plain(item, display=display)
+        return out
+    if isinstance(value, dict):
+        return {k: plain(v, display=display) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v, display=display) for v in value]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, str):
+        return str(value)  # a Pending stays visible as its `<...>` text
+    return value
+
+
+# List items with an identity are matched by it, never by position.
+IDENTITY_KEYS = ("id", "key", "dataset", "gbs")
+
+
+def canonical_form(value: Any) -> Any:
+    """Plain data where order carries no meaning: lists of items with an identity become maps
+    keyed by it, other lists are sorted. Digests and diffs both use it, so a reordering changes
+    neither."""
+    if isinstance(value, dict):
+        return {k: canonical_form(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) for v in value):
+            for key in IDENTITY_KEYS:
+                ids = [str(v.get(key)) for v in value]
+                if all(key in v for v in value) and len(set(ids)) == len(ids):
+                    return {i: canonical_form(v) for i, v in zip(ids, value, strict=True)}
+        return sorted((canonical_form(v) for v in value), key=repr)
+    return value
+
+
+def merge_generation(base: Generation, override: Generation | None) -> Generation:
+    """An override merged over its base, key by key (one level: generation blocks are flat)."""
+    if override is None:
+        return base
+    return base.model_copy(update={k: getattr(override, k) for k in override.model_fields_set})
+
+
+def metric_keys(bench: Any) -> list[str]:
+    keys: list[str] = []
+    if isinstance(bench, InferenceBenchmark):
+        if bench.performance is not None:
+            keys.extend(REQUIREMENT_METRICS[f] for f in sorted(bench.performance.requirements.model_fields_set))
+        if bench.accuracy is not None:
+            keys.extend(bench.accuracy.thresholds)
+            keys.extend(bench.accuracy.reported_metrics)
+            keys.append(REQUIREMENT_METRICS["min_accuracy_sample_count"])
+    else:
+        keys.append(bench.quality_target.metric)
+    return list(dict.fromkeys(keys))
+
+
+def _lookup(table: dict[str, Any], kind: str, ident: str, bench_id: str) -> Any:
+    try:
+        return table[ident]
+    except KeyError:
+        raise CatalogError(
+            f"benchmark `{bench_id}` uses {kind} `{ident}`, which is not in the catalog (or is invalid)",
+            "run `catalogctl validate` to see why",
+        ) from None
+
+
+def _inline_dataset(dataset: Any, display: bool) -> dict[str, Any]:
+    """A dataset as a contract inlines it: without its recipes (the one used is inlined beside
+    it), so a change to a recipe the benchmark does not use leaves its digest alone."""
+    data: dict[str, Any] = plain(dataset, display=display)
+    data.pop("evaluation_recipes", None)
+    return data
+
+
+def _accuracy_entry(
+    catalog: Catalog, bench_id: str, base: Generation, entry: AccuracyDataset, display: bool
+) -> dict[str, Any]:
+    dataset = _lookup(catalog.datasets, "dataset", entry.dataset, bench_id)
+    recipe = dataset.evaluation_recipes.get(entry.evaluation_recipe)
+    if recipe is None:
+        raise CatalogError(f"dataset `{entry.dataset}` has no evaluation recipe `{entry.evaluation_recipe}`")
+    aggregation = entry.repeat_aggregation
+    return {
+        "dataset": _inline_dataset(dataset, display),
+        "evaluation_recipe": {"name": entry.evaluation_recipe, **plain(recipe, display=display)},
+        "num_repeats": entry.num_repeats,
+        "generation": plain(merge_generation(base, entry.generation)),
+        "repeat_aggregation": plain(aggregation) if aggregation else {"method": "mean_of_k", "k": entry.num_repeats},
+    }
+
+
+def resolve_contract(catalog: Catalog, bench_id: str, *, display: bool = True) -> dict[str, Any]:
+    """The full contract of a benchmark, with nothing left to look up or merge."""
+    if bench_id not in catalog.benchmarks:
+        raise EntityNotFound(f"no benchmark `{bench_id}` in the {catalog.label}")
+    bench = catalog.benchmarks[bench_id]
+    out: dict[str, Any] = plain(bench, display=display)
+    out["model"] = plain(_lookup(catalog.models, "model", bench.model, bench_id), display=display)
+    if isinstance(bench, InferenceBenchmark):
+        if bench.performance is not None:
+            out["performance"]["datasets"] = [
+                _inline_dataset(_lookup(catalog.datasets, "dataset", d, bench_id), display)
+                for d in bench.performance.datasets
+            ]
+        if bench.accuracy is not None:
+            acc = bench.accuracy
+            out["accuracy"]["datasets"] = [
+                _accuracy_entry(catalog, bench_id, acc.generation, e, display) for e in acc.datasets
+            ]
+    else:
+        out["dataset"] = _inline_dataset(_lookup(catalog.datasets, "dataset", bench.dataset, bench_id), display)
+    out["metrics"] = {
+        key: plain(_lookup(catalog.metrics, "metric", key, bench_id), display=display) for key in metric_keys(bench)
+    }
+    return out
+
+
+def contract_digest(catalog: Catalog, bench_id: str) -> str:
+    """`sha256:<hex>` of the canonical JSON of the contract without display copy, in canonical
+    form (so list order does not count)."""
+    contract = canonical_form(resolve_contract(catalog, bench_id, display=False))
+    return "sha256:" + hashlib.sha256(canonical_json(contract)).hexdigest()
+
+
+def canonical_json(data: Any) -> bytes:
+    """Canonical JSON (sorted keys, no whitespace, UTF-8) used for digests."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")

@@ -1,0 +1,335 @@
+"""Checks across documents: references resolve, overrides fit their base, stated figures agree."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from fractions import Fraction
+
+from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.formula import FormulaError, evaluate, variables
+from catalogctl.catalog.gatenames import GATE_KINDS
+from catalogctl.catalog.index import Catalog, Location
+from catalogctl.errors import Diagnostic, error, warning
+from catalogctl.model import Dataset, InferenceBenchmark, Pending, TrainingBenchmark
+from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
+from catalogctl.model.metrics import RATIO_UNITS
+
+_PASS_AT = re.compile(r"pass_at_(\d+)")
+
+
+class _Checker:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.out: list[Diagnostic] = []
+
+    def report(
+        self, code: str, message: str, where: Location, hint: str = "", *, key: bool = False, warn: bool = False
+    ) -> None:
+        line, column = where.position(key=key)
+        make = warning if warn else error
+        self.out.append(make(code, message, where.document.path, line, column, hint))
+
+    def reference(
+        self, kind: str, code: str, name: str, pool: Collection[str], where: Location, *, key: bool = False
+    ) -> bool:
+        if name in pool:
+            return True
+        if (kind, name) in self.catalog.invalid:  # its own file's errors are reported already
+            return False
+        self.report(code, f"unknown {kind} `{name}`", where, did_you_mean(name, pool) or _known(pool), key=key)
+        return False
+
+    def metric(self, name: str, where: Location, *, key: bool = False) -> bool:
+        return self.reference("metric", "ref-unknown-metric", name, self.catalog.metrics, where, key=key)
+
+    def scale_fits(self, metric_key: str, scale: str, where: Location) -> None:
+        metric = self.catalog.metrics.get(metric_key)
+        if metric is None:
+            return
+        ratio_scale = scale in ("percent", "fraction")
+        if ratio_scale != (metric.unit in RATIO_UNITS):
+            expected = "percent or fraction" if metric.unit in RATIO_UNITS else "absolute"
+            self.report(
+                "contract-inconsistent",
+                f"scale {scale} does not fit metric `{metric_key}` (unit {metric.unit})",
+                where,
+                f"use scale: {expected}",
+            )
+
+    # -- benchmarks -----------------------------------------------------------------------
+
+    def benchmark(self, ident: str) -> None:
+        bench = self.catalog.benchmarks[ident]
+        here = self.catalog.locate("benchmark", ident)
+        self.reference("model", "ref-unknown-model", bench.model, self.catalog.models, here.child("model"))
+        self.gates(bench.kind, bench.postprocessing.gates, here.child("postprocessing", "gates"))
+        if bench.renamed_from is not None and bench.renamed_from in self.catalog.benchmarks:
+            self.report(
+                "contract-inconsistent",
+                f"renamed_from `{bench.renamed_from}`, but that benchmark still exists",
+                here.child("renamed_from"),
+                "remove the old file, or drop renamed_from",
+            )
+        if isinstance(bench, InferenceBenchmark):
+            self.inference(bench, here)
+        else:
+            self.training(bench, here)
+
+    def gates(self, kind: str, names: list[str], where: Location) -> None:
+        seen: set[str] = set()
+        for index, name in enumerate(names):
+            at = where.child(index)
+            if name in seen:
+                self.report("contract-inconsistent", f"gate `{name}` is listed twice", at)
+            seen.add(name)
+            if self.reference("gate", "ref-unknown-gate", name, GATE_KINDS, at) and kind not in GATE_KINDS[name]:
+                self.report("contract-inconsistent", f"gate `{name}` does not apply to {kind} benchmarks", at)
+
+    def inference(self, bench: InferenceBenchmark, here: Location) -> None:
+        gates = set(bench.postprocessing.gates)
+        if bench.performance is not None:
+            perf = here.child("performance")
+            for index, name in enumerate(bench.performance.datasets):
+                self.reference(
+                    "dataset", "ref-unknown-dataset", name, self.catalog.datasets, perf.child("datasets", index)
+                )
+            for field in bench.performance.requirements.model_fields_set:
+                self.metric(REQUIREMENT_METRICS[field], perf.child("requirements", field), key=True)
+        if bench.accuracy is not None:
+            self.accuracy(bench.accuracy, here.child("accuracy"))
+            self.metric(
+                REQUIREMENT_METRICS["min_accuracy_sample_count"],
+                here.child("accuracy", "requirements", "min_accuracy_sample_count"),
+            )
+        if "accuracy_gate" in gates and (bench.accuracy is None or not bench.accuracy.thresholds):
+            self.report(
+                "contract-inconsistent",
+                "gate `accuracy_gate` needs accuracy thresholds",
+                here.child("postprocessing", "gates"),
+            )
+
+    def accuracy(self, acc: Accuracy, here: Location) -> None:
+        names = [d.dataset for d in acc.datasets]
+        total: int | None = 0
+        for index, entry in enumerate(acc.datasets):
+            at = here.child("datasets", index)
+            if names.count(entry.dataset) > 1 and names.index(entry.dataset) != index:
+                self.report("contract-inconsistent", f"dataset `{entry.dataset}` is listed twice", at.child("dataset"))
+            dataset = self.catalog.datasets.get(entry.dataset)
+            if not self.reference(
+                "dataset", "ref-unknown-dataset", entry.dataset, self.catalog.datasets, at.child("dataset")
+            ):
+                total = None
+                continue
+            assert dataset is not None
+            if dataset.answers.kind == "none":
+                self.report(
+                    "contract-inconsistent",
+                    f"dataset `{entry.dataset}` has no answers to score against",
+                    at.child("dataset"),
+                    "use a dataset with a reference column or test cases",
+                )
+            self.reference(
+                "evaluation recipe",
+                "ref-unknown-recipe",
+                entry.evaluation_recipe,
+                dataset.evaluation_recipes,
+                at.child("evaluation_recipe"),
+            )
+            if entry.generation is not None:
+                for key in sorted(entry.generation.model_fields_set):
+                    if key not in acc.generation.model_fields_set:
+                        self.report(
+                            "override-key-not-in-base",
+                            f"override sets `{key}`, which accuracy.generation does not state",
+                            at.child("generation", key),
+                            f"state {key} in accuracy.generation first",
+                            key=True,
+                        )
+            if total is not None and isinstance(dataset.samples, int) and not isinstance(dataset.samples, Pending):
+                total += entry.num_repeats * dataset.samples
+            else:
+                total = None
+        self.aggregation(acc, here, names)
+        for key, threshold in acc.thresholds.items():
+            at = here.child("thresholds", key)
+            if self.metric(key, at, key=True):
+                self.scale_fits(key, threshold.scale, at.child("scale"))
+        for index, key in enumerate(acc.reported_metrics):
+            self.metric(key, here.child("reported_metrics", index))
+        primary = acc.primary_metric
+        if (
+            primary is not None
+            and self.metric(primary, here.child("primary_metric"))
+            and primary not in acc.reported_metrics
+            and primary not in acc.thresholds
+        ):
+            self.report(
+                "contract-inconsistent",
+                f"primary_metric `{primary}` is neither reported nor thresholded",
+                here.child("primary_metric"),
+            )
+        stated = acc.requirements.min_accuracy_sample_count
+        if total is not None and not isinstance(stated, Pending) and stated != total:
+            parts = " + ".join(f"{d.num_repeats}x{self.catalog.datasets[d.dataset].samples}" for d in acc.datasets)
+            self.report(
+                "figure-mismatch",
+                f"min_accuracy_sample_count is {stated}, but num_repeats x samples gives {total} = {parts}",
+                here.child("requirements", "min_accuracy_sample_count"),
+                f"write {total}, or fix the repeats",
+            )
+
+    def aggregation(self, acc: Accuracy, here: Location, names: list[str]) -> None:
+        agg = acc.dataset_aggregation
+        at = here.child("dataset_aggregation")
+        if agg.method == "single_dataset" and len(names) != 1:
+            self.report(
+                "contract-inconsistent",
+                f"single_dataset aggregation, but {len(names)} datasets are listed",
+                at.child("method"),
+                "use micro_average, unweighted_mean or per_dataset",
+            )
+        for index, name in enumerate(agg.components or []):
+            if name not in names:
+                self.report(
+                    "ref-unknown-dataset",
+                    f"component `{name}` is not one of the accuracy datasets",
+                    at.child("components", index),
+                    did_you_mean(name, names),
+                )
+
+    def training(self, bench: TrainingBenchmark, here: Location) -> None:
+        dataset = self.catalog.datasets.get(bench.dataset)
+        if self.reference(
+            "dataset", "ref-unknown-dataset", bench.dataset, self.catalog.datasets, here.child("dataset")
+        ):
+            assert dataset is not None
+            splits = dataset.splits or {}
+            for phase in ("training", "validation"):
+                split = getattr(bench, phase).split
+                self.reference("split", "ref-unknown-split", split, splits, here.child(phase, "split"))
+            validation = splits.get(bench.validation.split)
+            rollouts = bench.validation.rollouts
+            attempts = bench.validation.attempts_per_task
+            if validation is not None and rollouts is not None:
+                expected = validation.samples * attempts
+                if rollouts != expected:
+                    self.report(
+                        "figure-mismatch",
+                        f"rollouts is {rollouts}, but {validation.samples} tasks x {attempts} attempts is {expected}",
+                        here.child("validation", "rollouts"),
+                    )
+        target = bench.quality_target
+        if self.metric(target.metric, here.child("quality_target", "metric")):
+            self.scale_fits(target.metric, target.scale, here.child("quality_target", "scale"))
+        match = _PASS_AT.fullmatch(target.metric)
+        if match and int(match.group(1)) > bench.validation.attempts_per_task:
+            self.report(
+                "contract-inconsistent",
+                f"{target.metric} needs {match.group(1)} attempts per task, "
+                f"but attempts_per_task is {bench.validation.attempts_per_task}",
+                here.child("validation", "attempts_per_task"),
+            )
+        self.schedule(bench, here.child("evaluation_schedule"))
+
+    def schedule(self, bench: TrainingBenchmark, here: Location) -> None:
+        formula = bench.evaluation_schedule.first_evaluation_samples
+        try:
+            unknown = variables(formula) - {"gbs"}
+            if unknown:
+                raise FormulaError(f"unknown variable `{sorted(unknown)[0]}` (known: gbs)")
+            for index, point in enumerate(bench.evaluation_schedule.reference_points):
+                value = evaluate(formula, {"gbs": point.gbs})
+                if value != Fraction(point.samples):
+                    self.report(
+                        "figure-mismatch",
+                        f"for gbs {point.gbs} the formula gives {_show(value)}, but the table says {point.samples}",
+                        here.child("reference_points", index, "samples"),
+                        f"formula: {formula}",
+                    )
+        except FormulaError as exc:
+            self.report(
+                "formula-invalid",
+                f"first_evaluation_samples: {exc}",
+                here.child("first_evaluation_samples"),
+                "use numbers, gbs, + - * / // %, parentheses, ceil, floor, min, max",
+            )
+
+    # -- datasets -------------------------------------------------------------------------
+
+    def dataset(self, ident: str) -> None:
+        dataset: Dataset = self.catalog.datasets[ident]
+        here = self.catalog.locate("dataset", ident)
+        answers = dataset.answers
+        for name, recipe in dataset.evaluation_recipes.items():
+            at = here.child("evaluation_recipes", name, "ground_truth")
+            if answers.kind == "none":
+                self.report(
+                    "contract-inconsistent",
+                    f"recipe `{name}` scores against `{recipe.ground_truth}`, but the dataset has no answers",
+                    at,
+                )
+            elif isinstance(recipe.ground_truth, Pending) or isinstance(answers.column, Pending):
+                continue
+            elif recipe.ground_truth != answers.column:
+                self.report(
+                    "contract-inconsistent",
+                    f"recipe `{name}` scores against `{recipe.ground_truth}`, "
+                    f"but the answers are in `{answers.column}`",
+                    at,
+                    did_you_mean(recipe.ground_truth, [answers.column]) or f"use {answers.column}",
+                )
+        if dataset.splits and not isinstance(dataset.samples, Pending):
+            total = sum(s.samples for s in dataset.splits.values())
+            if total != dataset.samples:
+                parts = " + ".join(f"{s.samples} {n}" for n, s in dataset.splits.items())
+                self.report(
+                    "figure-mismatch",
+                    f"samples is {dataset.samples}, but the splits add up to {total} ({parts})",
+                    here.child("samples"),
+                )
+        if dataset.renamed_from is not None and dataset.renamed_from in self.catalog.datasets:
+            self.report(
+                "contract-inconsistent",
+                f"renamed_from `{dataset.renamed_from}`, but that dataset still exists",
+                here.child("renamed_from"),
+            )
+
+    def pending(self) -> None:
+        users = self.catalog.dependents()
+        for kind, ident, value in self.catalog.pending():
+            blocked = users.get((kind, ident), [])
+            dotted = ".".join(str(p) for p in value.path)
+            what = f"blocks freezing {', '.join(blocked)}" if blocked else "blocks freezing any benchmark that uses it"
+            self.report(
+                "pending-value",
+                f"{kind} `{ident}`: {dotted} is pending ({value.value}); {what}",
+                self.catalog.locate(kind, ident, *value.path),
+                warn=True,
+            )
+
+    def run(self) -> list[Diagnostic]:
+        for ident in self.catalog.datasets:
+            self.dataset(ident)
+        for ident in self.catalog.benchmarks:
+            self.benchmark(ident)
+        self.pending()
+        return self.out
+
+
+def _known(pool: Collection[str]) -> str:
+    if not pool:
+        return "none is defined"
+    names = sorted(pool)
+    shown = ", ".join(names[:10])
+    return f"known: {shown}" + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def check_catalog(catalog: Catalog) -> list[Diagnostic]:
+    """Every cross-document problem of a loaded catalog."""
+    return _Checker(catalog).run()

@@ -1,0 +1,135 @@
+"""Seed sets and their rotation.
+
+The suite's policy says: a new set every `rotate_every` cohorts, each valid for `valid_for`
+cohorts. A set's id (A, B, ..., Z, AA, ...) and values never change once published; a freeze
+carries over the sets still valid and adds a new one only when rotation is due.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalogctl.catalog.cohorts import Cohort
+from catalogctl.errors import CatalogError, UsageError
+from catalogctl.model import SeedSet
+from catalogctl.model.suite import SeedRotation
+
+SEED_FIELDS = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
+
+
+@dataclass(frozen=True)
+class SeedValues:
+    """The three seeds of a set."""
+
+    scheduler_rng_seed: int
+    sample_index_rng_seed: int
+    model_seed: int
+
+
+def cohorts_between(first: Cohort, last: Cohort) -> int:
+    """How many cohorts `last` is after `first` (0 when equal)."""
+    steps, current = 0, first
+    while current < last:
+        current = current.next()
+        steps += 1
+    return steps
+
+
+def advance(cohort: Cohort, steps: int) -> Cohort:
+    """The cohort `steps` after `cohort`."""
+    for _ in range(steps):
+        cohort = cohort.next()
+    return cohort
+
+
+def set_id(index: int) -> str:
+    """The id of the index-th set ever published: A..Z, then AA, AB, ..."""
+    letters = string.ascii_uppercase
+    name = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        name = letters[rest] + name
+    return name
+
+
+def set_index(ident: str) -> int:
+    """The inverse of `set_id`."""
+    value = 0
+    for char in ident:
+        value = value * 26 + (ord(char) - ord("A") + 1)
+    return value - 1
+
+
+def generate(randbits: Callable[[int], int] = secrets.randbits) -> SeedValues:
+    """Three fresh unsigned 64-bit seeds from a CSPRNG, distinct from each other."""
+    while True:
+        values = [randbits(64) for _ in SEED_FIELDS]
+        if len(set(values)) == len(values):
+            return SeedValues(*values)
+
+
+def unique_sets(sets: Iterable[SeedSet]) -> list[SeedSet]:
+    """Seed sets by id, first occurrence kept (a published set never changes)."""
+    seen: dict[str, SeedSet] = {}
+    for seed_set in sets:
+        seen.setdefault(seed_set.id, seed_set)
+    return list(seen.values())
+
+
+def rotation_due(rotation: SeedRotation, cohort: Cohort, published: Iterable[SeedSet]) -> bool:
+    """Whether `cohort` must introduce a new set: none was ever published, or the newest one is
+    `rotate_every` cohorts old."""
+    newest = max((Cohort.parse(s.introduced_in) for s in published), default=None)
+    return newest is None or cohorts_between(newest, cohort) >= rotation.rotate_every
+
+
+def next_seed_sets(
+    rotation: SeedRotation,
+    cohort: Cohort,
+    carried: list[SeedSet],
+    published: list[SeedSet],
+    new_values: SeedValues | None,
+    new_id: str | None = None,
+) -> tuple[list[SeedSet], SeedSet | None]:
+    """The seed sets of a new cohort: the sets of the previous cohort still valid, plus a new set
+    when rotation is due, with `new_values` (imported) or fresh ones. `published` is every set
+    of every frozen cohort: ids are never reused. Returns (sets, the new set)."""
+    valid = [s for s in carried if Cohort.parse(s.valid_through) >= cohort]
+    if not rotation_due(rotation, cohort, published):
+        if new_values is not None:
+            raise UsageError(
+                f"no new seed set is due at {cohort}: the policy rotates every {rotation.rotate_every} cohorts",
+                "drop --seeds; the sets still valid are carried over",
+            )
+        return valid, None
+    values = new_values or generate()
+    expected = set_id(max((set_index(s.id) for s in published), default=-1) + 1)
+    if new_id is not None and new_id != expected:
+        raise CatalogError(f"the imported seed set is named {new_id}, but the next set id is {expected}")
+    new_set = SeedSet(
+        id=expected,
+        scheduler_rng_seed=values.scheduler_rng_seed,
+        sample_index_rng_seed=values.sample_index_rng_seed,
+        model_seed=values.model_seed,
+        introduced_in=cohort.id,
+        valid_through=advance(cohort, rotation.valid_for - 1).id,
+    )
+    return [*valid, new_set], new_set
+
+
+def read_seed_file(path: Path) -> tuple[SeedValues, str | None]:
+    """Already-published seeds to import: `scheduler_rng_seed`, `sample_index_rng_seed`,
+    `model_seed` (unsigned 64-bit) and optionally the set's `id`."""
+    from catalogctl.catalog.validation import read_user_document
+    from catalogctl.model.seedfile import SeedFile
+
+    value = read_user_document(path, SeedFile, "seed file")
+    seeds = SeedValues(value.scheduler_rng_seed, value.sample_index_rng_seed, value.model_seed)
+    if len({seeds.scheduler_rng_seed, seeds.sample_index_rng_seed, seeds.model_seed}) != 3:
+        raise CatalogError(f"{path}: the three seeds of a set must differ")
+    return seeds, value.id

@@ -1,0 +1,72 @@
+"""Where a catalog is read from: its root folder, the working tree, or the tree of a ref (a
+cohort id names its release tag, or, for read-only verbs, the commit that added its ruleset)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalogctl.catalog.cohorts import is_cohort_id
+from catalogctl.catalog.layout import SUITE_DIR, ruleset_path
+from catalogctl.errors import EnvironmentProblem, RefNotFound
+from catalogctl.io import gitrepo
+from catalogctl.io.tree import Tree, WorkingTree
+
+
+@dataclass(frozen=True)
+class ResolvedRef:
+    """A ref, the commit it names, and how it was found when that is worth saying."""
+
+    name: str
+    commit: gitrepo.Commit
+    note: str = ""
+
+
+def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = True) -> ResolvedRef:
+    """The commit a tag, branch, remote branch, (abbreviated) commit id or cohort names.
+
+    A cohort id names its release tag. Where the tag is missing (a fresh clone without tags),
+    read-only verbs may fall back to the commit that added `rulesets/<cohort>.yaml`; the result
+    says so in its note.
+    """
+    commit = gitrepo.lookup(repo, ref)
+    if commit is not None:
+        return ResolvedRef(ref, commit)
+    if ruleset_fallback and is_cohort_id(ref):
+        path = ruleset_path(ref)
+        adding = gitrepo.commit_adding(repo, path)
+        if adding is not None:
+            note = f"tag `{ref}` not found: using {str(adding.id)[:12]}, the commit that added {path}"
+            return ResolvedRef(ref, adding, note)
+    hint = "fetch it first: git fetch --tags origin"
+    if gitrepo.is_shallow(repo):
+        hint = "this is a shallow clone: fetch the full history (git fetch --unshallow --tags, or fetch-depth: 0)"
+    raise RefNotFound(f"unknown ref `{ref}`", hint)
+
+
+def find_root(start: Path) -> Path:
+    """The catalog root at or above `start`: the first folder holding `benchmark_suite/`,
+    looking no higher than the top of the git repository."""
+    start = start.resolve()
+    if not start.is_dir():
+        raise EnvironmentProblem(f"{start} is not a folder")
+    for folder in (start, *start.parents):
+        if (folder / SUITE_DIR).exists() or (folder / SUITE_DIR).is_symlink():
+            return folder
+        if (folder / ".git").exists():
+            break
+    raise EnvironmentProblem(
+        f"no catalog at or above {start}: `{SUITE_DIR}/` not found",
+        "run in the catalog repository, or pass its path",
+    )
+
+
+def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
+    """The working tree at `path` (default: the current folder), or the tree of `ref` in the
+    repository that contains `path`."""
+    start = Path.cwd() if path is None else Path(path)
+    if ref is None:
+        return WorkingTree(find_root(start))
+    repo = gitrepo.open_repository(start)
+    resolved = resolve_ref(repo, ref)
+    return gitrepo.GitTree(repo, resolved.commit, ref, resolved.note)

@@ -1,0 +1,346 @@
+"""The only place pygit2 is used: find the repository, resolve refs, read trees.
+
+Trees are read straight from the object database: nothing is checked out, nothing is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem, RemoteProblem
+from catalogctl.io.tree import Entry, EntryKind, UnsafePath
+
+# The types other modules name; they never import pygit2 themselves.
+Repository = pygit2.Repository
+Commit = pygit2.Commit
+
+_KIND_BY_MODE: dict[int, EntryKind] = {
+    pygit2.enums.FileMode.BLOB: "file",
+    pygit2.enums.FileMode.BLOB_EXECUTABLE: "file",
+    pygit2.enums.FileMode.TREE: "dir",
+    pygit2.enums.FileMode.LINK: "symlink",
+}
+
+
+def open_repository(path: Path) -> pygit2.Repository:
+    """The git repository containing `path`."""
+    found = pygit2.discover_repository(str(path))
+    if found is None:
+        raise EnvironmentProblem(
+            f"no git repository at {path}", "run inside a clone of the catalog repository, or pass its path"
+        )
+    return pygit2.Repository(found)
+
+
+def work_dir(repo: pygit2.Repository) -> Path:
+    """The top folder of the repository's working tree."""
+    if repo.workdir is None:
+        raise EnvironmentProblem(f"{repo.path} is a bare repository", "run in a clone with a working tree")
+    return Path(repo.workdir)
+
+
+def lookup(repo: pygit2.Repository, ref: str) -> pygit2.Commit | None:
+    """The commit a tag, branch, remote branch or (abbreviated) commit id names; None if none."""
+    for candidate in (f"refs/tags/{ref}", f"refs/heads/{ref}", f"refs/remotes/{ref}", ref):
+        try:
+            return repo.revparse_single(candidate).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            continue
+    return None
+
+
+def _has_path(commit: pygit2.Commit, path: str) -> bool:
+    try:
+        commit.tree[path]
+    except KeyError:
+        return False
+    return True
+
+
+def commit_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> pygit2.Commit | None:
+    """The newest commit reachable from `start` (default HEAD) that added `path` (its parents
+    lack it)."""
+    if start is None:
+        if repo.head_is_unborn:
+            return None
+        start = head(repo)
+    for commit in repo.walk(start.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME):
+        if _has_path(commit, path) and not any(_has_path(parent, path) for parent in commit.parents):
+            return commit
+    return None
+
+
+class GitTree:
+    """The tree of one commit, read from the object database."""
+
+    def __init__(self, repo: pygit2.Repository, commit: pygit2.Commit, ref: str, note: str = "") -> None:
+        self.repo = repo
+        self.commit = commit
+        self.label = f"{ref} ({str(commit.id)[:12]})"
+        self.note = note
+        self._root = commit.tree
+        # Folder path -> its tree object. A lookup by full path (`tree["a/b/c.yaml"]`) reads and
+        # parses every tree on the way again, so reading each file of a folder of n files would
+        # cost O(n) apiece; looking names up in the cached folder tree keeps it O(log n).
+        self._trees: dict[str, pygit2.Tree] = {}
+
+    def _object(self, path: str) -> pygit2.Object | None:
+        if not path:
+            return self._root
+        parts = path.split("/")
+        if "" in parts:  # an unusual spelling ('a//b', 'a/'): let libgit2 resolve the whole path
+            try:
+                return self._root[path]
+            except KeyError:
+                return None
+        parent = self._folder("/".join(parts[:-1]))
+        if parent is None:
+            return None
+        try:
+            return parent[parts[-1]]
+        except KeyError:
+            return None
+
+    def _folder(self, folder: str) -> pygit2.Tree | None:
+        """The tree object of a folder (cached), or None when it is absent or not a folder."""
+        found = self._trees.get(folder)
+        if found is None:
+            obj = self._object(folder)
+            if not isinstance(obj, pygit2.Tree):
+                return None
+            self._trees[folder] = found = obj
+        return found
+
+    def kind(self, path: str) -> EntryKind | None:
+        """What `path` is; None when absent."""
+        obj = self._object(path)
+        if obj is None:
+            return None
+        if not path:
+            return "dir"
+        return _KIND_BY_MODE.get(obj.filemode, "other")
+
+    def entries(self, folder: str) -> list[Entry]:
+        """Direct children of `folder`."""
+        obj = self._object(folder)
+        if not isinstance(obj, pygit2.Tree):
+            return []
+        prefix = f"{folder.rstrip('/')}/" if folder else ""
+        found = [Entry(prefix + (e.name or ""), _KIND_BY_MODE.get(e.filemode, "other")) for e in obj]
+        return sorted(found, key=lambda e: e.path)
+
+    def file_ids(self, folder: str) -> dict[str, str]:
+        """The git blob id of every entry directly in `folder` (free: no blob is read)."""
+        obj = self._object(folder)
+        if not isinstance(obj, pygit2.Tree):
+            return {}
+        prefix = f"{folder.rstrip('/')}/" if folder else ""
+        return {prefix + (e.name or ""): f"{e.filemode:o}:{e.id}" for e in obj}
+
+    def read(self, path: str) -> bytes:
+        """The bytes of a blob; a symlink blob is never read as a file."""
+        obj = self._object(path)
+        if not isinstance(obj, pygit2.Blob) or _KIND_BY_MODE.get(obj.filemode) != "file":
+            raise UnsafePath(f"{path} is not a regular file at {self.label}")
+        return obj.data
+
+
+# -- writing: status, commits, tags ----------------------------------------------------------
+
+
+def dirty_paths(repo: pygit2.Repository) -> list[str]:
+    """Modified, staged and untracked paths (ignored files left out)."""
+    return sorted(path for path, flags in repo.status().items() if flags != pygit2.enums.FileStatus.IGNORED)
+
+
+def signature(repo: pygit2.Repository) -> pygit2.Signature:
+    """Who commits: GIT_COMMITTER_NAME/EMAIL when set (as git does), else user.name/user.email."""
+    import os
+
+    name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
+    if name and email:
+        return pygit2.Signature(name, email)
+    try:
+        return repo.default_signature
+    except (KeyError, pygit2.GitError):
+        raise EnvironmentProblem(
+            "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
+        ) from None
+
+
+def head(repo: pygit2.Repository) -> pygit2.Commit:
+    """The commit HEAD points at."""
+    if repo.head_is_unborn:
+        raise EnvironmentProblem("the repository has no commit yet", "commit the catalog first")
+    return repo.head.peel(pygit2.Commit)
+
+
+def branch_name(repo: pygit2.Repository) -> str:
+    """The branch HEAD is on (an error on a detached HEAD)."""
+    if repo.head_is_detached:
+        raise EnvironmentProblem("HEAD is detached", "check out the release branch first")
+    return str(repo.head.name)
+
+
+def commit_by_id(repo: pygit2.Repository, ident: str) -> pygit2.Commit:
+    """The commit with this id."""
+    return repo[ident].peel(pygit2.Commit)
+
+
+def read_blob(commit: pygit2.Commit, path: str) -> bytes:
+    """The bytes of a file that the caller knows is in the commit."""
+    data = read_blob_or_none(commit, path)
+    if data is None:
+        raise KeyError(path)
+    return data
+
+
+def read_blob_or_none(commit: pygit2.Commit, path: str) -> bytes | None:
+    """The bytes of a file in a commit; None when there is no such file."""
+    try:
+        blob = commit.tree[path]
+    except KeyError:
+        return None
+    return blob.data if isinstance(blob, pygit2.Blob) else None
+
+
+def subtree_id(commit: pygit2.Commit, path: str) -> str:
+    """The id of a folder's tree in a commit."""
+    return str(commit.tree[path].id)
+
+
+def commit_paths(repo: pygit2.Repository, paths: list[str], message: str, parent: pygit2.Commit) -> pygit2.Commit:
+    """Commit the working-tree files at `paths` on top of `parent`, which must still be HEAD:
+    libgit2 refuses when HEAD moved in between (a compare-and-swap), and so do we."""
+    index = repo.index
+    index.read()
+    for path in paths:
+        index.add(path)
+    tree = index.write_tree()
+    author = signature(repo)
+    try:
+        oid = repo.create_commit("HEAD", author, author, message, tree, [parent.id])
+    except pygit2.GitError as exc:
+        raise ConcurrentUpdate(
+            f"HEAD moved while committing ({exc})", "another freeze ran at the same time; rerun"
+        ) from None
+    index.write()  # only now: a failed commit leaves the index as it was
+    return repo[oid].peel(pygit2.Commit)
+
+
+@dataclass(frozen=True)
+class TagState:
+    """A tag and what it points at."""
+
+    name: str
+    commit: str
+    annotated: bool
+    message: str
+
+
+def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
+    """The tag `name`, peeled to its commit; None when absent."""
+    try:
+        ref = repo.references[f"refs/tags/{name}"]
+    except KeyError:
+        return None
+    target = repo.get(ref.target)
+    if isinstance(target, pygit2.Tag):
+        return TagState(name, str(target.peel(pygit2.Commit).id), True, target.message or "")
+    assert target is not None
+    return TagState(name, str(target.peel(pygit2.Commit).id), False, "")
+
+
+def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, message: str) -> None:
+    """An annotated tag; an existing tag or a leftover lock file is an error, never overwritten."""
+    try:
+        repo.create_tag(name, commit.id, pygit2.enums.ObjectType.COMMIT, signature(repo), message)
+    except pygit2.AlreadyExistsError:
+        raise ConcurrentUpdate(f"tag `{name}` was created meanwhile", "rerun to see where it points") from None
+    except OSError as exc:  # libgit2 reports a leftover refs/tags/X.lock as a plain OSError
+        raise EnvironmentProblem(
+            f"cannot create tag `{name}`: {exc}", f"if no git process is running, remove .git/refs/tags/{name}.lock"
+        ) from None
+
+
+def leftover_locks(repo: pygit2.Repository, names: list[str]) -> list[str]:
+    """Lock files git would trip over (reported, never deleted)."""
+    from pathlib import Path
+
+    base = Path(repo.path)
+    return [str(base / n) for n in names if (base / n).exists()]
+
+
+# -- remotes -------------------------------------------------------------------------------------
+
+
+def _remote(repo: pygit2.Repository, remote: str) -> pygit2.Remote:
+    """A configured remote by name, or an anonymous one for a URL or path."""
+    try:
+        return repo.remotes[remote]
+    except (KeyError, ValueError):
+        return repo.remotes.create_anonymous(remote)
+
+
+def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
+    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win)."""
+    try:
+        heads = _remote(repo, remote).list_heads()
+    except (pygit2.GitError, OSError) as exc:
+        raise RemoteProblem(
+            f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
+        ) from None
+    refs: dict[str, str] = {}
+    for head_ in heads:
+        name = str(head_.name)
+        if name.endswith("^{}"):
+            refs[name[:-3]] = str(head_.oid)
+        else:
+            refs.setdefault(name, str(head_.oid))
+    return refs
+
+
+class _PushCallbacks(pygit2.RemoteCallbacks):
+    """Collects the server's per-ref verdicts: a refusal does not raise, it only shows here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rejected: dict[str, str] = {}
+
+    def push_update_reference(self, refname: str, message: str | None) -> None:
+        if message:
+            self.rejected[refname] = message
+
+
+def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
+    """Push refspecs; a refusal reported in the callback is an error."""
+    callbacks = _PushCallbacks()
+    try:
+        _remote(repo, remote).push(refspecs, callbacks=callbacks)
+    except (pygit2.GitError, OSError) as exc:
+        raise RemoteProblem(f"push to `{remote}` failed: {exc}") from None
+    if callbacks.rejected:
+        reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
+        raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
+
+
+def ahead_behind(repo: pygit2.Repository, local: pygit2.Commit, upstream: pygit2.Commit) -> tuple[int, int]:
+    """How many commits `local` has that `upstream` lacks, and the other way round."""
+    ahead, behind = repo.ahead_behind(local.id, upstream.id)
+    return int(ahead), int(behind)
+
+
+def remote_url(repo: pygit2.Repository, remote: str) -> str:
+    """The URL of a configured remote, or `remote` itself when it is a URL or a path."""
+    try:
+        return str(repo.remotes[remote].url)
+    except (KeyError, ValueError):
+        return remote
+
+
+def is_shallow(repo: pygit2.Repository) -> bool:
+    """Whether the clone lacks part of its history (`git clone --depth`)."""
+    return bool(repo.is_shallow)

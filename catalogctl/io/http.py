@@ -1,0 +1,334 @@
+"""The only place httpx is used: the GitHub REST API (where a release tag points on GitHub).
+
+The API's address comes from `GITHUB_API_URL` (set by GitHub Actions; default
+https://api.github.com) and the token from `GITHUB_TOKEN` or `GH_TOKEN`. Requests time out,
+server errors (5xx) are retried with a short backoff, and 401, 403, 404 and rate limits each
+get a message that says what to do.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem
+
+DEFAULT_API = "https://api.github.com"
+TIMEOUT_S = 10.0
+ATTEMPTS = 3
+_GITHUB_URL = re.compile(r"^(?:https://|git@|ssh://git@)github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$")
+
+
+def github_repository(url: str) -> str | None:
+    """`owner/name` when a remote URL is a GitHub repository."""
+    match = _GITHUB_URL.match(url.strip())
+    return f"{match.group(1)}/{match.group(2)}" if match else None
+
+
+@dataclass(frozen=True)
+class GitHubClient:
+    """A small client of the GitHub REST API."""
+
+    api: str
+    token: str | None
+    timeout: float = TIMEOUT_S
+    attempts: int = ATTEMPTS
+    backoff_s: float = 0.5
+
+    @classmethod
+    def from_environment(cls) -> GitHubClient:
+        """The API address and token of this environment."""
+        api = os.environ.get("GITHUB_API_URL") or DEFAULT_API
+        token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+        return cls(api.rstrip("/"), token)
+
+    def get(self, path: str) -> Any:
+        """GET a JSON document, with retries on server errors."""
+        import httpx
+
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = f"{self.api}{path}"
+        last = ""
+        with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
+            for attempt in range(self.attempts):
+                try:
+                    response = client.get(url)
+                except httpx.HTTPError as exc:
+                    last = f"{type(exc).__name__}: {exc}"
+                else:
+                    if response.status_code < 500:
+                        return self._answer(response, path)
+                    last = f"HTTP {response.status_code}"
+                if attempt + 1 < self.attempts:
+                    time.sleep(self.backoff_s * 2**attempt)
+        raise GitHubProblem(
+            f"GitHub API unreachable at {self.api} after {self.attempts} attempts ({last})",
+            "retry later, or pass --offline to record that the remote was not verified",
+        )
+
+    def _answer(self, response: Any, path: str) -> Any:
+        status = response.status_code
+        if status == 200:
+            return response.json()
+        if status == 401:
+            raise GitHubProblem("GitHub rejected the token (401)", "check GITHUB_TOKEN (or GH_TOKEN)")
+        if status in (403, 429) and (
+            response.headers.get("x-ratelimit-remaining") == "0"
+            or status == 429
+            or "rate limit" in response.text.lower()
+        ):
+            reset = response.headers.get("x-ratelimit-reset")
+            when = time.strftime("%H:%M:%S UTC", time.gmtime(int(reset))) if reset and reset.isdigit() else "later"
+            raise GitHubProblem(
+                f"GitHub API rate limit reached (HTTP {status}); it resets at {when}",
+                "set GITHUB_TOKEN for a higher limit, or retry after the reset",
+            )
+        if status == 403:
+            raise GitHubProblem("GitHub refused access (403)", "the token lacks read access to the repository")
+        if status == 404:
+            raise GitHubProblem(
+                f"not found on GitHub: {path} (404)",
+                "the tag is not on GitHub, or the repository is private and the token lacks access",
+            )
+        raise GitHubProblem(f"unexpected answer from GitHub: HTTP {status} for {path}")
+
+    def tag_commit(self, repository: str, tag: str) -> str:
+        """The commit a tag points at on GitHub (an annotated tag is peeled)."""
+        ref = self.get(f"/repos/{repository}/git/ref/tags/{tag}")
+        obj = ref.get("object", {}) if isinstance(ref, dict) else {}
+        for _ in range(5):  # a tag of a tag is allowed, but not forever
+            if obj.get("type") == "commit":
+                return str(obj["sha"])
+            if obj.get("type") != "tag":
+                raise GitHubProblem(f"GitHub's tag `{tag}` points at a {obj.get('type', 'nothing')}, not a commit")
+            tag_object = self.get(f"/repos/{repository}/git/tags/{obj['sha']}")
+            obj = tag_object.get("object", {}) if isinstance(tag_object, dict) else {}
+        raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
+
+
+# -- dataset downloads ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """What a download (or a local read) gave: the sha256 of the bytes, their size, and the
+    number of records when the format allows counting them."""
+
+    sha256: str
+    size: int
+    records: int | None
+
+
+class _Digest:
+    """sha256, size and record count of a stream of chunks."""
+
+    def __init__(self, fmt: str | None) -> None:
+        import hashlib
+
+        self.hash = hashlib.sha256()
+        self.size = 0
+        self.fmt = fmt
+        self.newlines = 0
+        self.last = b"\n"
+        self.buffer: bytearray | None = bytearray() if fmt == "json" else None
+
+    def update(self, chunk: bytes) -> None:
+        self.hash.update(chunk)
+        self.size += len(chunk)
+        if chunk:
+            self.newlines += chunk.count(b"\n")
+            self.last = chunk[-1:]
+        if self.buffer is not None:
+            if self.size > MAX_COUNTED_JSON:
+                self.buffer = None  # too large to count records in memory
+            else:
+                self.buffer.extend(chunk)
+
+    def result(self) -> Fetched:
+        lines = self.newlines + (0 if self.last == b"\n" or not self.size else 1)
+        records: int | None = None
+        if self.fmt == "jsonl":
+            records = lines
+        elif self.fmt == "csv":
+            records = max(lines - 1, 0)  # the header
+        elif self.fmt == "json" and self.buffer is not None:
+            import json
+
+            try:
+                value = json.loads(bytes(self.buffer))
+            except ValueError:
+                value = None
+            records = len(value) if isinstance(value, list) else None
+        return Fetched(self.hash.hexdigest(), self.size, records)
+
+
+MAX_COUNTED_JSON = 256 * 1024 * 1024
+CHUNK = 1024 * 1024
+
+
+def read_local(path: str, fmt: str | None) -> Fetched:
+    """Hash (and count) a local file."""
+    digest = _Digest(fmt)
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(CHUNK):
+                digest.update(chunk)
+    except OSError as exc:
+        raise DownloadProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    return digest.result()
+
+
+def download(
+    url: str,
+    fmt: str | None,
+    progress: Any = None,
+    *,
+    timeout: float = 30.0,
+    attempts: int = ATTEMPTS,
+    backoff_s: float = 0.5,
+) -> Fetched:
+    """Stream `url`, hashing as it comes; retried on connection errors and 5xx; a body shorter
+    than its Content-Length is an error. `progress(done, total)` is called per chunk."""
+    import httpx
+
+    last = ""
+    for attempt in range(attempts):
+        digest = _Digest(fmt)
+        try:
+            with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
+                if response.status_code >= 500:
+                    last = f"HTTP {response.status_code}"
+                else:
+                    if response.status_code != 200:
+                        raise DownloadProblem(f"{url}: HTTP {response.status_code}")
+                    total = int(response.headers.get("content-length", "0") or 0) or None
+                    for chunk in response.iter_bytes(CHUNK):
+                        digest.update(chunk)
+                        if progress is not None:
+                            progress(digest.size, total)
+                    if total is not None and digest.size != total:
+                        raise DownloadProblem(f"{url}: got {digest.size} of {total} bytes (truncated)")
+                    return digest.result()
+        except httpx.HTTPError as exc:
+            last = f"{type(exc).__name__}: {exc}"
+        if attempt + 1 < attempts:
+            time.sleep(backoff_s * 2**attempt)
+    raise DownloadProblem(f"{url}: download failed after {attempts} attempts ({last})")
+
+
+# -- pull request comments: the gate's one comment, created or updated ------------------------------
+
+WRITE_HINT = (
+    "the token cannot write to the pull request: on a pull request from a fork the token is read-only, "
+    "so post from a `workflow_run` job (see .github/workflows/catalog-gate-comment.yml) with "
+    "`permissions: pull-requests: write`"
+)
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    """What `upsert_comment` did."""
+
+    action: str  # "created" or "updated"
+    id: int
+    url: str
+
+
+def _next_link(header: str | None) -> str | None:
+    """The `rel="next"` URL of a Link header (GitHub's pagination)."""
+    for part in (header or "").split(","):
+        if 'rel="next"' in part and "<" in part:
+            return part[part.index("<") + 1 : part.index(">")]
+    return None
+
+
+class CommentClient(GitHubClient):
+    """GitHubClient with what the comment job needs: paginated reads, POST and PATCH."""
+
+    @classmethod
+    def from_environment(cls) -> CommentClient:
+        """The API address and token of this environment."""
+        base = GitHubClient.from_environment()
+        return cls(base.api, base.token)
+
+    def send(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+        """One request with retries (server errors are retried except for POST, which could
+        create twice); returns the httpx response, or raises GitHubProblem with a hint."""
+        import httpx
+
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
+        last = ""
+        attempts = 1 if method == "POST" else self.attempts
+        with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
+            for attempt in range(attempts):
+                try:
+                    response = client.request(method, target, json=body)
+                except httpx.HTTPError as exc:
+                    last = f"{type(exc).__name__}: {exc}"
+                else:
+                    if response.status_code < 500:
+                        return self._checked(response, method, url)
+                    last = f"HTTP {response.status_code}"
+                if attempt + 1 < attempts:
+                    time.sleep(self.backoff_s * 2**attempt)
+        raise GitHubProblem(f"GitHub API failed at {self.api} ({method} {url}: {last})", "retry the job later")
+
+    def _checked(self, response: Any, method: str, url: str) -> Any:
+        if response.status_code in (200, 201):
+            return response
+        if response.status_code == 403 and response.headers.get("x-ratelimit-remaining") != "0":
+            raise GitHubProblem(f"GitHub refused {method} {url} (403)", WRITE_HINT)
+        if response.status_code == 404 and method != "GET":
+            raise GitHubProblem(f"not found on GitHub: {url} (404)", WRITE_HINT)
+        self._answer(response, url)  # raises with the matching message
+        raise GitHubProblem(f"unexpected answer from GitHub: HTTP {response.status_code} for {method} {url}")
+
+    def get_all(self, path: str) -> list[Any]:
+        """Every item of a paginated list, following the Link headers."""
+        items: list[Any] = []
+        url: str | None = f"{path}{'&' if '?' in path else '?'}per_page=100"
+        for _ in range(1000):  # 100,000 comments: beyond that something is wrong
+            if url is None:
+                return items
+            response = self.send("GET", url)
+            page = response.json()
+            if not isinstance(page, list):
+                raise GitHubProblem(f"unexpected answer from GitHub for {path}: not a list")
+            items.extend(page)
+            url = _next_link(response.headers.get("link"))
+        raise GitHubProblem(f"too many pages at {path}")
+
+
+def upsert_comment(
+    client: CommentClient, repository: str, number: int, body: str, marker: str, head_sha: str | None = None
+) -> CommentResult:
+    """Create the pull request's comment that carries `marker`, or update it if one exists (a
+    bot's first, since anyone can paste the marker). With `head_sha`, the pull request's head must
+    be that commit: a number read from an artifact cannot send the report to another PR."""
+    if marker not in body:
+        raise CatalogError(f"the comment body does not carry the marker {marker}", "render it with `catalogctl ci`")
+    if head_sha is not None:
+        pull = client.send("GET", f"/repos/{repository}/pulls/{number}").json()
+        actual = str(pull.get("head", {}).get("sha", "")) if isinstance(pull, dict) else ""
+        if actual != head_sha:
+            raise GitHubProblem(
+                f"pull request #{number} is at {actual[:12] or 'nothing'}, not {head_sha[:12]}: not commenting",
+                "the PR number does not belong to this run, or the PR moved on (its next run will comment)",
+            )
+    comments = [c for c in client.get_all(f"/repos/{repository}/issues/{number}/comments") if isinstance(c, dict)]
+    marked = [c for c in comments if marker in str(c.get("body", ""))]
+    bots = [c for c in marked if isinstance(c.get("user"), dict) and c["user"].get("type") == "Bot"]
+    mine = next(iter(bots or marked), None)
+    if mine is not None:
+        answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine['id']}", {"body": body}).json()
+        return CommentResult("updated", int(answer["id"]), str(answer.get("html_url", "")))
+    answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", {"body": body}).json()
+    return CommentResult("created", int(answer["id"]), str(answer.get("html_url", "")))

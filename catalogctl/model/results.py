@@ -1,0 +1,97 @@
+"""What a run reports: the documented, versioned results format (`catalogctl/results/v1`).
+
+Every field a gate reads is optional: a run that did not report a fact leaves it out (or null),
+and the gate that needs it says it cannot be evaluated -- it never passes on a missing value.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from catalogctl.model.common import Id, MetricKey, Sha256, Uint64
+
+RESULTS_SCHEMA: Literal["catalogctl/results/v1"] = "catalogctl/results/v1"
+Phase = Literal["performance", "accuracy", "validation"]
+ScoreScale = Literal["percent", "fraction"]
+
+
+class _Results(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, allow_inf_nan=False, populate_by_name=True)
+
+
+class SeedsUsed(_Results):
+    """The seeds the run used (null when the run did not report one)."""
+
+    scheduler_rng_seed: Uint64 | None = None
+    sample_index_rng_seed: Uint64 | None = None
+    model_seed: Uint64 | None = None
+
+
+class DatasetUsed(_Results):
+    """A dataset as loaded: the sha256 of its bytes and the samples issued from it."""
+
+    dataset: Id
+    phase: Phase
+    sha256: Sha256 | None = None
+    samples_issued: int | None = Field(default=None, ge=0)
+
+
+class GenerationUsed(_Results):
+    """Sampling parameters actually sent, for a phase (and a dataset of it, when they differ)."""
+
+    phase: Phase
+    dataset: Id | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    max_new_tokens: int | None = None
+    min_new_tokens: int | None = None
+    reasoning_effort: str | None = None
+
+
+class PerformanceResult(_Results):
+    """The measured phase; latencies are 99th percentiles in milliseconds."""
+
+    duration_ms: float | None = Field(default=None, ge=0)
+    sample_count: int | None = Field(default=None, ge=0)
+    context_length: int | None = Field(default=None, ge=0)
+    ttft_p99_ms: float | None = Field(default=None, ge=0)
+    tpot_p99_ms: float | None = Field(default=None, ge=0)
+
+
+class AccuracyResult(_Results):
+    """One accuracy dataset: scores per repeat (or only the pooled score), per-task attempts
+    for pass@k, and the samples scored."""
+
+    dataset: Id
+    scale: ScoreScale
+    repeat_scores: list[float] | None = None
+    pooled_score: float | None = Field(default=None, description="mean over all repeats' samples")
+    task_attempts: dict[str, list[bool]] | None = Field(default=None, description="task -> outcome of each attempt")
+    samples_scored: int | None = Field(default=None, ge=0)
+
+
+class TrainingResult(_Results):
+    """A training run: its global batch size and when it first evaluated."""
+
+    gbs: int | None = Field(default=None, ge=1)
+    first_evaluation_samples: int | None = Field(default=None, ge=0)
+
+
+class RunResults(_Results):
+    """What a run reports."""
+
+    schema_: Literal["catalogctl/results/v1"] = Field(RESULTS_SCHEMA, alias="schema")
+    benchmark: Id
+    source: str = Field(default="results", description="where these facts were read from")
+    api_type: str | None = None
+    model_sha: str | None = None
+    seeds: SeedsUsed = Field(default_factory=SeedsUsed)
+    datasets: list[DatasetUsed] = Field(default_factory=list)
+    generation: list[GenerationUsed] = Field(default_factory=list)
+    performance: PerformanceResult | None = None
+    accuracy: list[AccuracyResult] = Field(default_factory=list)
+    metrics: dict[MetricKey, float | None] = Field(default_factory=dict, description="reported metric values")
+    training: TrainingResult | None = None

@@ -1,0 +1,39 @@
+"""`benchmark_suite/suite.yaml`: the suite's identity and its policies."""
+
+from __future__ import annotations
+
+from pydantic import model_validator
+
+from catalogctl.model.common import I18n, Id, PositiveInt, StrictModel, Text, display
+
+
+class SeedRotation(StrictModel):
+    """A new seed set every `rotate_every` cohorts, each adoptable for `valid_for` cohorts."""
+
+    rotate_every: PositiveInt
+    valid_for: PositiveInt
+
+    @model_validator(mode="after")
+    def _no_gap(self) -> SeedRotation:
+        if self.valid_for < self.rotate_every:
+            raise ValueError(
+                f"valid_for ({self.valid_for}) is shorter than rotate_every ({self.rotate_every}): "
+                "some cohorts would have no valid seed set"
+            )
+        return self
+
+
+class Policies(StrictModel):
+    """Rules that hold for every cohort."""
+
+    seed_rotation: SeedRotation
+
+
+class Suite(StrictModel):
+    """The suite: a name, display copy and policies; nothing that changes per cohort."""
+
+    name: Id
+    title: Text = display()
+    description: Text | None = display(default=None)
+    policies: Policies
+    i18n: I18n | None = display(default=None)

@@ -1,0 +1,174 @@
+"""Rendering of the PR gate's result: text, JSON, Markdown (job summary and PR comment) and
+GitHub workflow commands within GitHub's caps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catalogctl.io.files import write_atomic
+from catalogctl.render.common import github_escape_data, github_escape_property
+from catalogctl.review.ci import GateResult
+from catalogctl.review.findings import Finding
+
+COMMENT_MARKER = "<!-- catalogctl-gate -->"
+ANNOTATIONS_PER_LEVEL = 10  # GitHub shows 10 errors and 10 warnings per step, drops the rest
+STEP_SUMMARY_CAP = 1024 * 1024  # bytes GitHub accepts in a step summary
+COMMENT_CAP = 65536  # characters GitHub accepts in a comment body
+
+
+def _where(f: Finding) -> str:
+    if not f.file:
+        return "catalog"
+    return f"{f.file}:{f.line}:{f.column}" if f.line else f.file
+
+
+def _state(f: Finding) -> str:
+    return {"open": "", "accepted": " [accepted]", "expired": " [acceptance expired]"}.get(
+        f.status, " [acceptance pending]"
+    )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def verdict(result: GateResult) -> str:
+    """`gate: failed (2 errors, 1 warning, 1 accepted)`."""
+    s = result.summary
+    word = "passed" if result.passed else "failed"
+    parts = [_count(s["errors"], "error"), _count(s["warnings"], "warning")]
+    parts.append(f"{s['accepted']} accepted")
+    if s["expired"]:
+        parts.append(f"{s['expired']} expired")
+    return f"gate {word}: {result.base.label} -> {result.head.label} ({', '.join(parts)})"
+
+
+def gate_text(result: GateResult) -> str:
+    """One line per finding, notes, then the verdict."""
+    lines = []
+    for f in result.findings:
+        hint = f" ({f.hint})" if f.hint else ""
+        note = f" — {f.note}" if f.note else ""
+        lines.append(f"{_where(f)}: {f.severity} {f.code}{_state(f)}: {f.message}{hint} [{f.fingerprint}]{note}")
+    lines += [f"note: {n}" for n in result.notes]
+    lines.append(verdict(result))
+    return "\n".join(lines) + "\n"
+
+
+def gate_json(result: GateResult) -> str:
+    """The documented JSON shape (`GateResult`, schema `catalogctl/ci/v1`)."""
+    return result.model_dump_json(by_alias=True, indent=2) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _code(text: str) -> str:
+    inner = text.replace("|", "\\|").replace("`", "'")
+    return f"`{inner}`"
+
+
+def gate_markdown(result: GateResult, *, heading: str = "###") -> str:
+    """The full report in Markdown (job summary, PR comment)."""
+    icon = "✅" if result.passed else "❌"
+    s = result.summary
+    out = [f"{heading} {icon} Catalog gate {'passed' if result.passed else 'failed'}", ""]
+    out.append(
+        f"{_code(result.base.label)} → {_code(result.head.label)} · {_count(s['errors'], 'error')}, "
+        f"{_count(s['warnings'], 'warning')}, "
+        f"{s['accepted']} accepted" + (f", {s['expired']} expired" if s["expired"] else "")
+    )
+    out += ["", *[f"> {_md(n)}" for n in result.notes]] if result.notes else []
+    if result.findings:
+        out += ["", "| | code | finding | where | fingerprint |", "| --- | --- | --- | --- | --- |"]
+        for f in result.findings:
+            mark = {"open": "❌" if f.severity == "error" else "⚠️", "accepted": "☑️"}.get(f.status, "❌")
+            text = _md(f.message + (f" ({f.hint})" if f.hint else "") + (f" — {f.note}" if f.note else ""))
+            out.append(f"| {mark} | `{f.code}`{_md(_state(f))} | {text} | {_code(_where(f))} | `{f.fingerprint}` |")
+    else:
+        out += ["", "No findings."]
+    if not result.passed:
+        out += [
+            "",
+            "To accept a finding on purpose, add its fingerprint to `.catalogctl/accepted.yaml` with a reason, an "
+            "approver and an expiry date (`catalogctl ci --base BASE --write-accepted` drafts the entries).",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def _command(f: Finding) -> str:
+    level = "error" if f.severity == "error" else "warning"
+    props = []
+    if f.file and f.where == "head":
+        props.append(f"file={github_escape_property(f.file)}")
+        if f.line:
+            props += [f"line={f.line}", f"col={f.column}"]
+    props.append(f"title={github_escape_property(f'catalogctl {f.code}')}")
+    message = f.message + (f" ({f.hint})" if f.hint else "") + f" [fingerprint {f.fingerprint}]"
+    if f.status == "expired":
+        message += f" — {f.note}"
+    return f"::{level} {','.join(props)}::{github_escape_data(message)}"
+
+
+def gate_github(result: GateResult) -> str:
+    """Workflow commands for the most severe findings within GitHub's caps (accepted findings
+    get none), one line for what was left out, then the verdict."""
+    errors = [f for f in result.findings if f.failing]
+    warnings = [f for f in result.findings if f.severity == "warning" and f.status != "accepted"]
+    lines = [_command(f) for f in errors[:ANNOTATIONS_PER_LEVEL]]
+    lines += [_command(f) for f in warnings[:ANNOTATIONS_PER_LEVEL]]
+    left_errors = max(0, len(errors) - ANNOTATIONS_PER_LEVEL)
+    left_warnings = max(0, len(warnings) - ANNOTATIONS_PER_LEVEL)
+    if left_errors or left_warnings:
+        lines.append(
+            f"{left_errors} more errors and {left_warnings} more warnings are not annotated "
+            f"(GitHub shows {ANNOTATIONS_PER_LEVEL} of each per step): see the job summary"
+        )
+    lines.append(verdict(result))
+    return "\n".join(lines) + "\n"
+
+
+def fit(text: str, cap: int, *, unit: str = "bytes") -> str:
+    """`text`, cut at a line so that it fits `cap` (bytes or characters), saying it was cut."""
+    size = len(text.encode("utf-8")) if unit == "bytes" else len(text)
+    if size <= cap:
+        return text
+    tail = "\n\n… cut to fit GitHub's limit: run `catalogctl ci` locally for the full report.\n"
+    budget = cap - len(tail.encode("utf-8")) - 16
+    kept: list[str] = []
+    used = 0
+    for line in text.splitlines(keepends=True):
+        cost = len(line.encode("utf-8")) if unit == "bytes" else len(line)
+        if used + cost > budget:
+            break
+        kept.append(line)
+        used += cost
+    return "".join(kept) + tail
+
+
+def comment_body(result: GateResult) -> str:
+    """The PR comment: the marker the comment job finds it by, then the report."""
+    return fit(f"{COMMENT_MARKER}\n{gate_markdown(result)}", COMMENT_CAP, unit="characters")
+
+
+def step_summary(result: GateResult) -> str:
+    """The job summary: the whole report, within GitHub's cap."""
+    return fit(gate_markdown(result), STEP_SUMMARY_CAP)
+
+
+def publish_github(result: GateResult, summary_path: str | None, comment_path: Path | None) -> list[str]:
+    """Append the report to the step summary (within the cap left) and write the comment body;
+    returns what was written, for the log."""
+    done: list[str] = []
+    if summary_path:
+        summary = Path(summary_path)
+        used = summary.stat().st_size if summary.exists() else 0
+        text = fit(gate_markdown(result), max(0, STEP_SUMMARY_CAP - used))
+        with summary.open("a", encoding="utf-8") as out:
+            out.write(text)
+        done.append(f"appended the report to the step summary ({len(text.encode('utf-8'))} bytes)")
+    if comment_path is not None:
+        write_atomic(comment_path, comment_body(result).encode("utf-8"))
+        done.append(f"wrote the PR comment body to {comment_path}")
+    return done

@@ -1,0 +1,134 @@
+"""Accepted findings: `.catalogctl/accepted.yaml` read from the head, applied to the gate's
+findings, and drafted for the findings nobody has accepted yet."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from catalogctl.io.tree import Tree
+from catalogctl.model.accepted import AcceptedFinding, AcceptedFindings
+from catalogctl.model.common import Pending
+from catalogctl.review.findings import Finding, subject_fingerprint
+
+ACCEPTED_FILE = ".catalogctl/accepted.yaml"
+SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/accepted.schema.json\n"
+DRAFT_DAYS = 30
+HEADER = '# Findings of `catalogctl ci` accepted on purpose (see README, "The PR gate").\n'
+
+
+@dataclass
+class Accepted:
+    """The accepted findings of a tree, and the problems of the file itself."""
+
+    entries: list[AcceptedFinding] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
+
+
+def read_accepted(tree: Tree) -> Accepted:
+    """The entries of `.catalogctl/accepted.yaml` (none when the file is absent)."""
+    from catalogctl.catalog.validation import validate_document
+    from catalogctl.io.yamlio import YamlProblem, parse_document
+    from catalogctl.review.findings import from_diagnostic
+
+    if tree.kind(ACCEPTED_FILE) is None:
+        return Accepted()
+    try:
+        doc = parse_document(ACCEPTED_FILE, tree.read(ACCEPTED_FILE))
+    except YamlProblem as problem:
+        return Accepted(problems=[_problem(problem.message, problem.line, problem.column)])
+    except OSError as exc:
+        return Accepted(problems=[_problem(f"cannot read the file: {exc}", 0, 0)])
+    value, diagnostics = validate_document(doc, AcceptedFindings)
+    if value is None:
+        found = [from_diagnostic(d) for d in diagnostics]
+        return Accepted(problems=[f.model_copy(update={"code": "accepted-invalid"}) for f in found])
+    return Accepted(entries=list(value.accepted))
+
+
+def _problem(message: str, line: int, column: int) -> Finding:
+    return Finding(
+        severity="error",
+        code="accepted-invalid",
+        message=message,
+        file=ACCEPTED_FILE,
+        line=line,
+        column=column,
+        fingerprint=subject_fingerprint("accepted-invalid", message),
+    )
+
+
+def apply_accepted(findings: list[Finding], accepted: Accepted, today: dt.date) -> tuple[list[Finding], list[str]]:
+    """Mark each finding accepted, expired or pending acceptance; returns the findings and the
+    fingerprints of entries that matched nothing (stale)."""
+    by_print = {a.fingerprint: a for a in accepted.entries}
+    used: set[str] = set()
+    out: list[Finding] = []
+    for finding in findings:
+        entry = by_print.get(finding.fingerprint)
+        if entry is None:
+            out.append(finding)
+            continue
+        used.add(entry.fingerprint)
+        if isinstance(entry.reason, Pending) or isinstance(entry.approver, Pending):
+            status, note = "acceptance-pending", "drafted in accepted.yaml, but reason or approver is still pending"
+        elif entry.expires < today:
+            status, note = "expired", f"accepted by {entry.approver} until {entry.expires}: expired"
+        else:
+            status, note = "accepted", f"accepted by {entry.approver} until {entry.expires}: {entry.reason}"
+        out.append(finding.model_copy(update={"status": status, "note": note}))
+    stale = [a.fingerprint for a in accepted.entries if a.fingerprint not in used]
+    return out, stale
+
+
+def draft_entries(findings: list[Finding], accepted: Accepted, today: dt.date) -> tuple[str, int]:
+    """YAML list items accepting every finding not in the file yet (reason and approver pending)."""
+    from catalogctl.io.yamlio import dump_yaml
+
+    present = {a.fingerprint for a in accepted.entries}
+    expires = today + dt.timedelta(days=DRAFT_DAYS)
+    items = []
+    for finding in findings:
+        if finding.fingerprint in present or finding.status == "accepted":
+            continue
+        present.add(finding.fingerprint)
+        items.append(
+            {
+                "fingerprint": finding.fingerprint,
+                "finding": f"{finding.severity} {finding.code}: {finding.message}",
+                "reason": "<TBD>",
+                "approver": "<TBD>",
+                "expires": expires,
+            }
+        )
+    if not items:
+        return "", 0
+    text = dump_yaml(items)
+    return "".join(f"  {line}\n" if line else "\n" for line in text.splitlines()), len(items)
+
+
+def write_drafts(root: Path, accepted: Accepted, drafts: str) -> Path:
+    """Append drafted entries to the working tree's file, atomically, keeping what is there
+    (comments included); a file whose layout does not take a plain append is rewritten whole."""
+    from catalogctl.io.files import write_atomic
+    from catalogctl.io.yamlio import YamlProblem, dump_yaml, parse_document
+
+    path = root / ACCEPTED_FILE
+    text = path.read_text(encoding="utf-8") if path.exists() else SCHEMA_LINE + HEADER
+    if not text.endswith("\n"):
+        text += "\n"
+    if "\naccepted:\n" not in f"\n{text}":
+        text = text.replace("accepted: []\n", "") + "accepted:\n"
+    combined = text + drafts
+    try:
+        data = parse_document(ACCEPTED_FILE, combined.encode("utf-8")).data
+        ok = AcceptedFindings.model_validate(data).accepted[: len(accepted.entries)] == accepted.entries
+    except (YamlProblem, ValueError):
+        ok = False
+    if not ok:
+        items = [e.model_dump(exclude_none=True) for e in accepted.entries]
+        body = dump_yaml({"accepted": items}) if items else "accepted:\n"
+        combined = SCHEMA_LINE + HEADER + body + drafts
+    write_atomic(path, combined.encode("utf-8"))
+    return path

@@ -1,0 +1,155 @@
+"""`catalogctl ci`: the gate a pull request passes before it changes the catalog.
+
+It validates the head, diffs it against the base, applies the release policy (`policy`), then
+the accepted findings of the head's `.catalogctl/accepted.yaml` (`accepted`). The result is a
+list of findings; the caller renders it (`render_ci`) and exits 1 when an error is not accepted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from catalogctl.review.findings import Finding, order
+
+if TYPE_CHECKING:
+    from catalogctl.io.tree import Tree
+
+CI_SCHEMA: Literal["catalogctl/ci/v1"] = "catalogctl/ci/v1"
+
+
+class GateSide(BaseModel):
+    """One side of the gate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ref: str
+    label: str
+
+
+class GateResult(BaseModel):
+    """The documented JSON shape of `catalogctl ci --format json`."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    schema_: Literal["catalogctl/ci/v1"] = Field(CI_SCHEMA, alias="schema")
+    base: GateSide
+    head: GateSide
+    passed: bool
+    summary: dict[str, int]
+    findings: list[Finding]
+    stale_acceptances: list[str] = Field(description="accepted fingerprints that matched no finding")
+    notes: list[str]
+
+
+@dataclass
+class GateRequest:
+    """What the gate compares."""
+
+    base: str
+    head: str | None = None  # None: the working tree
+    today: dt.date | None = None
+
+
+def _summary(findings: list[Finding]) -> dict[str, int]:
+    return {
+        "errors": sum(f.failing for f in findings),
+        "warnings": sum(f.severity == "warning" for f in findings),
+        "accepted": sum(f.status == "accepted" for f in findings),
+        "expired": sum(f.status == "expired" for f in findings),
+    }
+
+
+def run_gate(path: Path | None, request: GateRequest) -> tuple[GateResult, list[Finding]]:
+    """Run the gate; returns the result and the findings nobody accepted yet (for drafts)."""
+    from catalogctl.catalog.layout import SUITE_DIR
+    from catalogctl.catalog.loader import load_tree
+    from catalogctl.catalog.source import open_tree
+    from catalogctl.diff.trees import DiffReport, diff_trees
+    from catalogctl.errors import CatalogInvalid
+    from catalogctl.review.accepted import apply_accepted, read_accepted
+    from catalogctl.review.findings import from_diagnostic, subject_fingerprint
+    from catalogctl.review.policy import PolicyInput, check_policy
+
+    today = request.today or dt.datetime.now(dt.UTC).date()
+    base = open_tree(path, request.base)
+    head = open_tree(path, request.head)
+    head_result = load_tree(head)
+    base_result = load_tree(base)
+    notes: list[str] = []
+    for side, tree in (("base", base), ("head", head)):
+        if tree.note:
+            notes.append(f"{side}: {tree.note}")
+    changed = _changed_paths(base, head)
+    findings = _numbered(
+        [
+            from_diagnostic(d)
+            for d in head_result.diagnostics
+            if d.severity.value == "error" or d.path in changed  # warnings only where the PR edits
+        ]
+    )
+    diff: DiffReport | None = None
+    try:
+        diff = diff_trees(base, head, request.base, request.head or "working tree")
+    except CatalogInvalid as exc:
+        if head_result.ok:
+            findings.append(
+                Finding(
+                    severity="warning",
+                    code="base-invalid",
+                    message=f"{exc}: contract changes were not classified",
+                    fingerprint=subject_fingerprint("base-invalid", request.base),
+                )
+            )
+        else:
+            notes.append("the head does not validate: contract changes were not classified")
+    if head.kind(SUITE_DIR) is not None:
+        findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today))
+    accepted = read_accepted(head)
+    findings += accepted.problems
+    findings, stale = apply_accepted(findings, accepted, today)
+    findings.sort(key=order)
+    if stale:
+        notes.append(f"{len(stale)} accepted finding(s) matched nothing: remove them from .catalogctl/accepted.yaml")
+    result = GateResult(
+        base=GateSide(ref=request.base, label=base.label),
+        head=GateSide(ref=request.head or "working tree", label=head.label),
+        passed=not any(f.failing for f in findings),
+        summary=_summary(findings),
+        findings=findings,
+        stale_acceptances=stale,
+        notes=notes,
+    )
+    unaccepted = [f for f in findings if f.status in ("open", "expired")]
+    return result, unaccepted
+
+
+def _numbered(findings: list[Finding]) -> list[Finding]:
+    """The same problem twice in one file (same code, same message) gets distinct fingerprints."""
+    from catalogctl.review.findings import subject_fingerprint
+
+    seen: dict[str, int] = {}
+    out = []
+    for finding in findings:
+        count = seen.get(finding.fingerprint, 0)
+        seen[finding.fingerprint] = count + 1
+        if count:
+            fingerprint = subject_fingerprint(finding.code, finding.file, finding.message, count)
+            finding = finding.model_copy(update={"fingerprint": fingerprint})
+        out.append(finding)
+    return out
+
+
+def _changed_paths(base: Tree, head: Tree) -> set[str]:
+    """Catalog files that differ between the two trees."""
+    from catalogctl.catalog.layout import ENTITY_DIRS, RULESETS_DIR, SUITE_DIR
+
+    changed: set[str] = set()
+    for folder in (SUITE_DIR, *ENTITY_DIRS.values(), RULESETS_DIR):
+        before, after = base.file_ids(folder), head.file_ids(folder)
+        changed.update(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    return changed

@@ -1,0 +1,84 @@
+"""Findings of the PR gate (`catalogctl ci`): what it found, where, how bad, and whether accepted.
+
+Every finding has a stable fingerprint, so `.catalogctl/accepted.yaml` can name it across runs:
+a finding that comes from a change of the semantic diff reuses the change's fingerprint; any
+other hashes its code and subject (never a line number, which moves with unrelated edits).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from catalogctl.catalog.contract import canonical_json
+from catalogctl.errors import Diagnostic, Severity
+
+FindingSeverity = Literal["error", "warning"]
+Status = Literal["open", "accepted", "expired", "acceptance-pending"]
+
+# Codes of the release policy (validation codes are those of `diagnostics.CODES`). Stable: an
+# accepted-findings file keys on fingerprints that include them.
+POLICY_CODES: dict[str, str] = {
+    "ruleset-modified": "a frozen ruleset was edited: a cohort's ruleset never changes once frozen",
+    "ruleset-deleted": "a frozen ruleset was deleted",
+    "ruleset-not-canonical": "a new ruleset is not byte for byte what `freeze` writes",
+    "ruleset-digest-mismatch": "a new ruleset's digest differs from the contract at the head",
+    "ruleset-unknown-benchmark": "a new ruleset lists a benchmark the catalog does not have",
+    "ruleset-order": "a new ruleset's cohort, date or previous cohort does not follow the frozen ones",
+    "ruleset-seed-sets": "a new ruleset's seed sets do not follow the rotation policy or the published sets",
+    "frozen-reference-removed": "an entity a frozen cohort uses was removed or renamed",
+    "contract-change-next-freeze": "a contract of the latest cohort changed: it takes effect at the next freeze",
+    "base-invalid": "the base does not validate, so contract changes could not be classified",
+    "accepted-invalid": "`.catalogctl/accepted.yaml` does not validate",
+}
+
+
+class Finding(BaseModel):
+    """One finding. `where` says which side the file and line are on: a finding about a file
+    the head no longer has points into the base (and gets no inline annotation)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    severity: FindingSeverity
+    code: str
+    message: str
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    where: Literal["head", "base"] = "head"
+    hint: str = ""
+    fingerprint: str
+    status: Status = "open"
+    note: str = ""  # how the acceptance stands: who accepted it and until when, or why not
+
+    @property
+    def failing(self) -> bool:
+        """Whether this finding fails the gate."""
+        return self.severity == "error" and self.status != "accepted"
+
+
+def subject_fingerprint(code: str, *subject: object) -> str:
+    """The fingerprint of a finding that comes from no change: its code and subject, hashed."""
+    return hashlib.sha256(canonical_json([code, *[str(s) for s in subject]])).hexdigest()[:16]
+
+
+def from_diagnostic(d: Diagnostic) -> Finding:
+    """A validation diagnostic of the head as a finding (fingerprinted without its line)."""
+    return Finding(
+        severity="error" if d.severity is Severity.ERROR else "warning",
+        code=d.code,
+        message=d.message,
+        file=d.path,
+        line=d.line,
+        column=d.column,
+        hint=d.hint,
+        fingerprint=subject_fingerprint(d.code, d.path, d.message),
+    )
+
+
+def order(finding: Finding) -> tuple[int, int, str, int, int, str]:
+    """Failing errors first, then accepted or expired ones, then warnings; by file and line."""
+    rank = 0 if finding.failing else (1 if finding.severity == "error" else 2)
+    return rank, finding.where == "base", finding.file, finding.line, finding.column, finding.code

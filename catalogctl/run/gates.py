@@ -1,0 +1,332 @@
+"""The gate registry: every post-processing gate a contract may name, with its function.
+
+A gate reads the resolved contract and what the run reported, and returns checks, each with
+what was expected and what was observed. A check whose fact the run did not report is
+`unknown`: the gate is then "not evaluable" and does not pass. Soft gates (model integrity: a
+submitter may quantize) warn instead of failing the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from catalogctl.catalog.formula import FormulaError, evaluate
+from catalogctl.catalog.gatenames import GATE_KINDS
+from catalogctl.model.results import RunResults
+from catalogctl.run.aggregate import MissingMetric, NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
+
+Status = Literal["pass", "fail", "unknown"]
+Verdict = Literal["pass", "fail", "not-evaluable"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One comparison: what, expected, observed, and its status."""
+
+    what: str
+    expected: str
+    observed: str
+    status: Status
+
+
+@dataclass
+class GateResult:
+    """A gate's verdict with the figures behind it."""
+
+    name: str
+    severity: Literal["hard", "soft"]
+    description: str
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> Verdict:
+        """fail if any check failed; not-evaluable if any could not be made; else pass."""
+        if any(c.status == "fail" for c in self.checks):
+            return "fail"
+        if any(c.status == "unknown" for c in self.checks):
+            return "not-evaluable"
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a gate sees: the resolved config's contract and seeds, and the run's results."""
+
+    contract: Mapping[str, Any]
+    seeds: Mapping[str, int]
+    results: RunResults
+
+
+GateFunction = Callable[[Run], list[Check]]
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "not reported"
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return f"{value:.6g}" if abs(value) < 1e5 else f"{value:.1f}"
+    return str(value)
+
+
+def _equal(what: str, expected: Any, observed: Any) -> Check:
+    if isinstance(expected, str) and expected.startswith("<"):
+        return Check(what, expected, _show(observed), "unknown")
+    if observed is None:
+        return Check(what, _show(expected), "not reported", "unknown")
+    if isinstance(expected, float) or isinstance(observed, float):
+        same = abs(float(expected) - float(observed)) <= 1e-9 * max(1.0, abs(float(expected)))
+    else:
+        same = expected == observed
+    return Check(what, _show(expected), _show(observed), "pass" if same else "fail")
+
+
+def _bound(what: str, observed: float | None, limit: Any, at_least: bool, unit: str = "") -> Check:
+    sign = ">=" if at_least else "<="
+    if isinstance(limit, str):  # pending in the contract
+        return Check(what, f"{sign} {limit}", _show(observed), "unknown")
+    expected = f"{sign} {_show(limit)}{unit}"
+    if observed is None:
+        return Check(what, expected, "not reported", "unknown")
+    ok = observed >= limit if at_least else observed <= limit
+    return Check(what, expected, f"{_show(observed)}{unit}", "pass" if ok else "fail")
+
+
+def _datasets(contract: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    found: dict[str, Mapping[str, Any]] = {}
+    if contract["kind"] == "training":
+        found[contract["dataset"]["id"]] = contract["dataset"]
+    for dataset in (contract.get("performance") or {}).get("datasets", []):
+        found[dataset["id"]] = dataset
+    for entry in (contract.get("accuracy") or {}).get("datasets", []):
+        found[entry["dataset"]["id"]] = entry["dataset"]
+    return list(found.values())
+
+
+# -- the gates ----------------------------------------------------------------------------------
+
+
+def dataset_integrity(run: Run) -> list[Check]:
+    """The sha256 of every dataset loaded equals the contract's."""
+    checks = []
+    for dataset in _datasets(run.contract):
+        ident, expected = dataset["id"], dataset["source"]["sha256"]
+        reported = {d.sha256 for d in run.results.datasets if d.dataset == ident and d.sha256 is not None}
+        if not reported:
+            checks.append(_equal(f"{ident} sha256", expected, None))
+        for sha in sorted(reported):
+            checks.append(_equal(f"{ident} sha256", expected, sha))
+    return checks
+
+
+def model_integrity(run: Run) -> list[Check]:
+    """The checkpoint is the contract's reference commit."""
+    return [_equal("model sha", run.contract["model"]["sha"], run.results.model_sha)]
+
+
+def _generation_checks(
+    label: str, expected: Mapping[str, Any], phase: str, dataset: str | None, results: RunResults
+) -> list[Check]:
+    entries = [g for g in results.generation if g.phase == phase and g.dataset == dataset]
+    if not entries and dataset is not None:
+        entries = [g for g in results.generation if g.phase == phase and g.dataset is None]
+    observed = entries[0].model_dump() if entries else {}
+    return [_equal(f"{label} {key}", value, observed.get(key)) for key, value in expected.items()]
+
+
+def generation_integrity(run: Run) -> list[Check]:
+    """api_type and the sampling parameters used equal the contract's, per phase and dataset."""
+    contract, results = run.contract, run.results
+    checks: list[Check] = []
+    if contract["kind"] == "training":
+        return _generation_checks("validation", contract["validation"]["generation"], "validation", None, results)
+    checks.append(_equal("api_type", contract["api_type"], results.api_type))
+    performance = contract.get("performance")
+    if performance:
+        checks += _generation_checks("performance", performance["generation"], "performance", None, results)
+    for entry in (contract.get("accuracy") or {}).get("datasets", []):
+        ident = entry["dataset"]["id"]
+        checks += _generation_checks(f"accuracy {ident}", entry["generation"], "accuracy", ident, results)
+    return checks
+
+
+def seeds(run: Run) -> list[Check]:
+    """The run used exactly the resolved seed set."""
+    used = run.results.seeds.model_dump()
+    return [
+        _equal(name, run.seeds[name], used.get(name))
+        for name in ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
+    ]
+
+
+_PERFORMANCE_BOUNDS: list[tuple[str, str, bool, str]] = [
+    ("min_duration_ms", "duration_ms", True, " ms"),
+    ("min_sample_count", "sample_count", True, ""),
+    ("min_context_length", "context_length", True, ""),
+    ("max_ttft_latency_ms", "ttft_p99_ms", False, " ms"),
+    ("max_tpot_latency_ms", "tpot_p99_ms", False, " ms"),
+]
+
+
+def requirements(run: Run) -> list[Check]:
+    """Minimum duration, sample counts and context length, and the latency bounds, hold."""
+    checks: list[Check] = []
+    performance = run.contract.get("performance")
+    if performance:
+        reported = run.results.performance.model_dump() if run.results.performance else {}
+        for requirement, fact, at_least, unit in _PERFORMANCE_BOUNDS:
+            if requirement in performance["requirements"]:
+                limit = performance["requirements"][requirement]
+                checks.append(_bound(fact, reported.get(fact), limit, at_least, unit))
+    accuracy = run.contract.get("accuracy")
+    if accuracy:
+        # Only the contract's datasets count, each once: another dataset's samples are no evidence.
+        reported = {r.dataset: r.samples_scored for r in run.results.accuracy}
+        counts = [reported.get(entry["dataset"]["id"]) for entry in accuracy["datasets"]]
+        scored = sum(c for c in counts if c is not None) if None not in counts else None
+        limit = accuracy["requirements"]["min_accuracy_sample_count"]
+        checks.append(_bound("accuracy samples scored", scored, limit, True))
+    return checks
+
+
+def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
+    """The value(s) a threshold applies to: the reported metric, or the aggregated accuracy."""
+    metric = run.contract["metrics"][key]
+    reported = run.results.metrics.get(key)
+    if reported is not None:
+        if metric["unit"] not in ("percent", "fraction"):
+            return {"": reported}
+        return {"": to_scale(in_range(reported, metric["unit"], key), metric["unit"], scale)}
+    if key in run.results.metrics:
+        raise MissingMetric(f"{key} was reported as null")
+    if metric["unit"] not in ("percent", "fraction"):
+        raise MissingMetric(f"the run did not report {key}")
+    accuracy = run.contract["accuracy"]
+    by_dataset = {r.dataset: r for r in run.results.accuracy}
+    scores = []
+    for entry in accuracy["datasets"]:
+        ident = entry["dataset"]["id"]
+        if ident not in by_dataset:
+            raise NotEvaluable(f"the run reported no accuracy for {ident}")
+        agg = entry["repeat_aggregation"]
+        samples = entry["dataset"]["samples"]
+        tasks = samples if isinstance(samples, int) else None
+        scores.append(dataset_score(by_dataset[ident], agg["method"], agg["k"], entry["num_repeats"], tasks))
+    aggregation = accuracy["dataset_aggregation"]
+    components = aggregation.get("components")
+    if components:
+        scores = [s for s in scores if s.dataset in components]
+    weighting = aggregation.get("weighting")
+    weights = weights_of(run.contract, weighting) if aggregation["method"] == "micro_average" else {}
+    return combine(scores, aggregation["method"], weighting, weights, scale)
+
+
+def _product(reference: float, factor: float) -> Decimal:
+    return Decimal(str(reference)) * Decimal(str(factor))
+
+
+def accuracy_gate(run: Run) -> list[Check]:
+    """Every accuracy threshold holds: reference x lower_factor <= value <= reference x upper_factor."""
+    checks: list[Check] = []
+    for key, threshold in run.contract["accuracy"]["thresholds"].items():
+        bounds = []
+        if "lower_factor" in threshold:
+            bounds.append(
+                (True, _product(threshold["reference"], threshold["lower_factor"]), threshold["lower_factor"])
+            )
+        if "upper_factor" in threshold:
+            bounds.append(
+                (False, _product(threshold["reference"], threshold["upper_factor"]), threshold["upper_factor"])
+            )
+        try:
+            values = _threshold_values(run, key, threshold["scale"])
+        except NotEvaluable as exc:
+            # A missing or null metric fails; a score the run's facts cannot yield is not evaluable.
+            status: Status = "fail" if isinstance(exc, MissingMetric) else "unknown"
+            for at_least, limit, factor in bounds:
+                sign = ">=" if at_least else "<="
+                checks.append(Check(key, f"{sign} {limit} ({threshold['reference']} x {factor})", str(exc), status))
+            continue
+        for part, value in values.items():
+            label = f"{key} ({part})" if part else key
+            for at_least, limit, factor in bounds:
+                sign = ">=" if at_least else "<="
+                ok = value >= float(limit) if at_least else value <= float(limit)
+                checks.append(
+                    Check(
+                        label,
+                        f"{sign} {limit} ({threshold['reference']} x {factor})",
+                        _show(value),
+                        "pass" if ok else "fail",
+                    )
+                )
+    return checks
+
+
+def quality_target(run: Run) -> list[Check]:
+    """The validation metric reached the quality target."""
+    target = run.contract["quality_target"]
+    metric = run.contract["metrics"][target["metric"]]
+    value = run.results.metrics.get(target["metric"])
+    if value is not None and metric["unit"] in ("percent", "fraction"):
+        try:
+            value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
+        except NotEvaluable as exc:
+            return [Check(target["metric"], f">= {target['target']}", str(exc), "fail")]
+    at_least = metric["direction"] != "lower"
+    check = _bound(target["metric"], value, target["target"], at_least)
+    # A missing or null quality metric is a failure, never a pass.
+    return [Check(check.what, check.expected, check.observed, "fail" if value is None else check.status)]
+
+
+def evaluation_schedule(run: Run) -> list[Check]:
+    """The first evaluation came no earlier than the schedule's formula allows."""
+    formula = run.contract["evaluation_schedule"]["first_evaluation_samples"]
+    training = run.results.training
+    if training is None or training.gbs is None:
+        return [Check("first evaluation", formula, "gbs not reported", "unknown")]
+    try:
+        earliest = evaluate(formula, {"gbs": training.gbs})
+    except FormulaError as exc:
+        return [Check("first evaluation", formula, str(exc), "unknown")]
+    limit = int(earliest) if earliest.denominator == 1 else float(earliest)
+    return [
+        _bound(f"first evaluation at gbs {training.gbs}", training.first_evaluation_samples, limit, True, " samples")
+    ]
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    """A gate's name, what it checks, how bad its failure is, which kinds it applies to."""
+
+    name: str
+    description: str
+    severity: Literal["hard", "soft"]
+    kinds: frozenset[str]
+    function: GateFunction
+
+
+def _spec(function: GateFunction, severity: Literal["hard", "soft"]) -> GateSpec:
+    description = (function.__doc__ or "").strip().splitlines()[0]
+    return GateSpec(function.__name__, description, severity, GATE_KINDS[function.__name__], function)
+
+
+GATES: dict[str, GateSpec] = {
+    spec.name: spec
+    for spec in (
+        _spec(dataset_integrity, "hard"),
+        _spec(model_integrity, "soft"),
+        _spec(generation_integrity, "hard"),
+        _spec(seeds, "hard"),
+        _spec(requirements, "hard"),
+        _spec(accuracy_gate, "hard"),
+        _spec(quality_target, "hard"),
+        _spec(evaluation_schedule, "hard"),
+    )
+}
+if GATES.keys() != GATE_KINDS.keys():  # a gate named for validation must have a function, and back
+    raise ImportError(f"gate registry mismatch: {sorted(GATES.keys() ^ GATE_KINDS.keys())}")

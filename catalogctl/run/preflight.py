@@ -1,0 +1,125 @@
+"""`preflight`: before a run, prove the checkout is the cohort's release, locally and on the
+remote, then resolve the submission. It fails closed: the first check that fails stops it with a
+specific code (see `errors.CHECK_EXIT_CODES`), and nothing is written.
+
+Unlike read-only verbs, preflight never finds a cohort by its ruleset's commit: the release
+tag must exist, be annotated and carry the ruleset's digest.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from catalogctl.catalog.layout import CATALOG_PATHS
+from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem
+from catalogctl.io import gitrepo
+from catalogctl.io.http import GitHubClient, github_repository
+from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
+from catalogctl.release.statement import require_release
+from catalogctl.run.resolve import read_submission, resolve_at
+
+
+def _short(commit: str) -> str:
+    return commit[:12]
+
+
+def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
+    """The release commit, after checking that it is a release and that HEAD is exactly it, clean."""
+    _, release = require_release(repo, cohort)
+    head = gitrepo.head(repo)
+    if head.id != release.id:
+        ahead, behind = gitrepo.ahead_behind(repo, head, release)
+        where = (
+            f"{ahead} commit{'s' if ahead != 1 else ''} ahead of"
+            if ahead and not behind
+            else f"{behind} commit{'s' if behind != 1 else ''} behind"
+            if behind and not ahead
+            else f"elsewhere than ({ahead} ahead, {behind} behind)"
+        )
+        raise CheckFailed(
+            "checkout-mismatch",
+            f"HEAD ({_short(str(head.id))}) is {where} {cohort} ({_short(str(release.id))})",
+            f"check out the release: git checkout {cohort}",
+        )
+    dirty = [p for p in gitrepo.dirty_paths(repo) if p.startswith(CATALOG_PATHS)]
+    if dirty:
+        shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
+        raise CheckFailed(
+            "catalog-dirty",
+            f"the catalog has uncommitted changes: {shown}",
+            "run exactly the release: git stash -u, or a clean checkout",
+        )
+    return release
+
+
+def check_remote(
+    repo: gitrepo.Repository, remote: str, cohort: str, release: str, github: str | None = None
+) -> RemoteVerification:
+    """The remote's tag must point at the release commit: by listing the remote's refs, and for
+    a GitHub repository also through the REST API."""
+    url = gitrepo.remote_url(repo, remote)
+    try:
+        refs = gitrepo.remote_refs(repo, remote)
+    except CatalogError as exc:
+        raise CheckFailed(
+            "remote-mismatch",
+            f"the remote `{remote}` is unreachable: {exc}",
+            "pass --offline to run without verifying the remote (recorded in the resolved config)",
+        ) from None
+    there = refs.get(f"refs/tags/{cohort}")
+    if there is None:
+        raise CheckFailed(
+            "remote-mismatch", f"the remote `{remote}` has no tag `{cohort}`", "push the release tag first"
+        )
+    if there != release:
+        raise CheckFailed(
+            "remote-mismatch",
+            f"the remote `{remote}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
+            "the tag moved on one side: do not run until the two agree",
+        )
+    methods = ["git"]
+    repository = github or github_repository(url)
+    if repository is not None:
+        try:
+            on_github = GitHubClient.from_environment().tag_commit(repository, cohort)
+        except GitHubProblem as exc:
+            raise CheckFailed("remote-mismatch", f"GitHub could not confirm tag `{cohort}`: {exc}", exc.hint) from None
+        if on_github != release:
+            raise CheckFailed(
+                "remote-mismatch",
+                f"on GitHub ({repository}) tag `{cohort}` points at {_short(on_github)}, not {_short(release)}",
+            )
+        methods.append("github")
+    return RemoteVerification(verified=True, remote=url, methods=methods, note="")
+
+
+def preflight(
+    path: Path,
+    submission_file: Path,
+    *,
+    remote: str = "origin",
+    offline: bool = False,
+    github: str | None = None,
+    now: dt.datetime | None = None,
+) -> ResolvedConfig:
+    """Every check a runner needs before it starts, then the resolved config (not written)."""
+    submission = read_submission(submission_file)
+    repo = gitrepo.open_repository(path)
+    cohort = submission.submission_ref.cohort
+    release = check_checkout(repo, cohort)
+    unverified = RemoteVerification(verified=False, note="--offline: the remote was not contacted")
+    # Local checks first: they are cheap and need no network.
+    config = resolve_at(
+        repo,
+        release,
+        submission,
+        label=f"{cohort} ({_short(str(release.id))})",
+        tag=cohort,
+        remote=unverified,
+        now=now,
+    )
+    if offline:
+        return config
+    verification = check_remote(repo, remote, cohort, str(release.id), github)
+    return config.model_copy(update={"provenance": config.provenance.model_copy(update={"remote": verification})})

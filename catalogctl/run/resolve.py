@@ -1,0 +1,170 @@
+"""`resolve`: a submission and its cohort's frozen contract become one resolved config.
+
+The contract is read from the cohort's release (its tag's tree), never from the working tree.
+The resolved config is the only input a runner needs: the contract with model, datasets and
+recipes inlined and overrides merged, the chosen seeds, what the submitter owns, and where it
+all came from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Literal
+
+from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.contract import contract_digest, resolve_contract
+from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.loader import SubsetLoader
+from catalogctl.catalog.source import resolve_ref
+from catalogctl.catalog.validation import read_user_document
+from catalogctl.errors import CatalogInvalid, CheckFailed, UsageError
+from catalogctl.io import gitrepo
+from catalogctl.io.files import write_atomic
+from catalogctl.io.yamlio import dump_yaml
+from catalogctl.model import InferenceBenchmark, Submission
+from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from catalogctl.release.ruleset import ruleset_digest
+from catalogctl.release.statement import require_release
+from catalogctl.version import __version__
+
+
+def read_submission(path: Path) -> Submission:
+    """A submission file, validated with positions for every problem."""
+    return read_user_document(path, Submission, "submission")
+
+
+def resolve_at(
+    repo: gitrepo.Repository,
+    commit: gitrepo.Commit,
+    submission: Submission,
+    *,
+    label: str,
+    tag: str | None,
+    remote: RemoteVerification,
+    now: dt.datetime | None = None,
+) -> ResolvedConfig:
+    """Resolve `submission` against the release tree at `commit`."""
+    ref = submission.submission_ref
+    tree = gitrepo.GitTree(repo, commit, label)
+    loader = SubsetLoader(tree)
+    loader.want([("ruleset", ref.cohort), ("benchmark", ref.benchmark)])
+    catalog = loader.result.catalog
+    if ref.benchmark in catalog.benchmarks:
+        loader.want(catalog.sources_of(ref.benchmark))
+    errors = [d for d in loader.result.diagnostics if d.severity.value == "error"]
+    if errors:
+        raise CatalogInvalid(f"the catalog at {label} does not validate", errors)
+    ruleset = catalog.rulesets.get(ref.cohort)
+    if ruleset is None:
+        raise CheckFailed(
+            "tag-invalid", f"{label} has no {ruleset_path(ref.cohort)}: it is not the release of {ref.cohort}"
+        )
+    members = {b.id: b.digest for b in ruleset.benchmarks}
+    if ref.benchmark not in members:
+        raise CheckFailed(
+            "submission-mismatch",
+            f"benchmark `{ref.benchmark}` is not in cohort {ref.cohort}",
+            f"the cohort's benchmarks: {', '.join(sorted(members))}",
+        )
+    cohort = Cohort.parse(ref.cohort)
+    seeds = next((s for s in ruleset.seed_sets if s.id == ref.seed_set_id), None)
+    valid = [
+        s.id for s in ruleset.seed_sets if Cohort.parse(s.introduced_in) <= cohort <= Cohort.parse(s.valid_through)
+    ]
+    if seeds is None or seeds.id not in valid:
+        raise CheckFailed(
+            "submission-mismatch",
+            f"seed set `{ref.seed_set_id}` is not valid for cohort {ref.cohort}",
+            f"valid seed sets: {', '.join(valid) or 'none'}",
+        )
+    bench = catalog.benchmarks.get(ref.benchmark)
+    if bench is None:
+        raise CheckFailed("contract-mismatch", f"benchmark `{ref.benchmark}` of the ruleset has no contract at {label}")
+    api_type = submission.endpoint_config.api_type
+    if not isinstance(bench, InferenceBenchmark) or bench.api_type != api_type:
+        expected = bench.api_type if isinstance(bench, InferenceBenchmark) else f"none ({bench.kind} benchmark)"
+        raise CheckFailed(
+            "submission-mismatch",
+            f"endpoint_config.api_type is {api_type}, but benchmark `{ref.benchmark}` uses {expected}",
+        )
+    digest = contract_digest(catalog, ref.benchmark)
+    if digest != members[ref.benchmark]:
+        raise CheckFailed(
+            "contract-mismatch",
+            f"the contract of `{ref.benchmark}` at {label} has digest {digest}, "
+            f"but cohort {ref.cohort} froze {members[ref.benchmark]}",
+            "the catalog was edited after the freeze: run exactly the release commit",
+        )
+    ruleset_text = gitrepo.read_blob(commit, ruleset_path(ref.cohort))  # there: the loader read it
+    submission_data = submission.model_dump(mode="json", exclude_none=True)
+    return ResolvedConfig(
+        submission_ref=submission_data["submission_ref"],
+        contract=resolve_contract(catalog, ref.benchmark),
+        seeds=ResolvedSeeds(
+            id=seeds.id,
+            scheduler_rng_seed=seeds.scheduler_rng_seed,
+            sample_index_rng_seed=seeds.sample_index_rng_seed,
+            model_seed=seeds.model_seed,
+        ),
+        endpoint_config=submission_data["endpoint_config"],
+        settings=submission_data["settings"],
+        submitter=submission_data.get("submitter"),
+        provenance=Provenance(
+            cohort=ref.cohort,
+            tag=tag,
+            commit=str(commit.id),
+            ruleset_digest=ruleset_digest(ruleset_text),
+            contract_digest=digest,
+            tool_version=__version__,
+            resolved_at=(now or dt.datetime.now(dt.UTC)).replace(microsecond=0).isoformat(),
+            remote=remote,
+        ),
+    )
+
+
+def resolve(path: Path, submission_file: Path, ref: str | None = None) -> ResolvedConfig:
+    """Resolve a submission against its cohort's release (or against `ref`), without the
+    checkout and remote checks of `preflight`."""
+    submission = read_submission(submission_file)
+    repo = gitrepo.open_repository(path)
+    cohort = submission.submission_ref.cohort
+    target = ref or cohort
+    found = resolve_ref(repo, target)
+    tag_state = gitrepo.tag_state(repo, cohort)
+    tag = cohort if tag_state is not None and tag_state.commit == str(found.commit.id) else None
+    if ref is None and tag is not None:
+        require_release(repo, cohort)
+    note = "not checked: resolve does not contact the remote (preflight does)"
+    if found.note:
+        note = f"{found.note}; {note}"
+    return resolve_at(
+        repo,
+        found.commit,
+        submission,
+        label=f"{target} ({str(found.commit.id)[:12]})",
+        tag=tag,
+        remote=RemoteVerification(verified=False, note=note),
+    )
+
+
+def render_resolved(config: ResolvedConfig, fmt: Literal["yaml", "json"]) -> str:
+    """The resolved config as YAML or JSON text."""
+    data = config.to_data()
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return dump_yaml(data)
+
+
+def output_format(output: Path) -> Literal["yaml", "json"]:
+    """YAML or JSON by the output file's extension (checked before any work is done)."""
+    suffix = output.suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise UsageError(f"{output}: write the resolved config to a .yaml, .yml or .json file")
+    return "json" if suffix == ".json" else "yaml"
+
+
+def write_resolved(config: ResolvedConfig, output: Path) -> None:
+    """Write atomically, YAML or JSON by the file's extension."""
+    write_atomic(output, render_resolved(config, output_format(output)).encode("utf-8"))
