@@ -10,8 +10,13 @@ from typing import Any
 
 import pygit2
 import pytest
+from hypothesis import settings
 
 from tests.helpers import commit_all, copy_catalog, git, init_repo
+
+# Property tests draw the same examples on every run (and in CI): a failure always reproduces.
+settings.register_profile("derandomized", derandomize=True, database=None)
+settings.load_profile("derandomized")
 
 
 @pytest.fixture(autouse=True)

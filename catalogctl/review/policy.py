@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest, metric_keys
@@ -367,9 +368,13 @@ def removed_references(given: PolicyInput) -> list[Finding]:
     return out
 
 
-def _cohort_location(given: PolicyInput, cohort: str, bench: str) -> tuple[str, int, int, str]:
+def _cohort_location(given: PolicyInput, cohort: str, bench: str) -> tuple[str, int, int, Literal["head", "base"]]:
     """Where a cohort lists a benchmark: in the head's ruleset, or the base's when it is gone."""
-    for catalog, where in ((given.head_catalog, "head"), (given.base_catalog, "base")):
+    sides: tuple[tuple[Catalog, Literal["head", "base"]], ...] = (
+        (given.head_catalog, "head"),
+        (given.base_catalog, "base"),
+    )
+    for catalog, where in sides:
         ruleset = catalog.rulesets.get(cohort)
         if ruleset is None:
             continue

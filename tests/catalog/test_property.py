@@ -17,7 +17,7 @@ from catalogctl.errors import Diagnostic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.io.yamlio import PathKey, dump_yaml, parse_document
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 SHIPPED = REPO_ROOT / "benchmark_suite"
 FILES = sorted(str(p.relative_to(REPO_ROOT)) for p in SHIPPED.rglob("*.yaml"))
 SPECIAL = [b"&", b"*", b"!", b"%", b"[", b"]", b"{", b"}", b":", b"-", b"#", b"|", b">", b"'", b'"', b"? ", b"---\n"]

@@ -27,7 +27,7 @@ from catalogctl.io.yamlio import (
     parse_document,
 )
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 SHIPPED_FILES = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "benchmark_suite").rglob("*.yaml"))
 
 ANCHOR_HINT = "remove the anchor; write repeated values out in full"

@@ -12,7 +12,7 @@ from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import Diagnostic, error
 from catalogctl.io.tree import WorkingTree
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH = "benchmark_suite/benchmarks/gsm8k.yaml"
 MODEL = "benchmark_suite/models/llama3-1-8b.yaml"
 DATASET = "benchmark_suite/datasets/gsm8k.yaml"

@@ -18,7 +18,7 @@ from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Check
 from tests.run_results import gpt_oss_results, pin_all, resolved_config
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
 runner = CliRunner()
 
 

@@ -74,7 +74,7 @@ def test_refuses_ids_that_are_not_ids(catalog_dir: Path, ident: str) -> None:
     assert done.exit_code == 2
     assert done.stderr.startswith(f"error: `{ident}` is not a valid id")
     assert sorted(p.name for p in (catalog_dir / "benchmark_suite/datasets").iterdir()) == sorted(
-        p.name for p in (Path(__file__).parent.parent / "benchmark_suite/datasets").iterdir()
+        p.name for p in (Path(__file__).parent.parent.parent / "benchmark_suite/datasets").iterdir()
     )
 
 
