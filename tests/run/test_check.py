@@ -299,6 +299,24 @@ def test_a_non_streaming_run_has_no_ttft(deepseek: Path, tmp_path: Path) -> None
     assert [c.status for c in checks] == ["unknown", "fail", "fail"]  # exact_match: no accuracy results to score
 
 
+def test_check_json_writes_numbers_as_numbers(deepseek: Path, tmp_path: Path) -> None:
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
+    done = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive")), "-f", "json"])
+    checks = {(g["name"], c["what"], c["bound"]): c for g in json.loads(done.stdout)["gates"] for c in g["checks"]}
+    exact_match = checks[("accuracy_gate", "exact_match", ">=")]
+    assert (exact_match["expected"], exact_match["reference"], exact_match["factor"]) == (80.544618, 81.3582, 0.99)
+    assert exact_match["observed"] == pytest.approx(80.629, abs=5e-4)  # the score itself, not "80.629"
+    duration = checks[("requirements", "duration_ms", ">=")]
+    assert (duration["expected"], duration["unit"]) == (600000, "ms")
+    assert duration["observed"] == pytest.approx(2077965.287526)
+    seed = checks[("seeds", "scheduler_rng_seed", None)]
+    assert (seed["expected"], seed["observed"]) == (16159082839903944936, 16159082839903944936)  # exact
+    assert checks[("seeds", "model_seed", None)]["observed"] is None  # not reported
+    sha = checks[("dataset_integrity", "mlperf_deepseek_r1 sha256", None)]
+    assert isinstance(sha["expected"], str)
+
+
 def test_check_command_exit_codes_and_formats(deepseek: Path, tmp_path: Path, pinned: Path) -> None:
     resolved = tmp_path / "resolved.json"
     resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
