@@ -18,7 +18,7 @@ from catalogctl.model.report import Report
 CHECK_SCHEMA: Literal["catalogctl/check/v1"] = "catalogctl/check/v1"
 Status = Literal["pass", "fail", "unknown"]
 Verdict = Literal["pass", "fail", "not-evaluable"]
-Severity = Literal["hard", "soft"]
+GateSeverity = Literal["hard", "soft"]
 
 
 def _number(value: Decimal) -> int | float:
@@ -51,7 +51,7 @@ class GateResult(Report):
     """A gate's verdict with the checks behind it."""
 
     name: str
-    severity: Severity
+    severity: GateSeverity
     description: str
     checks: list[Check] = Field(default_factory=list)
 

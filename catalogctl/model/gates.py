@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from catalogctl.model.check import GateSeverity
 from catalogctl.model.report import Report
 
 GATES_SCHEMA: Literal["catalogctl/gates/v1"] = "catalogctl/gates/v1"
@@ -15,7 +16,7 @@ class GateInfo(Report):
     """A gate a contract may name: how bad its failure is, which kinds it applies to."""
 
     name: str
-    severity: Literal["hard", "soft"] = Field(description="soft gates warn instead of failing the run")
+    severity: GateSeverity = Field(description="soft gates warn instead of failing the run")
     kinds: list[str]
     description: str
 
