@@ -11,8 +11,8 @@ from catalogctl.catalog.source import open_tree
 
 if TYPE_CHECKING:
     from catalogctl.model.diff import DiffReport
+    from catalogctl.model.release import Releases, Verification
     from catalogctl.model.resolved import ResolvedConfig
-    from catalogctl.release.releases import Releases, Verification
 
 
 def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
@@ -40,13 +40,13 @@ def list_releases(path: Path | str | None = None) -> Releases:
     from catalogctl.catalog.source import find_root
     from catalogctl.io import gitrepo
     from catalogctl.io.tree import WorkingTree
-    from catalogctl.release.releases import Releases, list_cohorts, next_cohort
+    from catalogctl.release.releases import list_cohorts, releases
 
     root = find_root(Path.cwd() if path is None else Path(path))
     repo = gitrepo.open_repository(root)
     catalog = load_tree(WorkingTree(root)).catalog
     frozen = list_cohorts(repo, catalog)
-    return Releases(frozen, next_cohort(frozen, dt.datetime.now(dt.UTC).date()))
+    return releases(frozen, dt.datetime.now(dt.UTC).date())
 
 
 def verify_release(path: Path | str | None, cohort: str, ref: str | None = None) -> Verification:

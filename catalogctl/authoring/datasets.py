@@ -21,20 +21,10 @@ from catalogctl.io.http import Fetched, download, read_local
 from catalogctl.io.tree import Tree
 from catalogctl.io.yamlio import parse_document, update_document
 from catalogctl.model import Dataset, Pending
+from catalogctl.model.datasets import DatasetsReport, Status, VerifiedDataset
 
 Progress = Callable[[str, int, int | None], None]
 _FORMATS = {".jsonl": "jsonl", ".json": "json", ".csv": "csv", ".parquet": "parquet"}
-
-
-@dataclass(frozen=True)
-class Verified:
-    """One dataset's verification."""
-
-    dataset: str
-    status: Literal["ok", "mismatch", "pending", "error"]
-    expected: str
-    observed: str
-    detail: str = ""
 
 
 def _format(dataset: Dataset | None, location: str) -> str | None:
@@ -72,32 +62,36 @@ def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
 
 def verify_datasets(
     tree: Tree, ids: Iterable[str] = (), local: Path | None = None, progress: Progress | None = None
-) -> list[Verified]:
+) -> DatasetsReport:
     """Compare each dataset's source bytes with its pinned sha256."""
-    out: list[Verified] = []
+    out: list[VerifiedDataset] = []
     for ident, dataset in _datasets(tree, ids).items():
         expected = dataset.source.sha256
         url = dataset.source.url
         if isinstance(expected, Pending):
-            out.append(Verified(ident, "pending", str(expected), "", "the sha256 is not pinned yet"))
+            out.append(_verified(ident, "pending", str(expected), detail="the sha256 is not pinned yet"))
             continue
         if local is not None:
             name = Path(urlparse(str(url)).path).name if not isinstance(url, Pending) else ""
             location = str(local / name) if name and (local / name).exists() else str(local / ident)
         elif isinstance(url, Pending):
-            out.append(Verified(ident, "pending", expected, "", "no source url to download"))
+            out.append(_verified(ident, "pending", expected, detail="no source url to download"))
             continue
         else:
             location = url
         try:
             fetched = fetch(location, _format(dataset, location), progress)
         except (DownloadProblem, UsageError) as exc:
-            out.append(Verified(ident, "error", expected, "", str(exc)))
+            out.append(_verified(ident, "error", expected, detail=str(exc)))
             continue
         status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
         detail = f"{fetched.size:,} bytes from {location}"
-        out.append(Verified(ident, status, expected, fetched.sha256, detail))
-    return out
+        out.append(_verified(ident, status, expected, fetched.sha256, detail))
+    return DatasetsReport(datasets=out)
+
+
+def _verified(ident: str, status: Status, expected: str, observed: str = "", detail: str = "") -> VerifiedDataset:
+    return VerifiedDataset(dataset=ident, status=status, expected=expected, observed=observed, detail=detail)
 
 
 @dataclass(frozen=True)

@@ -2,91 +2,70 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from catalogctl.catalog.contract import contract_digest, plain, resolve_contract
 from catalogctl.catalog.index import Catalog
 from catalogctl.errors import EntityNotFound
 from catalogctl.model import InferenceBenchmark
+from catalogctl.model.listing import (
+    BenchmarkListing,
+    BenchmarkRow,
+    DatasetListing,
+    DatasetRow,
+    EntityKind,
+    Listing,
+    MetricListing,
+    MetricRow,
+    ModelListing,
+    ModelRow,
+    ShowResult,
+)
 
-COLUMNS: dict[str, list[str]] = {
-    "benchmarks": ["id", "kind", "title", "model", "datasets", "pending"],
-    "models": ["id", "reference_id", "sha", "pending"],
-    "datasets": ["id", "samples", "description", "pending"],
-    "metrics": ["key", "label", "unit", "direction"],
-}
 KIND_NAMES = {"benchmark": "benchmarks", "model": "models", "dataset": "datasets", "metric": "metrics"}
+ListKind = Literal["benchmarks", "models", "datasets", "metrics"]
 
 
-def cell(value: Any, width: int = 48) -> str:
-    """A table cell: lists joined, long text cut."""
-    if isinstance(value, list):
-        value = ", ".join(str(v) for v in value)
-    text = "" if value is None else str(value).replace("\n", " ").strip()
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def rows(catalog: Catalog, kind: str) -> list[dict[str, Any]]:
-    """One dict per entity, sorted by id; `pending` counts values that block a freeze."""
+def listing(catalog: Catalog, kind: ListKind) -> Listing:
+    """The rows of one kind, sorted by id; `pending` counts values that block a freeze."""
     pending = {key: len(values) for key, values in catalog.pending_by_entity().items()}
-    out: list[dict[str, Any]] = []
     if kind == "benchmarks":
-        for ident in sorted(catalog.benchmarks):
-            bench = catalog.benchmarks[ident]
-            model, datasets = catalog.dependencies(ident)
-            blocking = sum(pending.get(key, 0) for key in catalog.sources_of(ident))
-            out.append(
-                {
-                    "id": ident,
-                    "kind": bench.kind,
-                    "title": bench.title,
-                    "model": model,
-                    "datasets": datasets,
-                    "pending": blocking,
-                }
+        return BenchmarkListing(
+            tree=catalog.label, benchmarks=[_benchmark_row(catalog, i, pending) for i in sorted(catalog.benchmarks)]
+        )
+    if kind == "models":
+        models = [
+            ModelRow(id=i, reference_id=str(m.reference_id), sha=str(m.sha), pending=pending.get(("model", i), 0))
+            for i, m in sorted(catalog.models.items())
+        ]
+        return ModelListing(tree=catalog.label, models=models)
+    if kind == "datasets":
+        datasets = [
+            DatasetRow(
+                id=i,
+                samples=d.samples if isinstance(d.samples, int) else str(d.samples),
+                description=d.description,
+                pending=pending.get(("dataset", i), 0),
             )
-    elif kind == "models":
-        for ident in sorted(catalog.models):
-            m = catalog.models[ident]
-            out.append(
-                {
-                    "id": ident,
-                    "reference_id": m.reference_id,
-                    "sha": str(m.sha),
-                    "pending": pending.get(("model", ident), 0),
-                }
-            )
-    elif kind == "datasets":
-        for ident in sorted(catalog.datasets):
-            d = catalog.datasets[ident]
-            samples = d.samples if isinstance(d.samples, int) else str(d.samples)
-            out.append(
-                {
-                    "id": ident,
-                    "samples": samples,
-                    "description": d.description,
-                    "pending": pending.get(("dataset", ident), 0),
-                }
-            )
-    else:
-        for key in sorted(catalog.metrics):
-            metric = catalog.metrics[key]
-            out.append({"key": key, "label": metric.label, "unit": metric.unit, "direction": metric.direction})
-    return out
+            for i, d in sorted(catalog.datasets.items())
+        ]
+        return DatasetListing(tree=catalog.label, datasets=datasets)
+    metrics = [
+        MetricRow(key=k, label=m.label, unit=m.unit, direction=m.direction) for k, m in sorted(catalog.metrics.items())
+    ]
+    return MetricListing(tree=catalog.label, metrics=metrics)
 
 
-@dataclass
-class Found:
-    """An entity's document as shown, and notes for the user (e.g. an ambiguous id)."""
+def _benchmark_row(catalog: Catalog, ident: str, pending: dict[tuple[str, str], int]) -> BenchmarkRow:
+    model, datasets = catalog.dependencies(ident)
+    blocking = sum(pending.get(key, 0) for key in catalog.sources_of(ident))
+    bench = catalog.benchmarks[ident]
+    return BenchmarkRow(id=ident, kind=bench.kind, title=bench.title, model=model, datasets=datasets, pending=blocking)
 
-    data: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
 
-
-def find(catalog: Catalog, ident: str, *, resolved: bool = False) -> Found:
+def find(catalog: Catalog, ident: str, *, resolved: bool = False) -> ShowResult:
     """The document of `ident` (or `kind/ident`); with `resolved`, a benchmark's full contract."""
-    tables: dict[str, dict[str, Any]] = {
+    tables: dict[EntityKind, dict[str, Any]] = {
         "benchmark": catalog.benchmarks,
         "model": catalog.models,
         "dataset": catalog.datasets,
@@ -95,12 +74,11 @@ def find(catalog: Catalog, ident: str, *, resolved: bool = False) -> Found:
     kind, _, name = ident.partition("/") if "/" in ident else ("", "", ident)
     if kind and kind not in tables:
         raise EntityNotFound(f"unknown kind `{kind}`", f"use one of: {', '.join(f'{k}/' for k in tables)}")
-    candidates = [kind] if kind else [k for k in tables if name in tables[k]]
-    candidates = [k for k in candidates if name in tables[k]]
+    candidates = [k for k in tables if name in tables[k] and kind in ("", k)]
     if not candidates:
         from catalogctl.catalog.diagnostics import did_you_mean
 
-        pool = [i for k in ([kind] if kind else tables) for i in tables[k]]
+        pool = [i for k, table in tables.items() if kind in ("", k) for i in table]
         raise EntityNotFound(
             f"no {kind or 'entity'} `{name}` in the {catalog.label}",
             did_you_mean(name, pool) or "list them with `catalogctl ls`",
@@ -112,9 +90,9 @@ def find(catalog: Catalog, ident: str, *, resolved: bool = False) -> Found:
             raise EntityNotFound(f"--resolved applies to benchmarks; `{name}` is a {chosen}")
         data = resolve_contract(catalog, name)
         data["digest"] = contract_digest(catalog, name)
-        return Found(data, notes)
-    entity = tables[chosen][name]
-    data = plain(entity)
-    if chosen == "benchmark" and isinstance(entity, InferenceBenchmark):
-        notes.append("add --resolved to see the contract with everything inlined and merged")
-    return Found(data, notes)
+    else:
+        entity = tables[chosen][name]
+        data = plain(entity)
+        if chosen == "benchmark" and isinstance(entity, InferenceBenchmark):
+            notes.append("add --resolved to see the contract with everything inlined and merged")
+    return ShowResult(tree=catalog.label, kind=chosen, id=name, resolved=resolved, document=data, notes=notes)

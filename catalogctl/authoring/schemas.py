@@ -1,25 +1,30 @@
-"""JSON Schemas of every document kind, generated from the pydantic models, for editors.
+"""JSON Schemas of every document kind and of every verb's JSON output, generated from the
+pydantic models: for editors, and for whoever reads `--format json`.
 
 Catalog files name theirs on their first line (`# yaml-language-server: $schema=...`), which
 the YAML language server (VS Code, Neovim, JetBrains) reads; for the loader it is a comment.
+An output's schema is named after its `schema` field (`catalogctl/check/v1` is
+`check.schema.json`) and describes what the tool writes (pydantic's serialization mode).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
 from catalogctl.catalog.layout import schema_name
 
+Mode = Literal["validation", "serialization"]
 
-def _models() -> dict[str, Any]:
+
+def _documents() -> dict[str, Any]:
+    """What the tool reads: the catalog's files, and what a runner hands back."""
     from catalogctl.model import Dataset, MetricsRegistry, Model, Ruleset, Submission, Suite
     from catalogctl.model.accepted import AcceptedFindings
     from catalogctl.model.benchmark import Benchmark
-    from catalogctl.model.diff import DiffReport
     from catalogctl.model.resolved import ResolvedConfig
     from catalogctl.model.results import RunResults
 
@@ -32,25 +37,55 @@ def _models() -> dict[str, Any]:
         "ruleset": Ruleset,
         "submission": Submission,
         "accepted": AcceptedFindings,
-        # What the tool writes or reads beside the catalog: a run's results (`check`), the
-        # resolved config (`resolve`, `preflight`) and the diff report (`diff --format json`).
+        # A run's results (`check` reads them) and the resolved config (`resolve` and
+        # `preflight` write it, `check` reads it back).
         "results": RunResults,
         "resolved": ResolvedConfig,
-        "diff": DiffReport,
     }
+
+
+def _outputs() -> dict[str, Any]:
+    """What the verbs write with `--format json`, by the name in their `schema` field."""
+    from catalogctl.model.check import CheckReport
+    from catalogctl.model.datasets import DatasetsReport
+    from catalogctl.model.diff import DiffReport
+    from catalogctl.model.gates import GateListing
+    from catalogctl.model.listing import Listing, ShowResult
+    from catalogctl.model.release import Releases, Verification
+    from catalogctl.model.review import ReviewResult
+    from catalogctl.model.validation import ValidationReport
+
+    return {
+        "diagnostics": ValidationReport,  # validate
+        "ls": TypeAdapter(Listing),  # ls, metrics
+        "show": ShowResult,
+        "diff": DiffReport,
+        "cohorts": Releases,
+        "verify": Verification,
+        "check": CheckReport,
+        "gates": GateListing,
+        "datasets-verify": DatasetsReport,
+        "ci": ReviewResult,
+    }
+
+
+def _schema(model: Any, mode: Mode) -> dict[str, Any]:
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return model.model_json_schema(mode=mode)
+    assert isinstance(model, TypeAdapter)
+    return model.json_schema(mode=mode)
 
 
 def schema_documents() -> dict[str, str]:
     """File name -> JSON text of every schema (stable: sorted keys, a final newline)."""
+    kinds: list[tuple[str, Any, Mode]] = [(k, m, "validation") for k, m in _documents().items()]
+    kinds += [(k, m, "serialization") for k, m in _outputs().items()]
     out: dict[str, str] = {}
-    for kind, model in _models().items():
-        data = model.model_json_schema() if isinstance(model, type) and issubclass(model, BaseModel) else None
-        if data is None:
-            data = model.json_schema()
+    for kind, model, mode in kinds:
         data = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"catalogctl/{schema_name(kind)}",
-            **data,
+            **_schema(model, mode),
         }
         out[schema_name(kind)] = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -38,18 +37,15 @@ def validate(
     Exit 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage or environment error.
     """
     from catalogctl.api import load_catalog
-    from catalogctl.render import common as render
+    from catalogctl.model.validation import ValidationReport
+    from catalogctl.render import validation as render
 
     result = load_catalog(path, ref)
-    label = result.catalog.label
-    if fmt is ReportFormat.json:
-        out(render.diagnostics_json(result.diagnostics, label))
-    elif fmt is ReportFormat.github:
-        out(render.diagnostics_github(result.diagnostics, label))
-    elif sys.stdout.isatty():
-        render.print_diagnostics_rich(result.diagnostics, label)
+    report = ValidationReport.of(result.catalog.label, result.diagnostics)
+    if fmt is ReportFormat.text and sys.stdout.isatty():
+        render.print_validation_rich(report)
     else:
-        out(render.diagnostics_text(result.diagnostics, label))
+        out(render.REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
 
@@ -62,23 +58,11 @@ def list_entities(
 ) -> None:
     """List benchmarks, models, datasets or metrics (entities that failed validation are left out)."""
     from catalogctl.api import load_catalog
-    from catalogctl.authoring import listing
-    from catalogctl.render import common as render
+    from catalogctl.authoring.listing import listing
+    from catalogctl.render.listing import LIST_REPORTERS
 
     result = load_catalog(path, ref)
-    rows = listing.rows(result.catalog, kind.value)
-    if fmt is ListFormat.json:
-        out(
-            json.dumps(
-                {"schema": "catalogctl/ls/v1", "tree": result.catalog.label, kind.value: rows},
-                indent=2,
-                ensure_ascii=False,
-            )
-            + "\n"
-        )
-    else:
-        columns = listing.COLUMNS[kind.value]
-        out(render.table(columns, [[listing.cell(r[c]) for c in columns] for r in rows]))
+    out(LIST_REPORTERS[fmt](listing(result.catalog, kind.value)))
     if not result.ok:
         typer.echo("note: the catalog has errors; run `catalogctl validate`", err=True)
 
@@ -97,17 +81,14 @@ def show(
 ) -> None:
     """Show one entity as the catalog reads it, or a benchmark's fully resolved contract."""
     from catalogctl.api import load_catalog
-    from catalogctl.authoring import listing
-    from catalogctl.io.yamlio import dump_yaml
+    from catalogctl.authoring.listing import find
+    from catalogctl.render.listing import SHOW_REPORTERS
 
     result = load_catalog(path, ref)
-    found = listing.find(result.catalog, ident, resolved=resolved)
+    found = find(result.catalog, ident, resolved=resolved)
     for note in found.notes:
         typer.echo(f"note: {note}", err=True)
-    if fmt is DocFormat.json:
-        out(json.dumps(found.data, indent=2, ensure_ascii=False) + "\n")
-    else:
-        out(dump_yaml(found.data))
+    out(SHOW_REPORTERS[fmt](found))
 
 
 @handle_errors

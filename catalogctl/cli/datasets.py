@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -54,21 +53,12 @@ def datasets_verify(
     """
     from catalogctl.authoring.datasets import verify_datasets
     from catalogctl.catalog.source import open_tree
-    from catalogctl.render.common import table
+    from catalogctl.render.datasets import REPORTERS
 
     with _progress() as update:
-        results = verify_datasets(open_tree(path, ref), ids or [], local, update)
-    if fmt is ListFormat.json:
-        rows = [vars(r) for r in results]
-        out(json.dumps({"schema": "catalogctl/datasets-verify/v1", "datasets": rows}, indent=2) + "\n")
-    else:
-        out(
-            table(
-                ["dataset", "status", "expected", "observed", "detail"],
-                [[r.dataset, r.status, r.expected, r.observed, r.detail] for r in results],
-            )
-        )
-    raise typer.Exit(EXIT_PROBLEMS if any(r.status in ("mismatch", "error") for r in results) else EXIT_OK)
+        report = verify_datasets(open_tree(path, ref), ids or [], local, update)
+    out(REPORTERS[fmt](report))
+    raise typer.Exit(EXIT_PROBLEMS if report.failed else EXIT_OK)
 
 
 @datasets_app.command("pin")

@@ -48,25 +48,19 @@ def ci(
     import os
 
     from catalogctl.errors import UsageError
-    from catalogctl.render import review as render_ci
-    from catalogctl.review.ci import GateRequest, run_gate
+    from catalogctl.render.review import REPORTERS, publish_github
+    from catalogctl.review.ci import ReviewRequest, run_review
 
     try:
         day = dt.date.fromisoformat(today) if today else None
     except ValueError:
         raise UsageError(f"--today {today!r} is not a date: write YYYY-MM-DD") from None
-    result, unaccepted = run_gate(path, GateRequest(base=base, head=head, today=day))
-    renderers = {
-        GateFormat.text: render_ci.gate_text,
-        GateFormat.github: render_ci.gate_github,
-        GateFormat.markdown: render_ci.gate_markdown,
-        GateFormat.json: render_ci.gate_json,
-    }
-    out(renderers[fmt](result))
+    result, unaccepted = run_review(path, ReviewRequest(base=base, head=head, today=day))
+    out(REPORTERS[fmt](result))
     if fmt is GateFormat.github or comment_file is not None:
         summary = os.environ.get("GITHUB_STEP_SUMMARY") if fmt is GateFormat.github else None
         target = comment_file or Path("catalogctl-comment.md")
-        for line in render_ci.publish_github(result, summary, target):
+        for line in publish_github(result, summary, target):
             typer.echo(line, err=True)
     if write_accepted:
         _draft_accepted(path, unaccepted, day)

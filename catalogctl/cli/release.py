@@ -46,16 +46,10 @@ def diff(
     its ruleset (the output says so). Exit 0, or 1 when --fail-on is met; 2 on a usage or ref error.
     """
     from catalogctl.api import diff_refs
-    from catalogctl.render import diff as render_diff
+    from catalogctl.render.diff import REPORTERS
 
     report = diff_refs(path, old, new)
-    renderers = {
-        DiffFormat.text: render_diff.diff_text,
-        DiffFormat.markdown: render_diff.diff_markdown,
-        DiffFormat.json: render_diff.diff_json,
-        DiffFormat.github: render_diff.diff_github,
-    }
-    out(renderers[fmt](report))
+    out(REPORTERS[fmt](report))
     failed = (fail_on is FailOn.contract and report.contracts_changed) or (fail_on is FailOn.any and report.semantic)
     raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
 
@@ -106,12 +100,11 @@ def cohorts(
     Exit 1 when a tag has moved or is missing.
     """
     from catalogctl.api import list_releases
-    from catalogctl.render import release as render_release
+    from catalogctl.render.release import COHORTS_REPORTERS
 
-    listing = list_releases(path)
-    text = render_release.cohorts_json(listing) if fmt is ListFormat.json else render_release.cohorts_text(listing)
-    out(text)
-    raise typer.Exit(EXIT_PROBLEMS if any(c.tag in ("moved", "missing") for c in listing.cohorts) else EXIT_OK)
+    releases = list_releases(path)
+    out(COHORTS_REPORTERS[fmt](releases))
+    raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
 
 @handle_errors
@@ -126,8 +119,8 @@ def verify(
     """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
     carries its digest, and every contract digest matches. Exit 1 with the differences."""
     from catalogctl.api import verify_release
-    from catalogctl.render import release as render_release
+    from catalogctl.render.release import VERIFY_REPORTERS
 
     result = verify_release(path, cohort, ref)
-    out(render_release.verify_json(result) if fmt is ListFormat.json else render_release.verify_text(result))
+    out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)

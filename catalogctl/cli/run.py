@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -114,17 +113,12 @@ def check(
     A gate whose facts the run did not report is "not evaluable" and does not pass. Exit 0 when
     every hard gate passes, 1 when one fails or cannot be evaluated, 2 on a usage error.
     """
-    from catalogctl.render import check as render_check
+    from catalogctl.render.check import REPORTERS
     from catalogctl.run.check import check_run, load_resolved, load_results
 
     config = load_resolved(resolved)
     report = check_run(config, load_results(results, config))
-    renderers = {
-        CheckFormat.text: render_check.check_text,
-        CheckFormat.json: render_check.check_json,
-        CheckFormat.markdown: render_check.check_markdown,
-    }
-    out(renderers[fmt](report))
+    out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 
 
@@ -132,18 +126,10 @@ def list_gates(
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:
     """List the gate registry: the gates a contract may name."""
-    from catalogctl.render.common import table
-    from catalogctl.run.gates import GATES
+    from catalogctl.render.gates import REPORTERS
+    from catalogctl.run.gates import listing
 
-    if fmt is ListFormat.json:
-        rows = [
-            {"name": g.name, "severity": g.severity, "kinds": sorted(g.kinds), "description": g.description}
-            for g in GATES.values()
-        ]
-        out(json.dumps({"schema": "catalogctl/gates/v1", "gates": rows}, indent=2) + "\n")
-    else:
-        cells = [[g.name, g.severity, ", ".join(sorted(g.kinds)), g.description] for g in GATES.values()]
-        out(table(["gate", "severity", "kinds", "description"], cells))
+    out(REPORTERS[fmt](listing()))
 
 
 @handle_errors

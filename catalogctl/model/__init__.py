@@ -1,4 +1,5 @@
-"""Pydantic models of every document kind, one module per kind."""
+"""Pydantic models: every document kind (one module per kind), the resolved config and a run's
+results, and the result of every verb (`report.Report`: what `--format json` writes)."""
 
 from catalogctl.model.benchmark import AnyBenchmark, Benchmark, InferenceBenchmark, TrainingBenchmark
 from catalogctl.model.common import Pending, StrictModel, is_display

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from catalogctl.model.report import Report
 
 DIFF_SCHEMA: Literal["catalogctl/diff/v1"] = "catalogctl/diff/v1"
 ChangeClass = Literal["contract", "display", "policy"]
 EntityKind = Literal["suite", "metric", "model", "dataset", "benchmark", "ruleset"]
 
 
-class _Report(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, frozen=True, extra="forbid")
-
-
-class Change(_Report):
+class Change(Report):
     """One semantic change."""
 
     kind: EntityKind
@@ -32,7 +30,7 @@ class Change(_Report):
     impact: list[str] = Field(description="benchmarks whose contract digest this change changes")
 
 
-class BenchmarkStatus(_Report):
+class BenchmarkStatus(Report):
     """What happened to one benchmark's contract."""
 
     id: str
@@ -42,7 +40,7 @@ class BenchmarkStatus(_Report):
     renamed_from: str | None = None
 
 
-class SeedSetDelta(_Report):
+class SeedSetDelta(Report):
     """Seed sets between two cohorts."""
 
     introduced: list[str]
@@ -50,7 +48,7 @@ class SeedSetDelta(_Report):
     retired: list[str]
 
 
-class CohortDelta(_Report):
+class CohortDelta(Report):
     """What a cohort changes against the previous one (from their rulesets)."""
 
     old: str
@@ -62,7 +60,7 @@ class CohortDelta(_Report):
     seed_sets: SeedSetDelta
 
 
-class Side(_Report):
+class Side(Report):
     """One side of the diff."""
 
     ref: str
@@ -70,7 +68,7 @@ class Side(_Report):
     note: str
 
 
-class DiffReport(_Report):
+class DiffReport(Report):
     """The documented JSON shape of `catalogctl diff --format json` (version in `schema`)."""
 
     schema_: Literal["catalogctl/diff/v1"] = Field(DIFF_SCHEMA, alias="schema")

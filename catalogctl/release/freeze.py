@@ -41,6 +41,7 @@ from catalogctl.errors import (
 from catalogctl.io import gitrepo
 from catalogctl.io.files import write_atomic
 from catalogctl.model import Ruleset, SeedSet
+from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
 from catalogctl.release.statement import state_release
@@ -50,22 +51,6 @@ Failpoint = Callable[[str], None]
 
 def _no_failpoint(step: str) -> None:
     """Production: nothing is injected."""
-
-
-@dataclass
-class FreezeResult:
-    """What a freeze did (or, with dry_run, would do)."""
-
-    cohort: str
-    state: Literal["frozen", "resumed", "already-frozen", "planned"]
-    ruleset_path: str
-    ruleset_text: str
-    ruleset_digest: str
-    changelog_section: str
-    commit: str | None = None
-    tagged: bool = False
-    pushed: bool = False
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -164,7 +149,15 @@ class _Freeze:
         text = render_ruleset(ruleset)
         digest = ruleset_digest(text.encode())
         section = self.changelog_section(catalog, ruleset, previous, digest)
-        result_ = FreezeResult(self.cohort.id, "planned", self.ruleset_rel, text, digest, section, notes=self.notes)
+        result_ = FreezeResult(
+            cohort=self.cohort.id,
+            state="planned",
+            ruleset_path=self.ruleset_rel,
+            ruleset_text=text,
+            ruleset_digest=digest,
+            changelog_section=section,
+            notes=self.notes,
+        )
         if self.request.dry_run:
             return result_
         if self.request.push:
@@ -342,12 +335,19 @@ class _Freeze:
     def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "already-frozen"]) -> FreezeResult:
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
-        result = FreezeResult(
-            self.cohort.id, state, self.ruleset_rel, text, digest, "", str(commit.id), notes=self.notes
-        )
         if state == "already-frozen":
-            result.tagged = True
             self.notes.append(f"{self.cohort} is already frozen at {str(commit.id)[:12]}: nothing to do")
+        result = FreezeResult(
+            cohort=self.cohort.id,
+            state=state,
+            ruleset_path=self.ruleset_rel,
+            ruleset_text=text,
+            ruleset_digest=digest,
+            changelog_section="",
+            commit=str(commit.id),
+            tagged=state == "already-frozen",
+            notes=self.notes,  # a copy: every note is in by now
+        )
         if self.request.dry_run:
             return result
         return self.publish(commit, result, digest)

@@ -4,8 +4,6 @@ verification of one release."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
-from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest
@@ -15,26 +13,11 @@ from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, EntityNotFound, UsageError
 from catalogctl.io import gitrepo
+from catalogctl.model.release import CohortInfo, NextCohort, Releases, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, ruleset_digest
 from catalogctl.release.statement import state_release
 
-TagStatus = Literal["matches", "present", "moved", "missing"]
-
-
 # -- the list of cohorts ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CohortInfo:
-    """One frozen cohort as `catalogctl cohorts` shows it."""
-
-    cohort: str
-    submission_date: dt.date
-    benchmarks: list[str]
-    seed_sets: list[str]
-    tag: TagStatus
-    tag_commit: str | None
-    ruleset_commit: str | None
 
 
 def tag_status(
@@ -69,24 +52,16 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog) -> list[CohortInfo]
         ]
         out.append(
             CohortInfo(
-                cohort_id,
-                ruleset.submission_date,
-                [b.id for b in ruleset.benchmarks],
-                valid,
-                status,
-                tag_commit,
-                ruleset_commit,
+                cohort=cohort_id,
+                submission_date=ruleset.submission_date,
+                benchmarks=[b.id for b in ruleset.benchmarks],
+                seed_sets=valid,
+                tag=status,
+                tag_commit=tag_commit,
+                ruleset_commit=ruleset_commit,
             )
         )
     return out
-
-
-@dataclass(frozen=True)
-class Releases:
-    """The frozen cohorts and the one to freeze next."""
-
-    cohorts: list[CohortInfo]
-    next: Cohort
 
 
 def next_cohort(frozen: list[CohortInfo], today: dt.date) -> Cohort:
@@ -99,23 +74,13 @@ def next_cohort(frozen: list[CohortInfo], today: dt.date) -> Cohort:
     return cohort
 
 
+def releases(frozen: list[CohortInfo], today: dt.date) -> Releases:
+    """The frozen cohorts and the one to freeze next."""
+    upcoming = next_cohort(frozen, today)
+    return Releases(cohorts=frozen, next=NextCohort(cohort=upcoming.id, submission_date=upcoming.submission_date))
+
+
 # -- verifying one release -------------------------------------------------------------------------
-
-
-@dataclass
-class Verification:
-    """The checks of one release and what failed."""
-
-    cohort: str
-    tag_commit: str | None = None
-    checked_against: str = ""
-    problems: list[str] = field(default_factory=list)
-    passed: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        """Whether every check passed."""
-        return not self.problems
 
 
 def verify_cohort(repo: gitrepo.Repository, cohort_id: str, ref: str | None = None) -> Verification:
@@ -128,7 +93,7 @@ def verify_cohort(repo: gitrepo.Repository, cohort_id: str, ref: str | None = No
     state = state_release(repo, cohort_id)
     if state.tag is None and gitrepo.commit_adding(repo, ruleset_path(cohort_id)) is None:
         raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {ruleset_path(cohort_id)}")
-    result = Verification(cohort_id, tag_commit=state.tag.commit if state.tag else None)
+    result = Verification(cohort=cohort_id, tag_commit=state.tag.commit if state.tag else None)
     for check in state.checks:
         if check.name == "tag" and check.ok:
             continue  # "exists" says nothing the tag commit does not

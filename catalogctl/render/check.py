@@ -2,12 +2,45 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
+from decimal import Decimal
 
-from catalogctl.render.common import table
-from catalogctl.run.check import CheckReport
+from catalogctl.model.check import Check, CheckReport
+from catalogctl.render.common import as_json, table
 
 _MARK = {"pass": "pass", "fail": "FAIL", "not-evaluable": "NOT EVALUABLE"}
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    """A value for people: floats to 6 significant digits (large ones to one decimal); an exact
+    bound as computed."""
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return f"{value:.6g}" if abs(value) < 1e5 else f"{value:.1f}"
+    return str(value)
+
+
+def expected_text(check: Check) -> str:
+    """`>= 600000 ms`, `>= 80.544618 (81.3582 x 0.99)`, or the value itself."""
+    text = _show(check.expected)
+    if check.bound is not None:
+        text = f"{check.bound} {text}"
+    if check.reference is not None:
+        return f"{text} ({check.reference} x {check.factor})"
+    return f"{text} {check.unit}" if check.unit and _is_number(check.expected) else text
+
+
+def observed_text(check: Check) -> str:
+    """What the run reported (with its unit), or why there is nothing to show."""
+    if check.observed is None:
+        return check.note or "not reported"
+    text = _show(check.observed)
+    return f"{text} {check.unit}" if check.unit and _is_number(check.observed) else text
 
 
 def _verdict_line(report: CheckReport) -> str:
@@ -26,15 +59,8 @@ def check_text(report: CheckReport) -> str:
         if not gate.checks:
             rows.append([gate.name, verdict, "nothing to check", "", ""])
         for check in gate.checks:
-            rows.append(
-                [
-                    gate.name,
-                    verdict,
-                    check.what,
-                    check.expected,
-                    check.observed + ("" if check.status == "pass" else f"  [{check.status}]"),
-                ]
-            )
+            status = "" if check.status == "pass" else f"  [{check.status}]"
+            rows.append([gate.name, verdict, check.what, expected_text(check), observed_text(check) + status])
     return (
         f"source: {report.source}\n"
         + table(["gate", "verdict", "check", "expected", "observed"], rows)
@@ -54,7 +80,7 @@ def check_markdown(report: CheckReport) -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for gate in report.gates:
-        rows = [[c.what, c.expected, c.observed] for c in gate.checks] or [["nothing to check", "", ""]]
+        rows = [[c.what, expected_text(c), observed_text(c)] for c in gate.checks] or [["nothing to check", "", ""]]
         for row in rows:
             cells = [gate.name, _MARK[gate.verdict], *row]
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
@@ -62,22 +88,8 @@ def check_markdown(report: CheckReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check_json(report: CheckReport) -> str:
-    """The documented JSON shape (`catalogctl/check/v1`)."""
-    data = {
-        "schema": "catalogctl/check/v1",
-        "benchmark": report.benchmark,
-        "source": report.source,
-        "valid": report.passed,
-        "gates": [
-            {
-                "name": g.name,
-                "severity": g.severity,
-                "verdict": g.verdict,
-                "description": g.description,
-                "checks": [vars(c) for c in g.checks],
-            }
-            for g in report.gates
-        ],
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+REPORTERS: dict[str, Callable[[CheckReport], str]] = {
+    "text": check_text,
+    "json": as_json,
+    "markdown": check_markdown,
+}

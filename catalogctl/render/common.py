@@ -1,88 +1,37 @@
-"""Rendering of results for people (text, tables) and machines (JSON, GitHub workflow commands).
+"""What every renderer shares: diagnostics as lines and workflow commands, tables, JSON.
 
 Nothing here decides anything: the library collects, this module only formats.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from pydantic import BaseModel
 
 from catalogctl.errors import Diagnostic, Severity
+from catalogctl.model.validation import DiagnosticEntry
 
-DIAGNOSTICS_SCHEMA = "catalogctl/diagnostics/v1"
-
-
-def counts(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
-    """Errors, warnings and pending values."""
-    items = list(diagnostics)
-    return {
-        "errors": sum(d.severity is Severity.ERROR for d in items),
-        "warnings": sum(d.severity is Severity.WARNING for d in items),
-        "pending": sum(d.code == "pending-value" for d in items),
-    }
+AnyDiagnostic = Diagnostic | DiagnosticEntry  # the library's, or as a report holds it
 
 
-def location(d: Diagnostic) -> str:
+def as_json(report: BaseModel) -> str:
+    """A result model as its documented JSON: keys by alias, indented, a final newline."""
+    return report.model_dump_json(by_alias=True, indent=2) + "\n"
+
+
+def location(d: AnyDiagnostic) -> str:
     """`file:line:col` (or just the file for a finding about a whole file)."""
     if not d.path:
         return "catalog"
     return f"{d.path}:{d.line}:{d.column}" if d.line else d.path
 
 
-def diagnostic_line(d: Diagnostic) -> str:
+def diagnostic_line(d: AnyDiagnostic) -> str:
     """One line per problem: `file:line:col: code message (hint)`."""
     severity = "warning: " if d.severity is Severity.WARNING else ""
     hint = f" ({d.hint})" if d.hint else ""
     return f"{location(d)}: {d.code} {severity}{d.message}{hint}"
-
-
-def summary_line(diagnostics: Sequence[Diagnostic], label: str) -> str:
-    """`<tree>: valid (0 errors, 5 warnings, 5 pending values)`."""
-    c = counts(diagnostics)
-    verdict = "invalid" if c["errors"] else "valid"
-    return f"{label}: {verdict} ({c['errors']} errors, {c['warnings']} warnings, {c['pending']} pending values)"
-
-
-def diagnostics_text(diagnostics: Sequence[Diagnostic], label: str) -> str:
-    """Text for pipes and files: the problems, then a summary line."""
-    lines = [diagnostic_line(d) for d in diagnostics]
-    lines.append(summary_line(diagnostics, label))
-    return "\n".join(lines) + "\n"
-
-
-def print_diagnostics_rich(diagnostics: Sequence[Diagnostic], label: str) -> None:
-    """The same text, coloured for a terminal (rich is imported only here)."""
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(highlight=False, soft_wrap=True)
-    for d in diagnostics:
-        style = "bold red" if d.severity is Severity.ERROR else "yellow"
-        line = Text(f"{location(d)}: ", style="bold")
-        line.append(d.code, style=style)
-        line.append(" " + ("warning: " if d.severity is Severity.WARNING else "") + d.message)
-        if d.hint:
-            line.append(f" ({d.hint})", style="dim")
-        console.print(line)
-    c = counts(diagnostics)
-    console.print(Text(summary_line(diagnostics, label), style="bold red" if c["errors"] else "bold green"))
-
-
-def diagnostics_json(diagnostics: Sequence[Diagnostic], label: str, extra: dict[str, Any] | None = None) -> str:
-    """The documented JSON report (see README, "JSON output")."""
-    c = counts(diagnostics)
-    report: dict[str, Any] = {
-        "schema": DIAGNOSTICS_SCHEMA,
-        "tree": label,
-        "valid": c["errors"] == 0,
-        "summary": c,
-        "diagnostics": [d.to_json() for d in diagnostics],
-    }
-    if extra:
-        report.update(extra)
-    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
 def github_escape_data(text: str) -> str:
@@ -95,7 +44,7 @@ def github_escape_property(text: str) -> str:
     return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_command(d: Diagnostic) -> str:
+def github_command(d: AnyDiagnostic) -> str:
     """A GitHub Actions workflow command that annotates the file and line."""
     level = "error" if d.severity is Severity.ERROR else "warning"
     props = []
@@ -107,13 +56,6 @@ def github_command(d: Diagnostic) -> str:
     props.append(f"title={github_escape_property(d.code)}")
     message = d.message + (f" ({d.hint})" if d.hint else "")
     return f"::{level} {','.join(props)}::{github_escape_data(message)}"
-
-
-def diagnostics_github(diagnostics: Sequence[Diagnostic], label: str) -> str:
-    """Workflow commands, then the text summary line."""
-    lines = [github_command(d) for d in diagnostics]
-    lines.append(summary_line(diagnostics, label))
-    return "\n".join(lines) + "\n"
 
 
 def table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -3,9 +3,11 @@ section, JSON, and GitHub workflow commands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from catalogctl.diff.markdown import cohort_lines, describe, diff_markdown, groups, summary, where
 from catalogctl.model.diff import DiffReport
-from catalogctl.render.common import github_escape_data, github_escape_property
+from catalogctl.render.common import as_json, github_escape_data, github_escape_property
 
 
 def diff_text(report: DiffReport) -> str:
@@ -30,11 +32,6 @@ def diff_text(report: DiffReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def diff_json(report: DiffReport) -> str:
-    """The documented JSON shape (`DiffReport`, schema `catalogctl/diff/v1`)."""
-    return report.model_dump_json(by_alias=True, indent=2) + "\n"
-
-
 def diff_github(report: DiffReport) -> str:
     """Workflow commands: a warning per contract change, a notice per other change."""
     lines: list[str] = []
@@ -50,4 +47,11 @@ def diff_github(report: DiffReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["diff_github", "diff_json", "diff_markdown", "diff_text"]
+REPORTERS: dict[str, Callable[[DiffReport], str]] = {
+    "text": diff_text,
+    "markdown": diff_markdown,
+    "json": as_json,
+    "github": diff_github,
+}
+
+__all__ = ["REPORTERS", "diff_github", "diff_markdown", "diff_text"]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict
+from collections.abc import Callable
 
-from catalogctl.release.freeze import FreezeResult
-from catalogctl.release.releases import Releases, Verification
-from catalogctl.render.common import table
+from catalogctl.model.release import FreezeResult, Releases, Verification
+from catalogctl.render.common import as_json, table
 
 
 def freeze_text(result: FreezeResult) -> str:
@@ -43,17 +41,7 @@ def cohorts_text(releases: Releases) -> str:
         for c in releases.cohorts
     ]
     head = table(["cohort", "date", "benchmarks", "seed sets", "tag"], rows) if rows else "no frozen cohort yet\n"
-    return head + f"next: {releases.next} ({releases.next.submission_date})\n"
-
-
-def cohorts_json(releases: Releases) -> str:
-    """The list as JSON (`catalogctl/cohorts/v1`)."""
-    data = {
-        "schema": "catalogctl/cohorts/v1",
-        "cohorts": [{**asdict(c), "submission_date": c.submission_date.isoformat()} for c in releases.cohorts],
-        "next": {"cohort": releases.next.id, "submission_date": releases.next.submission_date.isoformat()},
-    }
-    return json.dumps(data, indent=2) + "\n"
+    return head + f"next: {releases.next.cohort} ({releases.next.submission_date})\n"
 
 
 def verify_text(result: Verification) -> str:
@@ -65,6 +53,5 @@ def verify_text(result: Verification) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verify_json(result: Verification) -> str:
-    """The verification as JSON (`catalogctl/verify/v1`)."""
-    return json.dumps({"schema": "catalogctl/verify/v1", "ok": result.ok, **asdict(result)}, indent=2) + "\n"
+COHORTS_REPORTERS: dict[str, Callable[[Releases], str]] = {"text": cohorts_text, "json": as_json}
+VERIFY_REPORTERS: dict[str, Callable[[Verification], str]] = {"text": verify_text, "json": as_json}

@@ -1,14 +1,14 @@
-"""Rendering of the PR gate's result: text, JSON, Markdown (job summary and PR comment) and
+"""Rendering of the PR review's result: text, JSON, Markdown (job summary and PR comment) and
 GitHub workflow commands within GitHub's caps."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from catalogctl.io.files import write_atomic
-from catalogctl.render.common import github_escape_data, github_escape_property
-from catalogctl.review.ci import GateResult
-from catalogctl.review.findings import Finding
+from catalogctl.model.review import Finding, ReviewResult
+from catalogctl.render.common import as_json, github_escape_data, github_escape_property
 
 COMMENT_MARKER = "<!-- catalogctl-gate -->"
 ANNOTATIONS_PER_LEVEL = 10  # GitHub shows 10 errors and 10 warnings per step, drops the rest
@@ -32,18 +32,18 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def verdict(result: GateResult) -> str:
+def verdict(result: ReviewResult) -> str:
     """`gate: failed (2 errors, 1 warning, 1 accepted)`."""
     s = result.summary
     word = "passed" if result.passed else "failed"
-    parts = [_count(s["errors"], "error"), _count(s["warnings"], "warning")]
-    parts.append(f"{s['accepted']} accepted")
-    if s["expired"]:
-        parts.append(f"{s['expired']} expired")
+    parts = [_count(s.errors, "error"), _count(s.warnings, "warning")]
+    parts.append(f"{s.accepted} accepted")
+    if s.expired:
+        parts.append(f"{s.expired} expired")
     return f"gate {word}: {result.base.label} -> {result.head.label} ({', '.join(parts)})"
 
 
-def gate_text(result: GateResult) -> str:
+def review_text(result: ReviewResult) -> str:
     """One line per finding, notes, then the verdict."""
     lines = []
     for f in result.findings:
@@ -55,11 +55,6 @@ def gate_text(result: GateResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def gate_json(result: GateResult) -> str:
-    """The documented JSON shape (`GateResult`, schema `catalogctl/ci/v1`)."""
-    return result.model_dump_json(by_alias=True, indent=2) + "\n"
-
-
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -69,15 +64,15 @@ def _code(text: str) -> str:
     return f"`{inner}`"
 
 
-def gate_markdown(result: GateResult, *, heading: str = "###") -> str:
+def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
     """The full report in Markdown (job summary, PR comment)."""
     icon = "✅" if result.passed else "❌"
     s = result.summary
     out = [f"{heading} {icon} Catalog gate {'passed' if result.passed else 'failed'}", ""]
     out.append(
-        f"{_code(result.base.label)} → {_code(result.head.label)} · {_count(s['errors'], 'error')}, "
-        f"{_count(s['warnings'], 'warning')}, "
-        f"{s['accepted']} accepted" + (f", {s['expired']} expired" if s["expired"] else "")
+        f"{_code(result.base.label)} → {_code(result.head.label)} · {_count(s.errors, 'error')}, "
+        f"{_count(s.warnings, 'warning')}, "
+        f"{s.accepted} accepted" + (f", {s.expired} expired" if s.expired else "")
     )
     out += ["", *[f"> {_md(n)}" for n in result.notes]] if result.notes else []
     if result.findings:
@@ -111,7 +106,7 @@ def _command(f: Finding) -> str:
     return f"::{level} {','.join(props)}::{github_escape_data(message)}"
 
 
-def gate_github(result: GateResult) -> str:
+def review_github(result: ReviewResult) -> str:
     """Workflow commands for the most severe findings within GitHub's caps (accepted findings
     get none), one line for what was left out, then the verdict."""
     errors = [f for f in result.findings if f.failing]
@@ -147,24 +142,24 @@ def fit(text: str, cap: int, *, unit: str = "bytes") -> str:
     return "".join(kept) + tail
 
 
-def comment_body(result: GateResult) -> str:
+def comment_body(result: ReviewResult) -> str:
     """The PR comment: the marker the comment job finds it by, then the report."""
-    return fit(f"{COMMENT_MARKER}\n{gate_markdown(result)}", COMMENT_CAP, unit="characters")
+    return fit(f"{COMMENT_MARKER}\n{review_markdown(result)}", COMMENT_CAP, unit="characters")
 
 
-def step_summary(result: GateResult) -> str:
+def step_summary(result: ReviewResult) -> str:
     """The job summary: the whole report, within GitHub's cap."""
-    return fit(gate_markdown(result), STEP_SUMMARY_CAP)
+    return fit(review_markdown(result), STEP_SUMMARY_CAP)
 
 
-def publish_github(result: GateResult, summary_path: str | None, comment_path: Path | None) -> list[str]:
+def publish_github(result: ReviewResult, summary_path: str | None, comment_path: Path | None) -> list[str]:
     """Append the report to the step summary (within the cap left) and write the comment body;
     returns what was written, for the log."""
     done: list[str] = []
     if summary_path:
         summary = Path(summary_path)
         used = summary.stat().st_size if summary.exists() else 0
-        text = fit(gate_markdown(result), max(0, STEP_SUMMARY_CAP - used))
+        text = fit(review_markdown(result), max(0, STEP_SUMMARY_CAP - used))
         with summary.open("a", encoding="utf-8") as out:
             out.write(text)
         done.append(f"appended the report to the step summary ({len(text.encode('utf-8'))} bytes)")
@@ -172,3 +167,11 @@ def publish_github(result: GateResult, summary_path: str | None, comment_path: P
         write_atomic(comment_path, comment_body(result).encode("utf-8"))
         done.append(f"wrote the PR comment body to {comment_path}")
     return done
+
+
+REPORTERS: dict[str, Callable[[ReviewResult], str]] = {
+    "text": review_text,
+    "github": review_github,
+    "markdown": review_markdown,
+    "json": as_json,
+}

@@ -10,7 +10,8 @@ from pathlib import Path
 from catalogctl.io.tree import Tree
 from catalogctl.model.accepted import AcceptedFinding, AcceptedFindings
 from catalogctl.model.common import Pending
-from catalogctl.review.findings import Finding, subject_fingerprint
+from catalogctl.model.review import Finding
+from catalogctl.review.findings import subject_fingerprint
 
 ACCEPTED_FILE = ".catalogctl/accepted.yaml"
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/accepted.schema.json\n"

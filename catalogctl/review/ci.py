@@ -1,8 +1,9 @@
-"""`catalogctl ci`: the gate a pull request passes before it changes the catalog.
+"""`catalogctl ci`: the review a pull request passes before it changes the catalog.
 
 It validates the head, diffs it against the base, applies the release policy (`policy`), then
 the accepted findings of the head's `.catalogctl/accepted.yaml` (`accepted`). The result is a
-list of findings; the caller renders it (`render_ci`) and exits 1 when an error is not accepted.
+`ReviewResult` (`model.review`); the caller renders it (`render.review`) and exits 1 when an
+error is not accepted.
 """
 
 from __future__ import annotations
@@ -10,62 +11,26 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from catalogctl.review.findings import Finding, order
+from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
+from catalogctl.review.findings import order
 
 if TYPE_CHECKING:
     from catalogctl.io.tree import Tree
 
-CI_SCHEMA: Literal["catalogctl/ci/v1"] = "catalogctl/ci/v1"
-
-
-class GateSide(BaseModel):
-    """One side of the gate."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    ref: str
-    label: str
-
-
-class GateResult(BaseModel):
-    """The documented JSON shape of `catalogctl ci --format json`."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    schema_: Literal["catalogctl/ci/v1"] = Field(CI_SCHEMA, alias="schema")
-    base: GateSide
-    head: GateSide
-    passed: bool
-    summary: dict[str, int]
-    findings: list[Finding]
-    stale_acceptances: list[str] = Field(description="accepted fingerprints that matched no finding")
-    notes: list[str]
-
 
 @dataclass
-class GateRequest:
-    """What the gate compares."""
+class ReviewRequest:
+    """What the review compares."""
 
     base: str
     head: str | None = None  # None: the working tree
     today: dt.date | None = None
 
 
-def _summary(findings: list[Finding]) -> dict[str, int]:
-    return {
-        "errors": sum(f.failing for f in findings),
-        "warnings": sum(f.severity == "warning" for f in findings),
-        "accepted": sum(f.status == "accepted" for f in findings),
-        "expired": sum(f.status == "expired" for f in findings),
-    }
-
-
-def run_gate(path: Path | None, request: GateRequest) -> tuple[GateResult, list[Finding]]:
-    """Run the gate; returns the result and the findings nobody accepted yet (for drafts)."""
+def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
+    """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
     from catalogctl.catalog.layout import SUITE_DIR
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import open_tree
@@ -115,11 +80,11 @@ def run_gate(path: Path | None, request: GateRequest) -> tuple[GateResult, list[
     findings.sort(key=order)
     if stale:
         notes.append(f"{len(stale)} accepted finding(s) matched nothing: remove them from .catalogctl/accepted.yaml")
-    result = GateResult(
-        base=GateSide(ref=request.base, label=base.label),
-        head=GateSide(ref=request.head or "working tree", label=head.label),
+    result = ReviewResult(
+        base=ReviewSide(ref=request.base, label=base.label),
+        head=ReviewSide(ref=request.head or "working tree", label=head.label),
         passed=not any(f.failing for f in findings),
-        summary=_summary(findings),
+        summary=ReviewSummary.of(findings),
         findings=findings,
         stale_acceptances=stale,
         notes=notes,

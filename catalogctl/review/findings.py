@@ -1,4 +1,5 @@
-"""Findings of the PR gate (`catalogctl ci`): what it found, where, how bad, and whether accepted.
+"""Findings of the PR review (`catalogctl ci`; the model is `model.review.Finding`): their
+fingerprints, how diagnostics become findings, and their order.
 
 Every finding has a stable fingerprint, so `.catalogctl/accepted.yaml` can name it across runs:
 a finding that comes from a change of the semantic diff reuses the change's fingerprint; any
@@ -8,15 +9,10 @@ other hashes its code and subject (never a line number, which moves with unrelat
 from __future__ import annotations
 
 import hashlib
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from catalogctl.catalog.contract import canonical_json
 from catalogctl.errors import Diagnostic, Severity
-
-FindingSeverity = Literal["error", "warning"]
-Status = Literal["open", "accepted", "expired", "acceptance-pending"]
+from catalogctl.model.review import Finding
 
 # Codes of the release policy (validation codes are those of `diagnostics.CODES`). Stable: an
 # accepted-findings file keys on fingerprints that include them.
@@ -33,30 +29,6 @@ POLICY_CODES: dict[str, str] = {
     "base-invalid": "the base does not validate, so contract changes could not be classified",
     "accepted-invalid": "`.catalogctl/accepted.yaml` does not validate",
 }
-
-
-class Finding(BaseModel):
-    """One finding. `where` says which side the file and line are on: a finding about a file
-    the head no longer has points into the base (and gets no inline annotation)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    severity: FindingSeverity
-    code: str
-    message: str
-    file: str = ""
-    line: int = 0
-    column: int = 0
-    where: Literal["head", "base"] = "head"
-    hint: str = ""
-    fingerprint: str
-    status: Status = "open"
-    note: str = ""  # how the acceptance stands: who accepted it and until when, or why not
-
-    @property
-    def failing(self) -> bool:
-        """Whether this finding fails the gate."""
-        return self.severity == "error" and self.status != "accepted"
 
 
 def subject_fingerprint(code: str, *subject: object) -> str:

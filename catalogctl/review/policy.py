@@ -26,7 +26,8 @@ from catalogctl.diff.trees import DiffReport, fingerprint
 from catalogctl.errors import CatalogError
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
-from catalogctl.review.findings import Finding, subject_fingerprint
+from catalogctl.model.review import Finding
+from catalogctl.review.findings import subject_fingerprint
 
 TABLES = {"benchmark": "benchmarks", "model": "models", "dataset": "datasets"}
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -11,24 +10,11 @@ from pydantic import ValidationError
 from catalogctl.errors import CatalogInvalid, Diagnostic, UsageError, error
 from catalogctl.io.files import read_input
 from catalogctl.io.yamlio import YamlProblem, parse_document
+from catalogctl.model.check import Check, CheckReport, GateResult
 from catalogctl.model.resolved import ResolvedConfig
 from catalogctl.model.results import RunResults
 from catalogctl.run.endpoints import read_run_folder
-from catalogctl.run.gates import GATES, Check, GateResult, Run
-
-
-@dataclass
-class CheckReport:
-    """Every gate's verdict; the run is valid when no hard gate failed or went unevaluated."""
-
-    benchmark: str
-    source: str
-    gates: list[GateResult]
-
-    @property
-    def passed(self) -> bool:
-        """No hard gate failed or could not be evaluated."""
-        return all(g.verdict == "pass" for g in self.gates if g.severity == "hard")
+from catalogctl.run.gates import GATES, Run
 
 
 def _invalid(path: Path, what: str, exc: ValidationError) -> CatalogInvalid:
@@ -76,9 +62,8 @@ def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
     for name in contract["postprocessing"]["gates"]:
         spec = GATES.get(name)
         if spec is None:  # a contract validated by this tool never names one; an old tool's might
-            gates.append(
-                GateResult(name, "hard", "unknown gate", [Check(name, "a registered gate", "unknown", "unknown")])
-            )
+            unknown = Check(what=name, expected="a registered gate", status="unknown", note="unknown")
+            gates.append(GateResult(name=name, severity="hard", description="unknown gate", checks=[unknown]))
             continue
         try:
             checks = spec.function(run)
@@ -87,5 +72,5 @@ def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
                 f"the resolved config's contract lacks what gate `{name}` needs ({exc})",
                 "write resolved configs with `catalogctl resolve` or `preflight`",
             ) from None
-        gates.append(GateResult(spec.name, spec.severity, spec.description, checks))
-    return CheckReport(contract["id"], results.source, gates)
+        gates.append(GateResult(name=spec.name, severity=spec.severity, description=spec.description, checks=checks))
+    return CheckReport(benchmark=contract["id"], source=results.source, gates=gates)

@@ -9,46 +9,16 @@ submitter may quantize) warn instead of failing the run.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
 from catalogctl.catalog.formula import FormulaError, evaluate
 from catalogctl.catalog.gatenames import GATE_KINDS
+from catalogctl.model.check import Check, Status
+from catalogctl.model.gates import GateInfo, GateListing
 from catalogctl.model.results import RunResults
 from catalogctl.run.aggregate import MissingMetric, NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
-
-Status = Literal["pass", "fail", "unknown"]
-Verdict = Literal["pass", "fail", "not-evaluable"]
-
-
-@dataclass(frozen=True)
-class Check:
-    """One comparison: what, expected, observed, and its status."""
-
-    what: str
-    expected: str
-    observed: str
-    status: Status
-
-
-@dataclass
-class GateResult:
-    """A gate's verdict with the figures behind it."""
-
-    name: str
-    severity: Literal["hard", "soft"]
-    description: str
-    checks: list[Check] = field(default_factory=list)
-
-    @property
-    def verdict(self) -> Verdict:
-        """fail if any check failed; not-evaluable if any could not be made; else pass."""
-        if any(c.status == "fail" for c in self.checks):
-            return "fail"
-        if any(c.status == "unknown" for c in self.checks):
-            return "not-evaluable"
-        return "pass"
 
 
 @dataclass(frozen=True)
@@ -63,37 +33,22 @@ class Run:
 GateFunction = Callable[[Run], list[Check]]
 
 
-def _show(value: Any) -> str:
-    if value is None:
-        return "not reported"
-    if isinstance(value, float):
-        if value.is_integer():
-            return str(int(value))
-        return f"{value:.6g}" if abs(value) < 1e5 else f"{value:.1f}"
-    return str(value)
-
-
 def _equal(what: str, expected: Any, observed: Any) -> Check:
-    if isinstance(expected, str) and expected.startswith("<"):
-        return Check(what, expected, _show(observed), "unknown")
-    if observed is None:
-        return Check(what, _show(expected), "not reported", "unknown")
+    if (isinstance(expected, str) and expected.startswith("<")) or observed is None:  # pending, or not reported
+        return Check(what=what, expected=expected, observed=observed, status="unknown")
     if isinstance(expected, float) or isinstance(observed, float):
         same = abs(float(expected) - float(observed)) <= 1e-9 * max(1.0, abs(float(expected)))
     else:
         same = expected == observed
-    return Check(what, _show(expected), _show(observed), "pass" if same else "fail")
+    return Check(what=what, expected=expected, observed=observed, status="pass" if same else "fail")
 
 
 def _bound(what: str, observed: float | None, limit: Any, at_least: bool, unit: str = "") -> Check:
-    sign = ">=" if at_least else "<="
-    if isinstance(limit, str):  # pending in the contract
-        return Check(what, f"{sign} {limit}", _show(observed), "unknown")
-    expected = f"{sign} {_show(limit)}{unit}"
-    if observed is None:
-        return Check(what, expected, "not reported", "unknown")
+    sign: Literal[">=", "<="] = ">=" if at_least else "<="
+    if isinstance(limit, str) or observed is None:  # pending in the contract, or not reported
+        return Check(what=what, expected=limit, observed=observed, status="unknown", bound=sign, unit=unit)
     ok = observed >= limit if at_least else observed <= limit
-    return Check(what, expected, f"{_show(observed)}{unit}", "pass" if ok else "fail")
+    return Check(what=what, expected=limit, observed=observed, status="pass" if ok else "fail", bound=sign, unit=unit)
 
 
 def _datasets(contract: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -164,11 +119,11 @@ def seeds(run: Run) -> list[Check]:
 
 
 _PERFORMANCE_BOUNDS: list[tuple[str, str, bool, str]] = [
-    ("min_duration_ms", "duration_ms", True, " ms"),
+    ("min_duration_ms", "duration_ms", True, "ms"),
     ("min_sample_count", "sample_count", True, ""),
     ("min_context_length", "context_length", True, ""),
-    ("max_ttft_latency_ms", "ttft_p99_ms", False, " ms"),
-    ("max_tpot_latency_ms", "tpot_p99_ms", False, " ms"),
+    ("max_ttft_latency_ms", "ttft_p99_ms", False, "ms"),
+    ("max_tpot_latency_ms", "tpot_p99_ms", False, "ms"),
 ]
 
 
@@ -248,20 +203,32 @@ def accuracy_gate(run: Run) -> list[Check]:
             # A missing or null metric fails; a score the run's facts cannot yield is not evaluable.
             status: Status = "fail" if isinstance(exc, MissingMetric) else "unknown"
             for at_least, limit, factor in bounds:
-                sign = ">=" if at_least else "<="
-                checks.append(Check(key, f"{sign} {limit} ({threshold['reference']} x {factor})", str(exc), status))
+                sign: Literal[">=", "<="] = ">=" if at_least else "<="
+                checks.append(
+                    Check(
+                        what=key,
+                        expected=limit,
+                        status=status,
+                        bound=sign,
+                        reference=threshold["reference"],
+                        factor=factor,
+                        note=str(exc),
+                    )
+                )
             continue
         for part, value in values.items():
             label = f"{key} ({part})" if part else key
             for at_least, limit, factor in bounds:
-                sign = ">=" if at_least else "<="
                 ok = value >= float(limit) if at_least else value <= float(limit)
                 checks.append(
                     Check(
-                        label,
-                        f"{sign} {limit} ({threshold['reference']} x {factor})",
-                        _show(value),
-                        "pass" if ok else "fail",
+                        what=label,
+                        expected=limit,
+                        observed=value,
+                        status="pass" if ok else "fail",
+                        bound=">=" if at_least else "<=",
+                        reference=threshold["reference"],
+                        factor=factor,
                     )
                 )
     return checks
@@ -276,11 +243,11 @@ def quality_target(run: Run) -> list[Check]:
         try:
             value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
         except NotEvaluable as exc:
-            return [Check(target["metric"], f">= {target['target']}", str(exc), "fail")]
+            return [Check(what=target["metric"], expected=target["target"], status="fail", bound=">=", note=str(exc))]
     at_least = metric["direction"] != "lower"
     check = _bound(target["metric"], value, target["target"], at_least)
     # A missing or null quality metric is a failure, never a pass.
-    return [Check(check.what, check.expected, check.observed, "fail" if value is None else check.status)]
+    return [check.model_copy(update={"status": "fail"}) if value is None else check]
 
 
 def evaluation_schedule(run: Run) -> list[Check]:
@@ -288,14 +255,14 @@ def evaluation_schedule(run: Run) -> list[Check]:
     formula = run.contract["evaluation_schedule"]["first_evaluation_samples"]
     training = run.results.training
     if training is None or training.gbs is None:
-        return [Check("first evaluation", formula, "gbs not reported", "unknown")]
+        return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
     try:
         earliest = evaluate(formula, {"gbs": training.gbs})
     except FormulaError as exc:
-        return [Check("first evaluation", formula, str(exc), "unknown")]
+        return [Check(what="first evaluation", expected=formula, status="unknown", note=str(exc))]
     limit = int(earliest) if earliest.denominator == 1 else float(earliest)
     return [
-        _bound(f"first evaluation at gbs {training.gbs}", training.first_evaluation_samples, limit, True, " samples")
+        _bound(f"first evaluation at gbs {training.gbs}", training.first_evaluation_samples, limit, True, "samples")
     ]
 
 
@@ -330,3 +297,13 @@ GATES: dict[str, GateSpec] = {
 }
 if GATES.keys() != GATE_KINDS.keys():  # a gate named for validation must have a function, and back
     raise ImportError(f"gate registry mismatch: {sorted(GATES.keys() ^ GATE_KINDS.keys())}")
+
+
+def listing() -> GateListing:
+    """The registry as `catalogctl gates` lists it."""
+    return GateListing(
+        gates=[
+            GateInfo(name=g.name, severity=g.severity, kinds=sorted(g.kinds), description=g.description)
+            for g in GATES.values()
+        ]
+    )

@@ -33,7 +33,7 @@ def served(catalog_dir: Path, httpserver: HTTPServer) -> Path:
 
 
 def test_verify_downloads_and_compares(served: Path) -> None:
-    [aime] = verify_datasets(WorkingTree(served), ["aime25"])
+    [aime] = verify_datasets(WorkingTree(served), ["aime25"]).datasets
     assert (aime.status, aime.observed) == ("ok", SHA)
     assert aime.detail == f"1,080 bytes from {load(served).catalog.datasets['aime25'].source.url}"
     result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
@@ -67,7 +67,7 @@ def test_verify_reports_a_truncated_body(catalog_dir: Path, httpserver: HTTPServ
     httpserver.expect_request("/aime25.jsonl").respond_with_handler(truncated)
     replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
-    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"])
+    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"]).datasets
     assert aime.status == "error"
     assert "after 3 attempts (RemoteProtocolError: peer closed connection without sending complete message body" in (
         aime.detail
@@ -79,7 +79,7 @@ def test_verify_retries_server_errors(catalog_dir: Path, httpserver: HTTPServer)
     httpserver.expect_ordered_request("/aime25.jsonl").respond_with_data(BODY)
     replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
-    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"])
+    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"]).datasets
     assert aime.status == "ok"
     assert len(httpserver.log) == 2
 
@@ -97,7 +97,7 @@ def test_verify_a_404_is_not_retried(catalog_dir: Path, httpserver: HTTPServer) 
     httpserver.expect_request("/aime25.jsonl").respond_with_data("no", status=404)
     replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
-    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"])
+    [aime] = verify_datasets(WorkingTree(catalog_dir), ["aime25"]).datasets
     assert (aime.status, aime.detail) == ("error", f"{httpserver.url_for('/aime25.jsonl')}: HTTP 404")
     assert len(httpserver.log) == 1
 
@@ -107,7 +107,7 @@ def test_verify_lists_pending_and_reads_local_files(catalog_dir: Path, tmp_path:
     local.mkdir()
     (local / "aime25").write_bytes(BODY)
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
-    rows = {r.dataset: r for r in verify_datasets(WorkingTree(catalog_dir), local=local)}
+    rows = {r.dataset: r for r in verify_datasets(WorkingTree(catalog_dir), local=local).datasets}
     assert rows["aime25"].status == "ok"
     assert rows["gpqa"].status == "pending"
     result = runner.invoke(app, ["datasets", "verify", "-C", str(catalog_dir), "--local", str(local)])

@@ -23,23 +23,18 @@ def test_the_committed_schemas_are_current() -> None:
     assert committed == schema_documents(), "run `catalogctl schema -o schemas` and commit the result"
 
 
-def test_every_document_kind_has_a_schema() -> None:
-    assert sorted(schema_documents()) == [
-        f"{k}.schema.json"
-        for k in (
-            "accepted",
-            "benchmark",
-            "dataset",
-            "diff",
-            "metrics",
-            "model",
-            "resolved",
-            "results",
-            "ruleset",
-            "submission",
-            "suite",
-        )
-    ]
+def test_every_document_kind_and_every_json_output_has_a_schema() -> None:
+    documents = ["accepted", "benchmark", "dataset", "metrics", "model", "resolved", "results", "ruleset"]
+    documents += ["submission", "suite"]
+    outputs = ["check", "ci", "cohorts", "datasets-verify", "diagnostics", "diff", "gates", "ls", "show", "verify"]
+    assert sorted(schema_documents()) == sorted(f"{k}.schema.json" for k in documents + outputs)
+    for kind in outputs:  # an output's file is named after the version its `schema` field carries
+        schema = json.loads(schema_documents()[f"{kind}.schema.json"])
+        variants = schema.get("anyOf") or [schema]
+        for variant in variants:
+            found = schema["$defs"][variant["$ref"].rsplit("/", 1)[1]] if "$ref" in variant else variant
+            assert found["properties"]["schema"]["const"] == f"catalogctl/{kind}/v1"
+            assert "schema" in found["required"]
     results = json.loads(schema_documents()["results.schema.json"])
     assert results["properties"]["schema"]["const"] == "catalogctl/results/v1"
     assert "task_attempts" in results["$defs"]["AccuracyResult"]["properties"]

@@ -51,7 +51,7 @@ def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
     code, out, _ = run("validate", str(catalog_dir), "--format", "json")
     assert code == 1
     report = json.loads(out)
-    assert set(report) == {"schema", "tree", "valid", "summary", "diagnostics"}
+    assert list(report) == ["schema", "tree", "summary", "diagnostics", "valid"]
     assert report["schema"] == "catalogctl/diagnostics/v1"
     assert report["valid"] is False
     assert report["summary"] == {"errors": 1, "warnings": 26, "pending": 26}  # the benchmark is not blamed
@@ -144,7 +144,16 @@ def test_show_resolved_with_digest(catalog_dir: Path) -> None:
     code, out, err = run("show", "gpt-oss-120b", "-C", str(catalog_dir), "--resolved", "--format", "json")
     assert code == 0
     assert err == "note: `gpt-oss-120b` is also a model: show it with model/gpt-oss-120b\n"
-    data = json.loads(out)
+    shown = json.loads(out)
+    assert {k: v for k, v in shown.items() if k != "document"} == {
+        "schema": "catalogctl/show/v1",
+        "tree": "working tree",
+        "kind": "benchmark",
+        "id": "gpt-oss-120b",
+        "resolved": True,
+        "notes": ["`gpt-oss-120b` is also a model: show it with model/gpt-oss-120b"],
+    }
+    data = shown["document"]
     assert data["digest"].startswith("sha256:")
     assert data["accuracy"]["datasets"][2]["generation"]["max_new_tokens"] == 32768
 
@@ -173,7 +182,7 @@ def test_show_resolved_of_a_dataset_is_a_usage_error(catalog_dir: Path) -> None:
 def test_big_seed_exact_in_json_output(catalog_dir: Path) -> None:
     code, out, _ = run("show", "metric/pass_at_4", "-C", str(catalog_dir), "-f", "json")
     assert code == 0
-    assert json.loads(out)["key"] == "pass_at_4"
+    assert json.loads(out)["document"]["key"] == "pass_at_4"
 
 
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["validate", "--help"]])
@@ -185,7 +194,8 @@ def test_console_script_starts(args: list[str]) -> None:
 
 def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from catalogctl import load_catalog
-    from catalogctl.render.common import print_diagnostics_rich
+    from catalogctl.model.validation import ValidationReport
+    from catalogctl.render.validation import print_validation_rich
 
     monkeypatch.delenv("NO_COLOR")
     monkeypatch.setenv("FORCE_COLOR", "1")
@@ -197,7 +207,7 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
 
     buffer = io.StringIO()
     monkeypatch.setattr("rich.console.Console", lambda **kw: Console(file=buffer, force_terminal=True, **kw))
-    print_diagnostics_rich(result.diagnostics, result.catalog.label)
+    print_validation_rich(ValidationReport.of(result.catalog.label, result.diagnostics))
     text = buffer.getvalue()
     assert "\x1b[1;31mschema-invalid-value\x1b[0m" in text
     assert "working tree: invalid (1 errors, 26 warnings, 26 pending values)" in text

@@ -37,7 +37,7 @@ def test_cohorts_lists_releases_and_the_next_cohort(released: Path) -> None:
         ("2026-09-C0", ["gsm8k"], ["A"], "matches"),
         ("2026-09-C1", ["deepseek-r1", "gsm8k"], ["A"], "matches"),
     ]
-    assert releases.next.id == "2026-10-C0"
+    assert releases.next.cohort == "2026-10-C0"
     result = runner.invoke(app, ["cohorts", "-C", str(released)])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [

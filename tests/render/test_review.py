@@ -8,9 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogctl.cli import app
-from catalogctl.render.review import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, gate_github, publish_github
-from catalogctl.review.ci import GateResult, GateSide
-from catalogctl.review.findings import Finding
+from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
+from catalogctl.render.review import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, publish_github, review_github
 
 
 def finding(n: int, severity: str = "error", **kwargs: object) -> Finding:
@@ -27,18 +26,13 @@ def finding(n: int, severity: str = "error", **kwargs: object) -> Finding:
     return Finding.model_validate(fields)
 
 
-def result(findings: list[Finding]) -> GateResult:
+def result(findings: list[Finding]) -> ReviewResult:
     errors = sum(f.failing for f in findings)
-    return GateResult(
-        base=GateSide(ref="main", label="main (0123456789ab)"),
-        head=GateSide(ref="working tree", label="working tree"),
+    return ReviewResult(
+        base=ReviewSide(ref="main", label="main (0123456789ab)"),
+        head=ReviewSide(ref="working tree", label="working tree"),
         passed=errors == 0,
-        summary={
-            "errors": errors,
-            "warnings": sum(f.severity == "warning" for f in findings),
-            "accepted": 0,
-            "expired": 0,
-        },
+        summary=ReviewSummary.of(findings),
         findings=findings,
         stale_acceptances=[],
         notes=[],
@@ -47,7 +41,7 @@ def result(findings: list[Finding]) -> GateResult:
 
 def test_annotations_stay_within_githubs_caps() -> None:
     findings = [finding(n) for n in range(1, 26)] + [finding(n, "warning") for n in range(30, 33)]
-    lines = gate_github(result(findings)).splitlines()
+    lines = review_github(result(findings)).splitlines()
     assert [line.split(" ", 1)[0] for line in lines[:13]] == ["::error"] * 10 + ["::warning"] * 3
     assert lines[0].startswith("::error file=benchmark_suite/benchmarks/b.yaml,line=1,col=1,")
     assert lines[13:] == [
@@ -60,7 +54,7 @@ def test_workflow_command_escaping() -> None:
     tricky = finding(
         1, file="benchmark_suite/a:b,c.yaml", message="100% wrong\nsecond line\r", code="x:y", hint="a, b: c"
     )
-    [line, _] = gate_github(result([tricky])).splitlines()
+    [line, _] = review_github(result([tricky])).splitlines()
     assert line == (
         "::error file=benchmark_suite/a%3Ab%2Cc.yaml,line=1,col=1,title=catalogctl x%3Ay::"
         "100%25 wrong%0Asecond line%0D (a, b: c) [fingerprint 0000000000000001]"
@@ -69,7 +63,7 @@ def test_workflow_command_escaping() -> None:
 
 def test_a_finding_in_a_removed_file_is_annotated_without_a_location() -> None:
     gone = finding(1, where="base")
-    assert gate_github(result([gone])).splitlines()[0].startswith("::error title=catalogctl ref-unknown-metric::")
+    assert review_github(result([gone])).splitlines()[0].startswith("::error title=catalogctl ref-unknown-metric::")
 
 
 def test_step_summary_and_comment_body(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

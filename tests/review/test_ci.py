@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 
 from catalogctl.cli import app
 from catalogctl.release.freeze import FreezeRequest, freeze
-from catalogctl.review.ci import GateRequest, run_gate
+from catalogctl.review.ci import ReviewRequest, run_review
 from tests.helpers import commit_all, git, replace_in, write
 from tests.release_repo import SEEDS_A, make_freezable
 
@@ -218,7 +218,7 @@ def test_a_new_seed_set_when_no_rotation_is_due_fails(frozen: Path) -> None:
         "  introduced_in: 2026-09-C1\n  valid_through: 2026-11-C0\n"
     )
     path.write_text(path.read_text() + extra)
-    result, _ = run_gate(frozen, GateRequest("main", today=dt.date(2026, 8, 30)))
+    result, _ = run_review(frozen, ReviewRequest("main", today=dt.date(2026, 8, 30)))
     assert [(f.code, f.message) for f in result.findings] == [
         (
             "ruleset-seed-sets",

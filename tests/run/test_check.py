@@ -6,16 +6,18 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from typer.testing import CliRunner
 
 from catalogctl.cli import app
+from catalogctl.model.check import CheckReport
 from catalogctl.model.results import RunResults
-from catalogctl.run.check import CheckReport, check_run
+from catalogctl.render.check import expected_text, observed_text
+from catalogctl.run.check import check_run
 from catalogctl.run.endpoints import read_run_folder
-from catalogctl.run.gates import GATES, Check
+from catalogctl.run.gates import GATES
 from tests.run_results import gpt_oss_results, pin_all, resolved_config
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
@@ -28,9 +30,18 @@ def pinned(catalog_dir: Path) -> Path:
     return catalog_dir
 
 
-def gate(report: CheckReport, name: str) -> tuple[str, list[Check]]:
+class Shown(NamedTuple):
+    """A check as `catalogctl check` shows it."""
+
+    what: str
+    expected: str
+    observed: str
+    status: str
+
+
+def gate(report: CheckReport, name: str) -> tuple[str, list[Shown]]:
     found = next(g for g in report.gates if g.name == name)
-    return found.verdict, found.checks
+    return found.verdict, [Shown(c.what, expected_text(c), observed_text(c), c.status) for c in found.checks]
 
 
 def test_a_good_gpt_oss_run_passes_every_gate(pinned: Path) -> None:
@@ -45,9 +56,9 @@ def test_a_good_gpt_oss_run_passes_every_gate(pinned: Path) -> None:
     ]
     assert report.passed
     _, checks = gate(report, "accuracy_gate")
-    assert checks == [Check("exact_match", ">= 82.2987 (83.13 x 0.99)", "83.523", "pass")]
+    assert checks == [Shown("exact_match", ">= 82.2987 (83.13 x 0.99)", "83.523", "pass")]
     _, requirements = gate(report, "requirements")
-    assert requirements[-1] == Check("accuracy samples scored", ">= 4395", "4395", "pass")  # 8x30 + 5x198 + 3x1055
+    assert requirements[-1] == Shown("accuracy samples scored", ">= 4395", "4395", "pass")  # 8x30 + 5x198 + 3x1055
 
 
 def test_accuracy_below_99_percent_of_reference_fails(pinned: Path) -> None:
@@ -59,7 +70,7 @@ def test_accuracy_below_99_percent_of_reference_fails(pinned: Path) -> None:
     report = check_run(resolved_config(pinned, "gpt-oss-120b"), gpt_oss_results(accuracy=accuracy))
     verdict, checks = gate(report, "accuracy_gate")
     assert verdict == "fail"
-    assert checks == [Check("exact_match", ">= 82.2987 (83.13 x 0.99)", "80.2338", "fail")]
+    assert checks == [Shown("exact_match", ">= 82.2987 (83.13 x 0.99)", "80.2338", "fail")]
     assert not report.passed
 
 
@@ -84,20 +95,20 @@ def test_too_few_accuracy_samples(pinned: Path) -> None:
     report = check_run(resolved_config(pinned, "gpt-oss-120b"), gpt_oss_results(accuracy=accuracy))
     verdict, checks = gate(report, "requirements")
     assert verdict == "fail"
-    assert checks[-1] == Check("accuracy samples scored", ">= 4395", "4394", "fail")
+    assert checks[-1] == Shown("accuracy samples scored", ">= 4395", "4394", "fail")
 
 
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("duration_ms", 599999.0, Check("duration_ms", ">= 600000 ms", "599999 ms", "fail")),
-        ("sample_count", 6395, Check("sample_count", ">= 6396", "6395", "fail")),
-        ("context_length", 32768, Check("context_length", ">= 65536", "32768", "fail")),
-        ("ttft_p99_ms", 3000.5, Check("ttft_p99_ms", "<= 3000 ms", "3000.5 ms", "fail")),
-        ("tpot_p99_ms", None, Check("tpot_p99_ms", "<= 80 ms", "not reported", "unknown")),
+        ("duration_ms", 599999.0, Shown("duration_ms", ">= 600000 ms", "599999 ms", "fail")),
+        ("sample_count", 6395, Shown("sample_count", ">= 6396", "6395", "fail")),
+        ("context_length", 32768, Shown("context_length", ">= 65536", "32768", "fail")),
+        ("ttft_p99_ms", 3000.5, Shown("ttft_p99_ms", "<= 3000 ms", "3000.5 ms", "fail")),
+        ("tpot_p99_ms", None, Shown("tpot_p99_ms", "<= 80 ms", "not reported", "unknown")),
     ],
 )
-def test_performance_requirements(pinned: Path, field: str, value: object, expected: Check) -> None:
+def test_performance_requirements(pinned: Path, field: str, value: object, expected: Shown) -> None:
     performance = {
         "duration_ms": 600500.0,
         "sample_count": 6396,
@@ -122,8 +133,8 @@ def test_generation_and_api_type_as_contracted(pinned: Path) -> None:
     verdict, checks = gate(report, "generation_integrity")
     assert verdict == "fail"
     assert [c for c in checks if c.status == "fail"] == [
-        Check("api_type", "openai", "openai_completions", "fail"),
-        Check("accuracy gpqa max_new_tokens", "32768", "10240", "fail"),
+        Shown("api_type", "openai", "openai_completions", "fail"),
+        Shown("accuracy gpqa max_new_tokens", "32768", "10240", "fail"),
     ]
 
 
@@ -131,7 +142,7 @@ def test_seeds_must_be_exactly_the_resolved_set(pinned: Path) -> None:
     seeds = {"scheduler_rng_seed": 16159082839903944937, "sample_index_rng_seed": 2747215439041700203, "model_seed": 42}
     verdict, checks = gate(check_run(resolved_config(pinned, "gpt-oss-120b"), gpt_oss_results(seeds=seeds)), "seeds")
     assert verdict == "fail"
-    assert checks[0] == Check("scheduler_rng_seed", "16159082839903944936", "16159082839903944937", "fail")
+    assert checks[0] == Shown("scheduler_rng_seed", "16159082839903944936", "16159082839903944937", "fail")
 
 
 def test_dataset_integrity(pinned: Path, catalog_dir: Path) -> None:
@@ -187,22 +198,22 @@ def training_results(**overrides: Any) -> RunResults:
 def test_post_training_quality_target_and_schedule(pinned: Path) -> None:
     config = resolved_config(pinned, "llm-post-training")
     report = check_run(config, training_results())
-    assert gate(report, "quality_target") == ("pass", [Check("pass_at_4", ">= 0.69", "0.7", "pass")])
+    assert gate(report, "quality_target") == ("pass", [Shown("pass_at_4", ">= 0.69", "0.7", "pass")])
     assert gate(report, "evaluation_schedule") == (
         "pass",
-        [Check("first evaluation at gbs 512", ">= 5120 samples", "5120 samples", "pass")],
+        [Shown("first evaluation at gbs 512", ">= 5120 samples", "5120 samples", "pass")],
     )
     missed = check_run(
         config, training_results(metrics={"pass_at_4": 0.68}, training={"gbs": 256, "first_evaluation_samples": 4000})
     )
-    assert gate(missed, "quality_target")[1] == [Check("pass_at_4", ">= 0.69", "0.68", "fail")]
+    assert gate(missed, "quality_target")[1] == [Shown("pass_at_4", ">= 0.69", "0.68", "fail")]
     assert gate(missed, "evaluation_schedule")[1] == [
-        Check("first evaluation at gbs 256", ">= 4608 samples", "4000 samples", "fail")
+        Shown("first evaluation at gbs 256", ">= 4608 samples", "4000 samples", "fail")
     ]
     unknown = check_run(config, training_results(metrics={"pass_at_4": None}, training=None))
-    assert gate(unknown, "quality_target") == ("fail", [Check("pass_at_4", ">= 0.69", "not reported", "fail")])
+    assert gate(unknown, "quality_target") == ("fail", [Shown("pass_at_4", ">= 0.69", "not reported", "fail")])
     assert gate(unknown, "evaluation_schedule")[1] == [
-        Check("first evaluation", "gbs * ceil(2.5 + 3840 / gbs)", "gbs not reported", "unknown")
+        Shown("first evaluation", "gbs * ceil(2.5 + 3840 / gbs)", "gbs not reported", "unknown")
     ]
     assert not unknown.passed
 
@@ -269,9 +280,9 @@ def test_endpoints_run_folder_against_the_deepseek_contract(deepseek: Path, tmp_
         ("accuracy_gate", "pass"),
     ]
     assert gate(report, "accuracy_gate")[1] == [
-        Check("exact_match", ">= 80.544618 (81.3582 x 0.99)", "80.629", "pass"),
-        Check("TOKENS_PER_SAMPLE", ">= 3497.60466 (3886.2274 x 0.9)", "3825.63", "pass"),
-        Check("TOKENS_PER_SAMPLE", "<= 4274.85014 (3886.2274 x 1.1)", "3825.63", "pass"),
+        Shown("exact_match", ">= 80.544618 (81.3582 x 0.99)", "80.629", "pass"),
+        Shown("TOKENS_PER_SAMPLE", ">= 3497.60466 (3886.2274 x 0.9)", "3825.63", "pass"),
+        Shown("TOKENS_PER_SAMPLE", "<= 4274.85014 (3886.2274 x 1.1)", "3825.63", "pass"),
     ]
     assert not report.passed  # facts the files do not carry never pass
 
@@ -286,6 +297,24 @@ def test_a_non_streaming_run_has_no_ttft(deepseek: Path, tmp_path: Path) -> None
     verdict, checks = gate(report, "accuracy_gate")
     assert verdict == "fail"  # TOKENS_PER_SAMPLE is missing: a failure
     assert [c.status for c in checks] == ["unknown", "fail", "fail"]  # exact_match: no accuracy results to score
+
+
+def test_check_json_writes_numbers_as_numbers(deepseek: Path, tmp_path: Path) -> None:
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
+    done = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive")), "-f", "json"])
+    checks = {(g["name"], c["what"], c["bound"]): c for g in json.loads(done.stdout)["gates"] for c in g["checks"]}
+    exact_match = checks[("accuracy_gate", "exact_match", ">=")]
+    assert (exact_match["expected"], exact_match["reference"], exact_match["factor"]) == (80.544618, 81.3582, 0.99)
+    assert exact_match["observed"] == pytest.approx(80.629, abs=5e-4)  # the score itself, not "80.629"
+    duration = checks[("requirements", "duration_ms", ">=")]
+    assert (duration["expected"], duration["unit"]) == (600000, "ms")
+    assert duration["observed"] == pytest.approx(2077965.287526)
+    seed = checks[("seeds", "scheduler_rng_seed", None)]
+    assert (seed["expected"], seed["observed"]) == (16159082839903944936, 16159082839903944936)  # exact
+    assert checks[("seeds", "model_seed", None)]["observed"] is None  # not reported
+    sha = checks[("dataset_integrity", "mlperf_deepseek_r1 sha256", None)]
+    assert isinstance(sha["expected"], str)
 
 
 def test_check_command_exit_codes_and_formats(deepseek: Path, tmp_path: Path, pinned: Path) -> None:
@@ -362,7 +391,7 @@ def test_a_reported_ratio_metric_out_of_range_cannot_pass(pinned: Path) -> None:
     report = check_run(config, training_results(metrics={"pass_at_4": 69.0}))
     assert gate(report, "quality_target") == (
         "fail",
-        [Check("pass_at_4", ">= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "fail")],
+        [Shown("pass_at_4", ">= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "fail")],
     )
 
 
@@ -375,7 +404,7 @@ def test_only_the_contracts_datasets_count_towards_accuracy_samples(pinned: Path
     report = check_run(resolved_config(pinned, "gpt-oss-120b"), gpt_oss_results(accuracy=accuracy))
     verdict, checks = gate(report, "requirements")
     assert verdict == "not-evaluable"
-    assert checks[-1] == Check("accuracy samples scored", ">= 4395", "not reported", "unknown")
+    assert checks[-1] == Shown("accuracy samples scored", ">= 4395", "not reported", "unknown")
 
 
 def test_pass_at_k_over_fewer_tasks_than_the_dataset_is_not_evaluable(pinned: Path) -> None:

@@ -1,0 +1,82 @@
+"""What `check` returns (`catalogctl/check/v1`): each gate's verdict and the checks behind it.
+
+Numbers stay numbers: a check's `expected` and `observed` are JSON numbers when they are
+numbers (64-bit seeds exact), strings only where the value is not one (a sha256, an api_type,
+a pending `<TBD>`, a formula). A threshold's bound is computed exactly (reference x factor) and
+kept as a decimal, written as a number.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import Field, PlainSerializer, computed_field
+
+from catalogctl.model.report import Report
+
+CHECK_SCHEMA: Literal["catalogctl/check/v1"] = "catalogctl/check/v1"
+Status = Literal["pass", "fail", "unknown"]
+Verdict = Literal["pass", "fail", "not-evaluable"]
+GateSeverity = Literal["hard", "soft"]
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+ExactNumber = Annotated[Decimal, PlainSerializer(_number, return_type=int | float, when_used="json")]
+Value = bool | int | float | ExactNumber | str | None
+
+
+class Check(Report):
+    """One comparison: what, the value expected and the value observed, and its status."""
+
+    what: str
+    expected: Value = Field(description="the contract's value, or the bound")
+    observed: Value = Field(None, description="what the run reported; null when it did not")
+    status: Status
+    bound: Literal[">=", "<="] | None = Field(
+        None, description="how observed must compare with expected; null: equal (or expected describes it)"
+    )
+    unit: str = Field("", description="the unit of expected and observed, when they have one (ms, samples)")
+    reference: int | float | None = Field(
+        None, description="a threshold's reference value (expected = reference x factor)"
+    )
+    factor: int | float | None = Field(None, description="a threshold's factor")
+    note: str = Field("", description="why there is no observed value, or why it could not be judged")
+
+
+class GateResult(Report):
+    """A gate's verdict with the checks behind it."""
+
+    name: str
+    severity: GateSeverity
+    description: str
+    checks: list[Check] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def verdict(self) -> Verdict:
+        """fail if any check failed; not-evaluable if any could not be made; else pass."""
+        if any(c.status == "fail" for c in self.checks):
+            return "fail"
+        if any(c.status == "unknown" for c in self.checks):
+            return "not-evaluable"
+        return "pass"
+
+
+class CheckReport(Report):
+    """The documented JSON shape of `catalogctl check --format json`; the run is valid when no
+    hard gate failed or went unevaluated."""
+
+    schema_: Literal["catalogctl/check/v1"] = Field(CHECK_SCHEMA, alias="schema")
+    benchmark: str
+    source: str = Field(description="where the run's facts were read from")
+    gates: list[GateResult]
+
+    @computed_field(alias="valid")  # type: ignore[prop-decorator]
+    @property
+    def passed(self) -> bool:
+        """No hard gate failed or could not be evaluated."""
+        return all(g.verdict == "pass" for g in self.gates if g.severity == "hard")

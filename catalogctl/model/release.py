@@ -1,0 +1,87 @@
+"""What the release verbs return: a freeze's result, the list of cohorts (`catalogctl/cohorts/v1`)
+and the verification of one release (`catalogctl/verify/v1`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import ConfigDict, Field, computed_field
+
+from catalogctl.model.report import Report
+
+COHORTS_SCHEMA: Literal["catalogctl/cohorts/v1"] = "catalogctl/cohorts/v1"
+VERIFY_SCHEMA: Literal["catalogctl/verify/v1"] = "catalogctl/verify/v1"
+TagStatus = Literal["matches", "present", "moved", "missing"]
+
+
+class FreezeResult(Report):
+    """What a freeze did (or, with dry_run, would do)."""
+
+    model_config = ConfigDict(frozen=False)  # the transaction records its steps as it goes
+
+    cohort: str
+    state: Literal["frozen", "resumed", "already-frozen", "planned"]
+    ruleset_path: str
+    ruleset_text: str
+    ruleset_digest: str
+    changelog_section: str
+    commit: str | None = None
+    tagged: bool = False
+    pushed: bool = False
+    notes: list[str] = Field(default_factory=list)
+
+
+class CohortInfo(Report):
+    """One frozen cohort as `catalogctl cohorts` shows it."""
+
+    cohort: str
+    submission_date: dt.date
+    benchmarks: list[str]
+    seed_sets: list[str] = Field(description="the seed sets valid for this cohort")
+    tag: TagStatus = Field(
+        description="matches: the release; present: lightweight or without the ruleset's digest; "
+        "moved: not at the commit that added the ruleset; missing"
+    )
+    tag_commit: str | None
+    ruleset_commit: str | None = Field(description="the commit that added the ruleset")
+
+
+class NextCohort(Report):
+    """The cohort to freeze next."""
+
+    cohort: str
+    submission_date: dt.date
+
+
+class Releases(Report):
+    """The documented JSON shape of `catalogctl cohorts --format json`."""
+
+    schema_: Literal["catalogctl/cohorts/v1"] = Field(COHORTS_SCHEMA, alias="schema")
+    cohorts: list[CohortInfo]
+    next: NextCohort
+
+    @property
+    def ok(self) -> bool:
+        """No tag has moved or gone missing."""
+        return not any(c.tag in ("moved", "missing") for c in self.cohorts)
+
+
+class Verification(Report):
+    """The documented JSON shape of `catalogctl verify --format json`: each check of one
+    release, passed or failed."""
+
+    model_config = ConfigDict(frozen=False)  # the checks are appended as they run
+
+    schema_: Literal["catalogctl/verify/v1"] = Field(VERIFY_SCHEMA, alias="schema")
+    cohort: str
+    tag_commit: str | None = None
+    checked_against: str = Field("", description="the ref whose contracts the digests were checked against")
+    problems: list[str] = Field(default_factory=list)
+    passed: list[str] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ok(self) -> bool:
+        """Whether every check passed."""
+        return not self.problems
