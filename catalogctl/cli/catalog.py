@@ -20,12 +20,10 @@ from catalogctl.cli.common import (
     RefOpt,
     RepoOpt,
     ReportFormat,
-    handle_errors,
     out,
 )
 
 
-@handle_errors
 def validate(
     path: PathArg = None,
     ref: RefOpt = None,
@@ -53,7 +51,6 @@ def validate(
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
 
-@handle_errors
 def list_entities(
     kind: Annotated[EntityKind, typer.Argument(help="What to list.")] = EntityKind.benchmarks,
     path: RepoOpt = None,
@@ -83,7 +80,6 @@ def list_entities(
         typer.echo("note: the catalog has errors; run `catalogctl validate`", err=True)
 
 
-@handle_errors
 def show(
     ident: Annotated[
         str, typer.Argument(metavar="ID", help="An id, or KIND/ID (benchmark/, model/, dataset/, metric/).")
@@ -110,7 +106,6 @@ def show(
         out(dump_yaml(found.data))
 
 
-@handle_errors
 def schema(
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
 ) -> None:
@@ -129,7 +124,6 @@ class NewKind(StrEnum):
     benchmark = "benchmark"
 
 
-@handle_errors
 def new(
     kind: Annotated[NewKind, typer.Argument(help="model, dataset or benchmark.")],
     ident: Annotated[str, typer.Argument(metavar="ID", help="The new entity's id.")],

@@ -18,7 +18,6 @@ from catalogctl.cli.common import (
     ListFormat,
     RefOpt,
     RepoOpt,
-    handle_errors,
     out,
 )
 
@@ -41,7 +40,6 @@ def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
         typer.echo(f"wrote {output}", err=True)
 
 
-@handle_errors
 def resolve(
     submission: SubmissionArg,
     output: OutputOpt = None,
@@ -65,7 +63,6 @@ def resolve(
     _emit_resolved(config, output, fmt)
 
 
-@handle_errors
 def preflight(
     submission: SubmissionArg,
     remote: Annotated[str, typer.Option("--remote", help="The remote (name or URL) whose tag must agree.")] = "origin",
@@ -101,7 +98,6 @@ class CheckFormat(StrEnum):
     markdown = "markdown"
 
 
-@handle_errors
 def check(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     results: Annotated[
@@ -146,7 +142,6 @@ def list_gates(
         out(table(["gate", "severity", "kinds", "description"], cells))
 
 
-@handle_errors
 def list_metrics(
     path: RepoOpt = None,
     ref: RefOpt = None,
