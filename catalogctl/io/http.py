@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem
+from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem, UsageError
 
 DEFAULT_API = "https://api.github.com"
 TIMEOUT_S = 10.0
@@ -172,14 +172,14 @@ CHUNK = 1024 * 1024
 
 
 def read_local(path: str, fmt: str | None) -> Fetched:
-    """Hash (and count) a local file."""
+    """Hash (and count) a local file; one that cannot be read is a usage error (exit 2)."""
     digest = _Digest(fmt)
     try:
         with open(path, "rb") as handle:
             while chunk := handle.read(CHUNK):
                 digest.update(chunk)
-    except OSError as exc:
-        raise DownloadProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    except OSError as exc:  # a file the user named: a usage error, as for every other verb
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     return digest.result()
 
 
