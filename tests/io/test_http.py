@@ -130,3 +130,34 @@ def test_comments_when_the_head_matches(httpserver: HTTPServer, body: Path, monk
     done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
     assert done.exit_code == 0, done.output
     assert done.stdout == "created comment 5 on o/r#7\n"
+
+
+def test_github_unreachable_is_an_environment_error(
+    tmp_path: Path, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl.io.http import CommentClient
+    from tests.release_repo import free_port
+
+    api = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    monkeypatch.setattr(CommentClient, "from_environment", classmethod(lambda cls: cls(api, "t0ken", backoff_s=0)))
+    done = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
+    assert (done.exit_code, done.stdout) == (2, "")  # was 1, as if GitHub had refused
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith(f"error: GitHub API unreachable at {api} (GET {COMMENTS}?per_page=100: ConnectError: ")
+    assert lines[1:] == ["hint: retry the job later"]
+
+
+def test_github_failing_with_server_errors_is_a_problem(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl.io.http import CommentClient
+
+    httpserver.expect_request(COMMENTS, method="GET").respond_with_data("down", status=502)
+    api = httpserver.url_for("/").rstrip("/")
+    monkeypatch.setattr(CommentClient, "from_environment", classmethod(lambda cls: cls(api, "t0ken", backoff_s=0)))
+    done = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
+    assert done.exit_code == 1
+    assert done.stderr == (
+        f"error: GitHub API failed at {api} (GET {COMMENTS}?per_page=100: HTTP 502)\nhint: retry the job later\n"
+    )
+    assert len(httpserver.log) == 3
