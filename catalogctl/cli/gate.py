@@ -114,5 +114,7 @@ def comment(
         text = body.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {body}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {body}: not UTF-8 text", "write it with `catalogctl ci`") from None
     done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER, head_sha)
     out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")

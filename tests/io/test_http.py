@@ -109,6 +109,17 @@ def test_usage_errors(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["comment", "--repo", "oops", "--pr", "1", "--body", str(tmp_path / "x")])
     assert done.exit_code == 2
     assert done.stderr == "error: --repo 'oops' is not OWNER/NAME\n"
+    missing = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "1", "--body", str(tmp_path / "x")])
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        f"error: cannot read {tmp_path / 'x'}: No such file or directory\n",
+    )
+    (tmp_path / "latin1.md").write_bytes(b"caf\xe9\n")  # was a UnicodeDecodeError traceback
+    latin1 = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "1", "--body", str(tmp_path / "latin1.md")])
+    assert (latin1.exit_code, latin1.stderr) == (
+        2,
+        f"error: cannot read {tmp_path / 'latin1.md'}: not UTF-8 text\nhint: write it with `catalogctl ci`\n",
+    )
 
 
 def test_refuses_a_pull_request_whose_head_is_another_commit(
