@@ -6,11 +6,16 @@ Exit codes (every verb):
 
 | code | meaning |
 | --- | --- |
-| 0 | success |
-| 1 | the verb ran and found problems (invalid catalog, failed gate, a remote that disagrees) |
-| 2 | usage or environment error (no repository, unknown ref or id, unreadable file, no network) |
-| 3-8 | `resolve`/`preflight`: one per failed check (`CHECK_EXIT_CODES`) |
-| 70 | internal error: a bug in catalogctl (rerun with --traceback and report it) |
+| 0 | success (warnings allowed) |
+| 1 | the verb ran and found problems: an invalid catalog, a failed gate, a diff over `--fail-on`, a refusing remote |
+| 2 | usage or environment error: no repository, unknown ref, id or cohort, a missing file, an unreachable remote |
+| 3 | `preflight`: HEAD is not the cohort's release commit (`checkout-mismatch`) |
+| 4 | `preflight`: uncommitted changes in `benchmark_suite/` or `rulesets/` (`catalog-dirty`) |
+| 5 | `resolve`, `preflight`: the release tag is missing, lightweight, moved or without the digest (`tag-invalid`) |
+| 6 | `preflight`: the remote's tag is elsewhere or missing, or the remote is unreachable (`remote-mismatch`) |
+| 7 | `resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`) |
+| 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
+| 70 | internal error: a bug in catalogctl (one line; rerun with `--traceback` and report it) |
 | 130 | interrupted (Ctrl-C) |
 """
 

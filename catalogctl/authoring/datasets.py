@@ -19,7 +19,7 @@ from catalogctl.errors import CatalogInvalid, DownloadProblem, EntityNotFound, U
 from catalogctl.io.files import write_atomic
 from catalogctl.io.http import Fetched, download, read_local
 from catalogctl.io.tree import Tree
-from catalogctl.io.yamlio import parse_document, update_document
+from catalogctl.io.yamlio import YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
 from catalogctl.model.datasets import DatasetsReport, Status, VerifiedDataset
 
@@ -63,31 +63,54 @@ def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
 def verify_datasets(
     tree: Tree, ids: Iterable[str] = (), local: Path | None = None, progress: Progress | None = None
 ) -> DatasetsReport:
-    """Compare each dataset's source bytes with its pinned sha256."""
-    out: list[VerifiedDataset] = []
+    """Compare each dataset's source bytes with its pinned sha256. With `local`, the files are read
+    from that folder, by the URL's file name or the id: a file that is not there is a usage error,
+    found before anything is hashed."""
+    if local is not None and not local.is_dir():
+        raise UsageError(
+            f"{local} is not a folder" if local.exists() else f"{local} does not exist",
+            "--local names the folder that holds the datasets' files",
+        )
+    rows: list[VerifiedDataset | tuple[str, Dataset, str, str]] = []  # a result, or what to fetch
+    missing: list[str] = []
     for ident, dataset in _datasets(tree, ids).items():
-        expected = dataset.source.sha256
-        url = dataset.source.url
+        expected, url = dataset.source.sha256, dataset.source.url
         if isinstance(expected, Pending):
-            out.append(_verified(ident, "pending", str(expected), detail="the sha256 is not pinned yet"))
-            continue
-        if local is not None:
-            name = Path(urlparse(str(url)).path).name if not isinstance(url, Pending) else ""
-            location = str(local / name) if name and (local / name).exists() else str(local / ident)
+            rows.append(_verified(ident, "pending", str(expected), detail="the sha256 is not pinned yet"))
+        elif local is not None:
+            names = _local_names(ident, url)
+            found = next((local / name for name in names if (local / name).is_file()), None)
+            if found is None:
+                missing.append(f"{ident} ({' or '.join(names)})")
+            else:
+                rows.append((ident, dataset, expected, str(found)))
         elif isinstance(url, Pending):
-            out.append(_verified(ident, "pending", expected, detail="no source url to download"))
-            continue
+            rows.append(_verified(ident, "pending", expected, detail="no source url to download"))
         else:
-            location = url
-        try:
-            fetched = fetch(location, _format(dataset, location), progress)
-        except (DownloadProblem, UsageError) as exc:
-            out.append(_verified(ident, "error", expected, detail=str(exc)))
-            continue
-        status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
-        detail = f"{fetched.size:,} bytes from {location}"
-        out.append(_verified(ident, status, expected, fetched.sha256, detail))
-    return DatasetsReport(datasets=out)
+            rows.append((ident, dataset, expected, url))
+    if missing:
+        raise UsageError(
+            f"{local} has no file for {', '.join(missing)}",
+            "put the files there, or name only the datasets to verify",
+        )
+    return DatasetsReport(
+        datasets=[row if isinstance(row, VerifiedDataset) else _verify(*row, progress) for row in rows]
+    )
+
+
+def _local_names(ident: str, url: str | Pending) -> list[str]:
+    """The names a dataset's file may have in a local folder: the URL's file name, then the id."""
+    name = Path(urlparse(str(url)).path).name if not isinstance(url, Pending) else ""
+    return [name, ident] if name and name != ident else [ident]
+
+
+def _verify(ident: str, dataset: Dataset, expected: str, location: str, progress: Progress | None) -> VerifiedDataset:
+    try:
+        fetched = fetch(location, _format(dataset, location), progress)
+    except (DownloadProblem, UsageError) as exc:
+        return _verified(ident, "error", expected, detail=str(exc))
+    status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
+    return _verified(ident, status, expected, fetched.sha256, f"{fetched.size:,} bytes from {location}")
 
 
 def _verified(ident: str, status: Status, expected: str, observed: str = "", detail: str = "") -> VerifiedDataset:
@@ -114,11 +137,18 @@ def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None =
     if not path.is_file():
         datasets = sorted(p.stem for p in path.parent.glob("*.yaml"))
         raise EntityNotFound(f"no dataset `{ident}` in the working tree", did_you_mean(ident, datasets))
-    text = path.read_text(encoding="utf-8")
-    doc = parse_document(str(path.relative_to(root)), text.encode("utf-8"))
+    relative = str(path.relative_to(root))
+    data = path.read_bytes()
+    try:
+        doc = parse_document(relative, data)
+    except YamlProblem as problem:  # not YAML, or not UTF-8: reported as `validate` reports it
+        raise CatalogInvalid(
+            f"{relative} does not validate: fix it before pinning", [problem.diagnostic(relative)]
+        ) from None
+    text = data.decode("utf-8")  # parsed, so it is UTF-8
     dataset, problems = validate_document(doc, Dataset)
     if dataset is None:
-        raise CatalogInvalid(f"{path.relative_to(root)} does not validate: fix it before pinning", problems)
+        raise CatalogInvalid(f"{relative} does not validate: fix it before pinning", problems)
     fetched = fetch(source, _format(dataset, source), progress)
     updates: dict[tuple[str | int, ...], Any] = {("source", "sha256"): fetched.sha256}
     changes = [f"source.sha256: {dataset.source.sha256} -> {fetched.sha256}"]

@@ -1,15 +1,20 @@
 """The command line: parse arguments, call the library, render. No logic lives here.
 
 One module per group of verbs; this module registers their commands, in the order
-`catalogctl --help` lists them.
+`catalogctl --help` lists them, each inside the one error boundary (`cli.boundary`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from catalogctl.cli import catalog, datasets, gate, release, run
+from catalogctl.cli.boundary import guarded
 from catalogctl.cli.common import app
 
-COMMANDS = (
+Commands = tuple[tuple[str, Callable[..., None]], ...]
+
+COMMANDS: Commands = (
     ("validate", catalog.validate),
     ("ls", catalog.list_entities),
     ("show", catalog.show),
@@ -27,8 +32,14 @@ COMMANDS = (
     ("schema", catalog.schema),
     ("new", catalog.new),
 )
+DATASETS_COMMANDS: Commands = (
+    ("verify", datasets.datasets_verify),
+    ("pin", datasets.datasets_pin),
+)
 for name, command in COMMANDS:
-    app.command(name)(command)
+    app.command(name)(guarded(command))
+for name, command in DATASETS_COMMANDS:
+    datasets.datasets_app.command(name)(guarded(command))
 app.add_typer(datasets.datasets_app, name="datasets")
 
 

@@ -19,12 +19,10 @@ from catalogctl.cli.common import (
     RefOpt,
     RepoOpt,
     ReportFormat,
-    handle_errors,
     out,
 )
 
 
-@handle_errors
 def validate(
     path: PathArg = None,
     ref: RefOpt = None,
@@ -49,7 +47,6 @@ def validate(
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
 
-@handle_errors
 def list_entities(
     kind: Annotated[EntityKind, typer.Argument(help="What to list.")] = EntityKind.benchmarks,
     path: RepoOpt = None,
@@ -67,7 +64,6 @@ def list_entities(
         typer.echo("note: the catalog has errors; run `catalogctl validate`", err=True)
 
 
-@handle_errors
 def show(
     ident: Annotated[
         str, typer.Argument(metavar="ID", help="An id, or KIND/ID (benchmark/, model/, dataset/, metric/).")
@@ -91,7 +87,6 @@ def show(
     out(SHOW_REPORTERS[fmt](found))
 
 
-@handle_errors
 def schema(
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
 ) -> None:
@@ -110,7 +105,6 @@ class NewKind(StrEnum):
     benchmark = "benchmark"
 
 
-@handle_errors
 def new(
     kind: Annotated[NewKind, typer.Argument(help="model, dataset or benchmark.")],
     ident: Annotated[str, typer.Argument(metavar="ID", help="The new entity's id.")],

@@ -1,26 +1,23 @@
-"""What every command shares: the typer app, the mapping of errors to exit codes, options.
+"""What every command shares: the typer app, its global options, the output formats, options.
 
-Exit codes (the same for every verb): 0 success; 1 the verb ran and found problems; 2 usage or
-environment error (no repository, unknown ref, unknown id); `resolve`/`preflight` add 3-8, one
-per failed check.
+Exit codes are those of `catalogctl.errors` (the same for every verb); the error boundary
+(`cli.boundary`) maps exceptions to them.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
 
+from catalogctl.cli.boundary import TRACEBACK_ENV, show_tracebacks
+from catalogctl.errors import EXIT_OK as EXIT_OK
+from catalogctl.errors import EXIT_PROBLEMS as EXIT_PROBLEMS
+from catalogctl.errors import EXIT_USAGE as EXIT_USAGE
 from catalogctl.version import __version__
-
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
 
 app = typer.Typer(
     name="catalogctl",
@@ -30,37 +27,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def handle_errors(func: F) -> F:
-    """Map the library's exceptions to a message on stderr and the documented exit code."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from catalogctl.errors import CatalogError, CatalogInvalid, CheckFailed, EnvironmentProblem, UsageError
-
-        try:
-            return func(*args, **kwargs)
-        except CheckFailed as exc:
-            typer.echo(f"error [{exc.code}]: {exc}", err=True)
-            if exc.hint:
-                typer.echo(f"hint: {exc.hint}", err=True)
-            raise typer.Exit(exc.exit_code) from None
-        except CatalogError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            if isinstance(exc, CatalogInvalid):
-                from catalogctl.render.common import diagnostic_line
-
-                for diagnostic in exc.diagnostics:
-                    typer.echo(f"  {diagnostic_line(diagnostic)}", err=True)
-            if exc.hint:
-                typer.echo(f"hint: {exc.hint}", err=True)
-            code = EXIT_USAGE if isinstance(exc, (EnvironmentProblem, UsageError)) else EXIT_PROBLEMS
-            raise typer.Exit(code) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 class ReportFormat(StrEnum):
@@ -116,8 +82,17 @@ def main_options(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
     ] = False,
+    traceback: Annotated[
+        bool,
+        typer.Option(
+            "--traceback",
+            envvar=TRACEBACK_ENV,
+            help="On an internal error or Ctrl-C, also print the traceback (for a bug report).",
+        ),
+    ] = False,
 ) -> None:
     """Validate, browse, diff and release a git-versioned benchmark catalog."""
+    show_tracebacks(traceback)
 
 
 def out(text: str) -> None:

@@ -1,4 +1,5 @@
-"""Dataset integrity at the source: datasets verify and datasets pin."""
+"""Dataset integrity at the source: datasets verify and datasets pin (registered, inside the error
+boundary, by `cli/__init__.py`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RefOpt, RepoOpt, handle_errors, out
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RefOpt, RepoOpt, out
 
 datasets_app = typer.Typer(help="Dataset integrity at the source: verify and pin sha256.", no_args_is_help=True)
 
@@ -34,8 +35,6 @@ def _progress() -> Iterator[Callable[[str, int, int | None], None] | None]:
         yield update
 
 
-@datasets_app.command("verify")
-@handle_errors
 def datasets_verify(
     ids: Annotated[
         list[str] | None, typer.Argument(metavar="[ID]...", help="Datasets to verify (default: all).")
@@ -61,8 +60,6 @@ def datasets_verify(
     raise typer.Exit(EXIT_PROBLEMS if report.failed else EXIT_OK)
 
 
-@datasets_app.command("pin")
-@handle_errors
 def datasets_pin(
     ident: Annotated[str, typer.Argument(metavar="ID", help="The dataset to pin.")],
     source: Annotated[str, typer.Argument(metavar="FILE|URL", help="A local file, or an http(s) URL to download.")],

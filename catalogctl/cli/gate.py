@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, RepoOpt, handle_errors, out
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, RepoOpt, out
 
 
 class GateFormat(StrEnum):
@@ -20,7 +20,6 @@ class GateFormat(StrEnum):
     json = "json"
 
 
-@handle_errors
 def ci(
     base: Annotated[str, typer.Option("--base", help="The pull request's base: a branch, tag or commit.")],
     head: Annotated[str | None, typer.Option("--head", help="The head to check (default: the working tree).")] = None,
@@ -87,7 +86,6 @@ def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
     )
 
 
-@handle_errors
 def comment(
     repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The GitHub repository.")],
     pr: Annotated[int, typer.Option("--pr", min=1, help="The pull request number.")],
@@ -110,5 +108,7 @@ def comment(
         text = body.read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {body}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {body}: not UTF-8 text", "write it with `catalogctl ci`") from None
     done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER, head_sha)
     out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")

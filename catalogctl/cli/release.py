@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RepoOpt, handle_errors, out
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RepoOpt, out
 
 
 class DiffFormat(StrEnum):
@@ -28,7 +28,6 @@ class FailOn(StrEnum):
     never = "never"
 
 
-@handle_errors
 def diff(
     old: Annotated[str, typer.Argument(help="A cohort id, tag, branch or commit.")],
     new: Annotated[str | None, typer.Argument(help="The same kinds of ref; default: the working tree.")] = None,
@@ -54,7 +53,6 @@ def diff(
     raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
 
 
-@handle_errors
 def freeze(
     cohort: Annotated[str, typer.Argument(help="The cohort to freeze, e.g. 2026-10-C0.")],
     add: Annotated[list[str] | None, typer.Option("--add", help="Add a benchmark (repeatable).")] = None,
@@ -90,7 +88,6 @@ def freeze(
     out(render_release.freeze_text(result))
 
 
-@handle_errors
 def cohorts(
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
@@ -107,7 +104,6 @@ def cohorts(
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
 
-@handle_errors
 def verify(
     cohort: Annotated[str, typer.Argument(help="The cohort whose release to check.")],
     path: RepoOpt = None,

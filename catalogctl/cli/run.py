@@ -17,7 +17,6 @@ from catalogctl.cli.common import (
     ListFormat,
     RefOpt,
     RepoOpt,
-    handle_errors,
     out,
 )
 
@@ -40,7 +39,6 @@ def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
         typer.echo(f"wrote {output}", err=True)
 
 
-@handle_errors
 def resolve(
     submission: SubmissionArg,
     output: OutputOpt = None,
@@ -64,7 +62,6 @@ def resolve(
     _emit_resolved(config, output, fmt)
 
 
-@handle_errors
 def preflight(
     submission: SubmissionArg,
     remote: Annotated[str, typer.Option("--remote", help="The remote (name or URL) whose tag must agree.")] = "origin",
@@ -100,7 +97,6 @@ class CheckFormat(StrEnum):
     markdown = "markdown"
 
 
-@handle_errors
 def check(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     results: Annotated[
@@ -132,7 +128,6 @@ def list_gates(
     out(REPORTERS[fmt](listing()))
 
 
-@handle_errors
 def list_metrics(
     path: RepoOpt = None,
     ref: RefOpt = None,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygit2
 
-from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem, RemoteProblem
+from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem, RemoteProblem, RemoteUnreachable
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 
 # The types other modules name; they never import pygit2 themselves.
@@ -285,13 +285,37 @@ def _remote(repo: pygit2.Repository, remote: str) -> pygit2.Remote:
         return repo.remotes.create_anonymous(remote)
 
 
+# libgit2 tells a connection that failed from a remote that answered only in its messages (pygit2
+# raises a bare GitError): these mean nothing was reached, neither a server nor a repository.
+_UNREACHABLE = (
+    "failed to connect",
+    "failed to resolve address",
+    "error receiving data from socket",
+    "error sending data",
+    "timed out",
+    "network is unreachable",
+    "could not find repository",
+    "failed to resolve path",
+    "unsupported url protocol",
+)
+
+
+def _remote_error(exc: Exception, message: str, hint: str = "") -> RemoteProblem | RemoteUnreachable:
+    """A failed remote operation: unreachable (an environment error) or refused/disagreeing."""
+    text = str(exc).lower()
+    if any(sign in text for sign in _UNREACHABLE):
+        return RemoteUnreachable(message, hint or "check the remote's URL and the network")
+    return RemoteProblem(message, hint)
+
+
 def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
-    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win)."""
+    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win).
+    A remote that cannot be reached is `RemoteUnreachable`; one that refuses, `RemoteProblem`."""
     try:
         heads = _remote(repo, remote).list_heads()
     except (pygit2.GitError, OSError) as exc:
-        raise RemoteProblem(
-            f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
+        raise _remote_error(
+            exc, f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
         ) from None
     refs: dict[str, str] = {}
     for head_ in heads:
@@ -316,12 +340,13 @@ class _PushCallbacks(pygit2.RemoteCallbacks):
 
 
 def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
-    """Push refspecs; a refusal reported in the callback is an error."""
+    """Push refspecs; a refusal reported in the callback is `RemoteProblem`, a remote that cannot
+    be reached `RemoteUnreachable`."""
     callbacks = _PushCallbacks()
     try:
         _remote(repo, remote).push(refspecs, callbacks=callbacks)
     except (pygit2.GitError, OSError) as exc:
-        raise RemoteProblem(f"push to `{remote}` failed: {exc}") from None
+        raise _remote_error(exc, f"push to `{remote}` failed: {exc}") from None
     if callbacks.rejected:
         reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
         raise RemoteProblem(f"`{remote}` refused the push ({reasons})")

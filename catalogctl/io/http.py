@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem
+from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem, RemoteUnreachable, UsageError
 
 DEFAULT_API = "https://api.github.com"
 TIMEOUT_S = 10.0
@@ -46,30 +46,31 @@ class GitHubClient:
         return cls(api.rstrip("/"), token)
 
     def get(self, path: str) -> Any:
-        """GET a JSON document, with retries on server errors."""
+        """GET a JSON document, with retries on server errors and failed connections; after the
+        last attempt, a server error is `GitHubProblem`, no answer at all `RemoteUnreachable`."""
         import httpx
 
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         url = f"{self.api}{path}"
-        last = ""
+        last, reached = "", False
         with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
             for attempt in range(self.attempts):
                 try:
                     response = client.get(url)
                 except httpx.HTTPError as exc:
-                    last = f"{type(exc).__name__}: {exc}"
+                    last, reached = f"{type(exc).__name__}: {exc}", not isinstance(exc, httpx.TransportError)
                 else:
                     if response.status_code < 500:
                         return self._answer(response, path)
-                    last = f"HTTP {response.status_code}"
+                    last, reached = f"HTTP {response.status_code}", True
                 if attempt + 1 < self.attempts:
                     time.sleep(self.backoff_s * 2**attempt)
-        raise GitHubProblem(
-            f"GitHub API unreachable at {self.api} after {self.attempts} attempts ({last})",
-            "retry later, or pass --offline to record that the remote was not verified",
-        )
+        hint = "retry later, or pass --offline to record that the remote was not verified"
+        if reached:
+            raise GitHubProblem(f"GitHub API failed at {self.api} after {self.attempts} attempts ({last})", hint)
+        raise RemoteUnreachable(f"GitHub API unreachable at {self.api} after {self.attempts} attempts ({last})", hint)
 
     def _answer(self, response: Any, path: str) -> Any:
         status = response.status_code
@@ -172,14 +173,14 @@ CHUNK = 1024 * 1024
 
 
 def read_local(path: str, fmt: str | None) -> Fetched:
-    """Hash (and count) a local file."""
+    """Hash (and count) a local file; one that cannot be read is a usage error (exit 2)."""
     digest = _Digest(fmt)
     try:
         with open(path, "rb") as handle:
             while chunk := handle.read(CHUNK):
                 digest.update(chunk)
-    except OSError as exc:
-        raise DownloadProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    except OSError as exc:  # a file the user named: a usage error, as for every other verb
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     return digest.result()
 
 
@@ -258,28 +259,31 @@ class CommentClient(GitHubClient):
 
     def send(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
         """One request with retries (server errors are retried except for POST, which could
-        create twice); returns the httpx response, or raises GitHubProblem with a hint."""
+        create twice); returns the httpx response, or raises GitHubProblem with a hint
+        (RemoteUnreachable when GitHub never answered)."""
         import httpx
 
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
-        last = ""
+        last, reached = "", False
         attempts = 1 if method == "POST" else self.attempts
         with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
             for attempt in range(attempts):
                 try:
                     response = client.request(method, target, json=body)
                 except httpx.HTTPError as exc:
-                    last = f"{type(exc).__name__}: {exc}"
+                    last, reached = f"{type(exc).__name__}: {exc}", not isinstance(exc, httpx.TransportError)
                 else:
                     if response.status_code < 500:
                         return self._checked(response, method, url)
-                    last = f"HTTP {response.status_code}"
+                    last, reached = f"HTTP {response.status_code}", True
                 if attempt + 1 < attempts:
                     time.sleep(self.backoff_s * 2**attempt)
-        raise GitHubProblem(f"GitHub API failed at {self.api} ({method} {url}: {last})", "retry the job later")
+        if reached:
+            raise GitHubProblem(f"GitHub API failed at {self.api} ({method} {url}: {last})", "retry the job later")
+        raise RemoteUnreachable(f"GitHub API unreachable at {self.api} ({method} {url}: {last})", "retry the job later")
 
     def _checked(self, response: Any, method: str, url: str) -> Any:
         if response.status_code in (200, 201):

@@ -83,16 +83,32 @@ def releases(frozen: list[CohortInfo], today: dt.date) -> Releases:
 # -- verifying one release -------------------------------------------------------------------------
 
 
-def verify_cohort(repo: gitrepo.Repository, cohort_id: str, ref: str | None = None) -> Verification:
-    """Check a release: the release statement (see `statement`), then that every contract digest
-    in the ruleset matches the contracts at the tag (or at `ref`)."""
+def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit | None = None) -> None:
+    """`cohort_id` names a cohort this repository knows: by its release tag, or by a ruleset in
+    HEAD's history (or at the commit `at`). Otherwise "no such cohort", a usage error (exit 2):
+    a cohort nobody froze is not a release whose tag is missing."""
     try:
         Cohort.parse(cohort_id)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    path = ruleset_path(cohort_id)
+    if gitrepo.tag_state(repo, cohort_id) is not None:
+        return
+    if at is not None and gitrepo.read_blob_or_none(at, path) is not None:
+        return
+    if gitrepo.commit_adding(repo, path) is not None:
+        return
+    hint = "list the frozen cohorts with `catalogctl cohorts`"
+    if gitrepo.is_shallow(repo):
+        hint = "this is a shallow clone: fetch the full history (git fetch --unshallow --tags, or fetch-depth: 0)"
+    raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {path}", hint)
+
+
+def verify_cohort(repo: gitrepo.Repository, cohort_id: str, ref: str | None = None) -> Verification:
+    """Check a release: the release statement (see `statement`), then that every contract digest
+    in the ruleset matches the contracts at the tag (or at `ref`)."""
+    require_cohort(repo, cohort_id)
     state = state_release(repo, cohort_id)
-    if state.tag is None and gitrepo.commit_adding(repo, ruleset_path(cohort_id)) is None:
-        raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {ruleset_path(cohort_id)}")
     result = Verification(cohort=cohort_id, tag_commit=state.tag.commit if state.tag else None)
     for check in state.checks:
         if check.name == "tag" and check.ok:

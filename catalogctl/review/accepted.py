@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from catalogctl.errors import CatalogInvalid, error
 from catalogctl.io.tree import Tree
 from catalogctl.model.accepted import AcceptedFinding, AcceptedFindings
 from catalogctl.model.common import Pending
@@ -111,10 +112,16 @@ def draft_entries(findings: list[Finding], accepted: Accepted, today: dt.date) -
 
 def write_drafts(root: Path, accepted: Accepted, drafts: str) -> Path:
     """Append drafted entries to the working tree's file, atomically, keeping what is there
-    (comments included); a file whose layout does not take a plain append is rewritten whole."""
+    (comments included); a file whose layout does not take a plain append is rewritten whole.
+    A file with errors (not UTF-8, not YAML, not valid) is refused: rewriting it would lose it."""
     from catalogctl.io.files import write_atomic
     from catalogctl.io.yamlio import YamlProblem, dump_yaml, parse_document
 
+    if accepted.problems:
+        raise CatalogInvalid(
+            f"{ACCEPTED_FILE} has errors: fix them before drafting entries into it",
+            [error(p.code, p.message, p.file, p.line, p.column, p.hint) for p in accepted.problems],
+        )
     path = root / ACCEPTED_FILE
     text = path.read_text(encoding="utf-8") if path.exists() else SCHEMA_LINE + HEADER
     if not text.endswith("\n"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -15,6 +16,59 @@ from catalogctl.model.resolved import ResolvedConfig
 from catalogctl.model.results import RunResults
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
+from catalogctl.run.shape import Rule, rule, shape_problems
+
+# What `check` and the endpoints reader index in every contract, then what each gate reads, by the
+# benchmark's kind. A resolved config written by this tool always has it; a hand-edited one may
+# not, and is then told which key it lacks before any gate runs (a gate that trips anyway is a bug).
+_CONTRACT: tuple[Rule, ...] = (
+    rule("id", "string"),
+    rule("kind", "string"),
+    rule("postprocessing.gates", "list"),
+    rule("postprocessing.gates.*", "string"),
+    rule("performance?.datasets?.*.id"),
+    rule("accuracy?.datasets?.*.dataset.id"),
+)
+_INFERENCE_READS: dict[str, tuple[Rule, ...]] = {
+    "dataset_integrity": (
+        rule("performance?.datasets?.*.source.sha256"),
+        rule("accuracy?.datasets?.*.dataset.source.sha256"),
+    ),
+    "model_integrity": (rule("model.sha"),),
+    "generation_integrity": (
+        rule("api_type"),
+        rule("performance?.generation", "mapping"),
+        rule("accuracy?.datasets?.*.generation", "mapping"),
+    ),
+    "requirements": (
+        rule("performance?.requirements", "mapping"),
+        rule("accuracy?.datasets", "list"),
+        rule("accuracy?.requirements.min_accuracy_sample_count"),
+    ),
+    "accuracy_gate": (
+        rule("accuracy.thresholds", "mapping"),
+        rule("accuracy.thresholds.*.reference"),
+        rule("accuracy.thresholds.*.scale"),
+        rule("accuracy.datasets.*.num_repeats"),
+        rule("accuracy.datasets.*.dataset.samples"),
+        rule("accuracy.datasets.*.repeat_aggregation.method"),
+        rule("accuracy.datasets.*.repeat_aggregation.k"),
+        rule("accuracy.dataset_aggregation.method"),
+        rule("metrics", "mapping"),
+    ),
+}
+_TRAINING_READS: dict[str, tuple[Rule, ...]] = {
+    "dataset_integrity": (rule("dataset.id"), rule("dataset.source.sha256")),
+    "model_integrity": (rule("model.sha"),),
+    "generation_integrity": (rule("validation.generation", "mapping"),),
+    "quality_target": (
+        rule("quality_target.metric", "string"),
+        rule("quality_target.target"),
+        rule("quality_target.scale"),
+        rule("metrics", "mapping"),
+    ),
+    "evaluation_schedule": (rule("evaluation_schedule.first_evaluation_samples"),),
+}
 
 
 def _invalid(path: Path, what: str, exc: ValidationError) -> CatalogInvalid:
@@ -25,17 +79,64 @@ def _invalid(path: Path, what: str, exc: ValidationError) -> CatalogInvalid:
     return CatalogInvalid(f"{path} is not a valid {what}", found)
 
 
+def _contract_problems(contract: dict[str, Any]) -> list[str]:
+    """The keys the named gates read that a resolved contract lacks (or holds in the wrong
+    kind of container), as `contract.<path> is missing`."""
+    found = shape_problems(contract, _CONTRACT)
+    if found:
+        return [f"contract.{problem}" for problem in found]
+    kind = contract["kind"]
+    reads = _TRAINING_READS if kind == "training" else _INFERENCE_READS
+    names = [name for name in contract["postprocessing"]["gates"] if name in GATES]
+    misplaced = [
+        f"postprocessing.gates names `{n}`, a gate of {_kinds(n)} benchmarks"
+        for n in names
+        if kind not in GATES[n].kinds
+    ]
+    if misplaced:
+        return [f"contract.{problem}" for problem in misplaced]
+    found = shape_problems(contract, [r for name in names for r in reads.get(name, ())])
+    if not found:  # the metrics the thresholds and the quality target name, keys that may hold dots
+        found = shape_problems(contract, _metric_rules(contract, names))
+    return [f"contract.{problem}" for problem in found]
+
+
+def _kinds(gate: str) -> str:
+    return " and ".join(sorted(GATES[gate].kinds))
+
+
+def _metric_rules(contract: dict[str, Any], gates: list[str]) -> list[Rule]:
+    keys: list[tuple[str, tuple[str, ...]]] = []
+    if "accuracy_gate" in gates:
+        keys += [(key, ("unit",)) for key in contract["accuracy"]["thresholds"]]
+    if "quality_target" in gates:
+        keys.append((contract["quality_target"]["metric"], ("unit", "direction")))
+    return [(("metrics", key, field), "present") for key, fields in keys for field in fields]
+
+
+def _require_gate_inputs(config: ResolvedConfig, where: str) -> None:
+    problems = _contract_problems(config.contract)
+    if problems:
+        raise UsageError(
+            f"{where} cannot be checked: {'; '.join(problems)}",
+            "write resolved configs with `catalogctl resolve` or `preflight`",
+        )
+
+
 def load_resolved(path: Path) -> ResolvedConfig:
-    """A resolved config written by `resolve` or `preflight` (YAML or JSON)."""
+    """A resolved config written by `resolve` or `preflight` (YAML or JSON), with every key the
+    gates its contract names will read."""
     data = read_input(path)
     try:
         parsed = json.loads(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
     except (ValueError, YamlProblem) as exc:
         raise UsageError(f"{path} is not a resolved config: {exc}") from None
     try:
-        return ResolvedConfig.model_validate(parsed)
+        config = ResolvedConfig.model_validate(parsed)
     except ValidationError as exc:
         raise _invalid(path, "resolved config", exc) from None
+    _require_gate_inputs(config, str(path))
+    return config
 
 
 def load_results(path: Path, config: ResolvedConfig) -> RunResults:
@@ -50,9 +151,8 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
 
 def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
     """Run every gate the contract names, in its order."""
+    _require_gate_inputs(config, "the resolved config")
     contract = config.contract
-    if "id" not in contract or "postprocessing" not in contract:
-        raise UsageError("the resolved config's contract has no id or postprocessing: it is not a resolved contract")
     if results.benchmark != contract["id"]:
         raise UsageError(
             f"the results are of benchmark `{results.benchmark}`, the resolved config of `{contract['id']}`"
@@ -65,12 +165,7 @@ def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
             unknown = Check(what=name, expected="a registered gate", status="unknown", note="unknown")
             gates.append(GateResult(name=name, severity="hard", description="unknown gate", checks=[unknown]))
             continue
-        try:
-            checks = spec.function(run)
-        except (KeyError, TypeError, AttributeError) as exc:  # a hand-edited resolved config
-            raise UsageError(
-                f"the resolved config's contract lacks what gate `{name}` needs ({exc})",
-                "write resolved configs with `catalogctl resolve` or `preflight`",
-            ) from None
-        gates.append(GateResult(name=spec.name, severity=spec.severity, description=spec.description, checks=checks))
+        gates.append(
+            GateResult(name=spec.name, severity=spec.severity, description=spec.description, checks=spec.function(run))
+        )
     return CheckReport(benchmark=contract["id"], source=results.source, gates=gates)

@@ -26,6 +26,7 @@ from catalogctl.model.results import (
     RunResults,
     SeedsUsed,
 )
+from catalogctl.run.shape import Rule, rule, shape_problems
 
 # The scale of each scorer's score (FORMAT.md: "Score scales differ by scorer").
 SCORER_SCALES = {
@@ -37,12 +38,54 @@ SCORER_SCALES = {
 _GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_tokens", "reasoning_effort")
 NS_PER_MS = 1_000_000
 
+# The containers the reader descends into, per file: checked before anything is read from them,
+# so that a truncated or hand-edited file is a message naming the key, not a crash.
+_CONFIG_SHAPE: tuple[Rule, ...] = (
+    rule("", "mapping"),
+    rule("model_params?", "mapping"),
+    rule("settings?", "mapping"),
+    rule("settings?.runtime?", "mapping"),
+    rule("endpoint_config?", "mapping"),
+    rule("datasets?", "list"),
+    rule("datasets?.*", "mapping"),
+    rule("datasets?.*.generation_config_override?", "mapping"),
+    rule("datasets?.*.accuracy_config?", "mapping"),
+    rule("datasets?.*.accuracy_config?.eval_method?", "string"),
+)
+_SUMMARY_SHAPE: tuple[Rule, ...] = (
+    rule("", "mapping"),
+    rule("run_config?", "mapping"),
+    *(
+        rule(f"{series}?.{key}?", "mapping")
+        for series in ("ttft", "tpot")
+        for key in ("early_stopping_percentiles", "percentiles")
+    ),
+)
+_ACCURACY_SHAPE: tuple[Rule, ...] = (
+    rule("", "mapping"),
+    rule("accuracy_scores?", "list"),
+    rule("accuracy_scores?.*", "mapping"),
+    rule("accuracy_scores?.*.output_sequence_lengths?", "mapping"),
+)
+
 
 def _json(path: Path) -> Any:
     try:
         return json.loads(read_input(path))
     except ValueError as exc:
         raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
+def _require_shapes(folder: Path, config: Any, summary: Any, accuracy: Any) -> None:
+    """Each file read has the containers the reader descends into (see the shapes above)."""
+    for name, data, rules in (
+        ("config.yaml", config, _CONFIG_SHAPE),
+        ("performance/result_summary.json", summary, _SUMMARY_SHAPE),
+        ("accuracy/accuracy_results.json", accuracy, _ACCURACY_SHAPE),
+    ):
+        problems = shape_problems(data, rules) if data is not None else []
+        if problems:
+            raise UsageError(f"{folder / name} does not have the endpoints client's shape: {'; '.join(problems)}")
 
 
 def _contract_ids(contract: Mapping[str, Any], phase: str) -> list[str]:
@@ -89,8 +132,6 @@ def read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
         raise UsageError(
             f"{folder}: a value of the run's files has an unexpected type ({where}: {first['msg']})"
         ) from None
-    except (AttributeError, TypeError) as exc:
-        raise UsageError(f"{folder}: the run's files do not have the endpoints client's shape ({exc})") from None
 
 
 def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
@@ -105,6 +146,7 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
     accuracy_path = folder / "accuracy" / "accuracy_results.json"
     summary = _json(summary_path) if summary_path.is_file() else None
     accuracy = _json(accuracy_path) if accuracy_path.is_file() else None
+    _require_shapes(folder, config, summary, accuracy)
 
     model_params = config.get("model_params") or {}
     runtime = (config.get("settings") or {}).get("runtime") or {}

@@ -12,7 +12,7 @@ import datetime as dt
 from pathlib import Path
 
 from catalogctl.catalog.layout import CATALOG_PATHS
-from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem
+from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, RemoteUnreachable
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
@@ -83,7 +83,7 @@ def check_remote(
     if repository is not None:
         try:
             on_github = GitHubClient.from_environment().tag_commit(repository, cohort)
-        except GitHubProblem as exc:
+        except (GitHubProblem, RemoteUnreachable) as exc:
             raise CheckFailed("remote-mismatch", f"GitHub could not confirm tag `{cohort}`: {exc}", exc.hint) from None
         if on_github != release:
             raise CheckFailed(

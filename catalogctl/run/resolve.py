@@ -25,6 +25,7 @@ from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import InferenceBenchmark, Submission
 from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from catalogctl.release.releases import require_cohort
 from catalogctl.release.ruleset import ruleset_digest
 from catalogctl.release.statement import require_release
 from catalogctl.version import __version__
@@ -131,7 +132,11 @@ def resolve(path: Path, submission_file: Path, ref: str | None = None) -> Resolv
     repo = gitrepo.open_repository(path)
     cohort = submission.submission_ref.cohort
     target = ref or cohort
+    if ref is None:
+        require_cohort(repo, cohort)  # before the ref: "no such cohort", not "unknown ref"
     found = resolve_ref(repo, target)
+    if ref is not None:
+        require_cohort(repo, cohort, found.commit)
     tag_state = gitrepo.tag_state(repo, cohort)
     tag = cohort if tag_state is not None and tag_state.commit == str(found.commit.id) else None
     if ref is None and tag is not None:

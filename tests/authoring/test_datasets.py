@@ -13,6 +13,7 @@ from werkzeug import Request, Response
 
 from catalogctl.authoring.datasets import pin_dataset, verify_datasets
 from catalogctl.cli import app
+from catalogctl.errors import CatalogInvalid, UsageError
 from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
 from tests.helpers import replace_in
@@ -171,5 +172,69 @@ def test_pin_unknown_dataset_and_missing_file(catalog_dir: Path, tmp_path: Path)
     assert result.exit_code == 2
     assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
     result = runner.invoke(app, ["datasets", "pin", "aime25", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir)])
-    assert result.exit_code == 1
-    assert result.stderr.startswith(f"error: cannot read {tmp_path / 'x.jsonl'}: ")
+    assert result.exit_code == 2  # a missing file the user named, as for every verb (was 1)
+    assert result.stderr == f"error: cannot read {tmp_path / 'x.jsonl'}: No such file or directory\n"
+
+
+def test_pin_a_dataset_file_that_is_not_utf8_says_where(catalog_dir: Path, tmp_path: Path) -> None:
+    # Was a UnicodeDecodeError traceback; now reported as `validate` reports the file.
+    (catalog_dir / AIME).write_bytes((catalog_dir / AIME).read_bytes().replace(b"AIME 2025", b"AIME \xe9 2025", 1))
+    data = tmp_path / "aime25.jsonl"
+    data.write_bytes(BODY)
+    result = runner.invoke(app, ["datasets", "pin", "aime25", str(data), "-C", str(catalog_dir)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {AIME} does not validate: fix it before pinning\n"
+        f"  {AIME}:3:13: yaml-encoding the file is not valid UTF-8\n"
+    )
+    validated = runner.invoke(app, ["validate", str(catalog_dir)])
+    assert f"{AIME}:3:13: yaml-encoding the file is not valid UTF-8" in validated.stdout.splitlines()
+
+
+def test_pin_a_dataset_file_that_is_not_yaml(catalog_dir: Path, tmp_path: Path) -> None:
+    (catalog_dir / AIME).write_text("id: aime25\nsamples: [30\n")
+    data = tmp_path / "aime25.jsonl"
+    data.write_bytes(BODY)
+    with pytest.raises(CatalogInvalid) as raised:
+        pin_dataset(catalog_dir, "aime25", str(data))
+    assert [d.code for d in raised.value.diagnostics] == ["yaml-syntax"]
+
+
+def test_verify_local_reads_from_a_folder_that_must_exist(catalog_dir: Path, tmp_path: Path) -> None:
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    missing = tmp_path / "MISSING"
+    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(catalog_dir), "--local", str(missing)])
+    assert (result.exit_code, result.stdout) == (2, "")  # was 1, with an error row
+    assert result.stderr == (
+        f"error: {missing} does not exist\nhint: --local names the folder that holds the datasets' files\n"
+    )
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(UsageError, match=f"^{tmp_path / 'file'} is not a folder$"):
+        verify_datasets(WorkingTree(catalog_dir), ["aime25"], tmp_path / "file")
+
+
+def test_verify_local_names_every_missing_file_before_hashing_any(
+    catalog_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl.authoring import datasets
+
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    replace_in(catalog_dir, AIME, "  url: <TBD>", "  url: https://example.org/data/aime25.jsonl")
+    gsm8k = "benchmark_suite/datasets/gsm8k.yaml"
+    replace_in(catalog_dir, gsm8k, "  sha256: <TBD>", f"  sha256: {SHA}")
+    local = tmp_path / "mirror"
+    local.mkdir()
+    (local / "gpqa").write_bytes(BODY)  # pending: not looked for
+    monkeypatch.setattr(datasets, "fetch", pytest.fail)
+    result = runner.invoke(app, ["datasets", "verify", "-C", str(catalog_dir), "--local", str(local)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {local} has no file for aime25 (aime25.jsonl or aime25), gsm8k (gsm8k)\n"
+        "hint: put the files there, or name only the datasets to verify\n"
+    )
+    monkeypatch.undo()
+    (local / "aime25.jsonl").write_bytes(BODY)
+    rows = verify_datasets(WorkingTree(catalog_dir), ["aime25"], local)
+    assert [(r.dataset, r.status, r.detail) for r in rows.datasets] == [
+        ("aime25", "ok", f"1,080 bytes from {local / 'aime25.jsonl'}")
+    ]

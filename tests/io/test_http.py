@@ -109,6 +109,17 @@ def test_usage_errors(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["comment", "--repo", "oops", "--pr", "1", "--body", str(tmp_path / "x")])
     assert done.exit_code == 2
     assert done.stderr == "error: --repo 'oops' is not OWNER/NAME\n"
+    missing = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "1", "--body", str(tmp_path / "x")])
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        f"error: cannot read {tmp_path / 'x'}: No such file or directory\n",
+    )
+    (tmp_path / "latin1.md").write_bytes(b"caf\xe9\n")  # was a UnicodeDecodeError traceback
+    latin1 = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "1", "--body", str(tmp_path / "latin1.md")])
+    assert (latin1.exit_code, latin1.stderr) == (
+        2,
+        f"error: cannot read {tmp_path / 'latin1.md'}: not UTF-8 text\nhint: write it with `catalogctl ci`\n",
+    )
 
 
 def test_refuses_a_pull_request_whose_head_is_another_commit(
@@ -130,3 +141,34 @@ def test_comments_when_the_head_matches(httpserver: HTTPServer, body: Path, monk
     done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
     assert done.exit_code == 0, done.output
     assert done.stdout == "created comment 5 on o/r#7\n"
+
+
+def test_github_unreachable_is_an_environment_error(
+    tmp_path: Path, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl.io.http import CommentClient
+    from tests.release_repo import free_port
+
+    api = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    monkeypatch.setattr(CommentClient, "from_environment", classmethod(lambda cls: cls(api, "t0ken", backoff_s=0)))
+    done = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
+    assert (done.exit_code, done.stdout) == (2, "")  # was 1, as if GitHub had refused
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith(f"error: GitHub API unreachable at {api} (GET {COMMENTS}?per_page=100: ConnectError: ")
+    assert lines[1:] == ["hint: retry the job later"]
+
+
+def test_github_failing_with_server_errors_is_a_problem(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl.io.http import CommentClient
+
+    httpserver.expect_request(COMMENTS, method="GET").respond_with_data("down", status=502)
+    api = httpserver.url_for("/").rstrip("/")
+    monkeypatch.setattr(CommentClient, "from_environment", classmethod(lambda cls: cls(api, "t0ken", backoff_s=0)))
+    done = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
+    assert done.exit_code == 1
+    assert done.stderr == (
+        f"error: GitHub API failed at {api} (GET {COMMENTS}?per_page=100: HTTP 502)\nhint: retry the job later\n"
+    )
+    assert len(httpserver.log) == 3

@@ -7,9 +7,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from catalogctl import load_catalog
 from catalogctl.catalog.contract import contract_digest
+from catalogctl.cli import app
 from catalogctl.errors import (
     CatalogError,
     CatalogInvalid,
@@ -17,6 +19,7 @@ from catalogctl.errors import (
     DirtyTree,
     EnvironmentProblem,
     RemoteProblem,
+    RemoteUnreachable,
     UsageError,
 )
 from catalogctl.io.yamlio import parse_document
@@ -24,7 +27,15 @@ from catalogctl.model import Ruleset
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.release.ruleset import ruleset_digest
 from tests.helpers import commit_all, git, init_repo, replace_in, write
-from tests.release_repo import REFUSE_TAGS_HOOK, SEEDS_A, commit_count, git_daemon, make_freezable, tags
+from tests.release_repo import (
+    REFUSE_TAGS_HOOK,
+    SEEDS_A,
+    commit_count,
+    free_port,
+    git_daemon,
+    make_freezable,
+    tags,
+)
 
 NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
 
@@ -375,9 +386,29 @@ def test_git_daemon_push(repo: Path, tmp_path: Path, daemon: str, seeds_a: Path)
 
 def test_unreachable_remote(repo: Path, seeds_a: Path) -> None:
     before = snapshot(repo)
-    with pytest.raises(RemoteProblem, match="cannot list the refs of"):
+    with pytest.raises(RemoteUnreachable, match="cannot list the refs of"):
         freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a, push="/nonexistent/remote.git"))
     assert snapshot(repo) == before
+
+
+def test_an_unreachable_remote_is_an_environment_error_and_a_refusing_one_a_problem(
+    repo: Path, tmp_path: Path, daemon: str, seeds_a: Path
+) -> None:
+    url = f"git://127.0.0.1:{free_port()}/remote.git"  # nothing listens there
+    args = ["freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds_a), "-C", str(repo)]
+    done = CliRunner().invoke(app, [*args, "--push", url])
+    assert (done.exit_code, done.stdout) == (2, "")  # was 1, as if the remote had refused
+    assert done.stderr == (
+        f"error: cannot list the refs of `{url}`: failed to connect to 127.0.0.1: Connection refused\n"
+        "hint: check the remote's URL and your access\n"
+    )
+    (tmp_path / "served").mkdir(exist_ok=True)
+    missing = f"{daemon}/missing.git"  # the daemon answers: no such repository
+    done = CliRunner().invoke(app, [*args, "--push", missing])
+    assert done.exit_code == 1
+    assert done.stderr.startswith(
+        f"error: cannot list the refs of `{missing}`: remote error: access denied or repository not exported"
+    )
 
 
 def test_no_repository(tmp_path: Path) -> None:

@@ -125,6 +125,57 @@ def test_verify_a_bad_cohort_id_exits_2(released: Path) -> None:
     assert cli.stderr == "error: `2026-13-C0` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1\n"
 
 
+def test_verify_a_cohort_nobody_froze_is_no_such_cohort(released: Path) -> None:
+    cli = runner.invoke(app, ["verify", "2027-01-C0", "-C", str(released)])
+    assert (cli.exit_code, cli.stdout) == (2, "")  # was "FAIL tag `2027-01-C0` is missing", exit 1
+    assert cli.stderr == (
+        "error: no such cohort `2027-01-C0`: no release tag and no rulesets/2027-01-C0.yaml\n"
+        "hint: list the frozen cohorts with `catalogctl cohorts`\n"
+    )
+
+
+def test_verify_a_cohort_known_by_its_tag_alone(released: Path) -> None:
+    git(released, "tag", "-a", "2027-01-C0", "-m", "a tag, but no ruleset anywhere", "HEAD")
+    assert verify_release(released, "2027-01-C0").problems == [
+        f"tag `2027-01-C0` points at {git(released, 'rev-parse', 'HEAD')[:12]}, which has no rulesets/2027-01-C0.yaml"
+    ]
+
+
+def test_verify_a_tag_whose_ruleset_is_not_yaml(released: Path) -> None:
+    # Was a YamlProblem traceback (old: catalogctl/freeze.py ruleset_digest -> yamlio.parse_document).
+    write(released, "rulesets/2026-09-C0.yaml", "cohort: [unclosed\n")
+    commit_all(released, "Break the ruleset")
+    git(released, "tag", "-f", "-a", "2026-09-C0", "-m", "moved", "HEAD")
+    head = git(released, "rev-parse", "HEAD")
+    added = git(released, "rev-list", "-1", "HEAD~1", "--", "rulesets/2026-09-C0.yaml")
+    cli = runner.invoke(app, ["verify", "2026-09-C0", "-C", str(released)])
+    assert (cli.exit_code, cli.stderr) == (1, "")
+    assert cli.stdout.splitlines() == [
+        "ok    the tag is annotated",
+        f"FAIL  tag `2026-09-C0` points at {head[:12]}, but rulesets/2026-09-C0.yaml was added by {added[:12]}: "
+        "the tag moved",
+        "FAIL  rulesets/2026-09-C0.yaml is not valid YAML at the tag: did not find expected ',' or ']'",
+        "2026-09-C0: NOT verified: 2 problem(s)",
+    ]
+
+
+def test_verify_a_tag_moved_to_a_commit_that_deleted_the_ruleset(released: Path) -> None:
+    # Was a KeyError traceback from gitrepo.read_blob.
+    git(released, "rm", "-q", "rulesets/2026-09-C1.yaml")
+    commit_all(released, "Delete the ruleset")
+    git(released, "tag", "-f", "-a", "2026-09-C1", "-m", "moved", "HEAD")
+    head = git(released, "rev-parse", "HEAD")
+    added = git(released, "rev-parse", "HEAD~1")
+    cli = runner.invoke(app, ["verify", "2026-09-C1", "-C", str(released)])
+    assert (cli.exit_code, cli.stderr) == (1, "")
+    assert cli.stdout.splitlines()[-1] == "2026-09-C1: NOT verified: 2 problem(s)"
+    assert verify_release(released, "2026-09-C1").problems == [
+        f"tag `2026-09-C1` points at {head[:12]}, but rulesets/2026-09-C1.yaml was added by {added[:12]}: "
+        "the tag moved",
+        f"rulesets/2026-09-C1.yaml was deleted at the tag's commit {head[:12]}",
+    ]
+
+
 def test_freeze_command_end_to_end(catalog_repo: Path, tmp_path: Path) -> None:
     repo = make_freezable(catalog_repo)
     seeds = write(tmp_path, "seeds.yaml", SEEDS_A)

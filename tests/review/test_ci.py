@@ -305,6 +305,38 @@ def test_an_invalid_accepted_file_is_an_error_with_its_position(frozen: Path) ->
     )
 
 
+def test_write_accepted_refuses_a_file_that_is_not_utf8(frozen: Path) -> None:
+    # Was a UnicodeDecodeError traceback after the report.
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    path = frozen / ".catalogctl/accepted.yaml"
+    path.parent.mkdir()
+    path.write_bytes(b"# caf\xe9\naccepted: []\n")
+    done = gate(frozen, "--write-accepted")
+    assert done.exit_code == 1
+    assert done.stdout.splitlines()[0] == (
+        ".catalogctl/accepted.yaml:1:6: error accepted-invalid: the file is not valid UTF-8 [ac75f01a3f3f0594]"
+    )
+    assert done.stderr == (
+        "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it\n"
+        "  .catalogctl/accepted.yaml:1:6: accepted-invalid the file is not valid UTF-8\n"
+    )
+    assert path.read_bytes() == b"# caf\xe9\naccepted: []\n"
+
+
+def test_write_accepted_keeps_an_invalid_file_as_it_is(frozen: Path) -> None:
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    text = "# ours\naccepted:\n  - fingerprint: XYZ\n    reason: a\n    approver: b\n    expires: 2026-01-01\n"
+    write(frozen, ".catalogctl/accepted.yaml", text)
+    done = gate(frozen, "--write-accepted")
+    assert done.exit_code == 1
+    assert done.stderr.splitlines()[:2] == [
+        "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it",
+        "  .catalogctl/accepted.yaml:3:18: accepted-invalid accepted[0].fingerprint: `XYZ` is not a fingerprint: "
+        "16 lowercase hex digits",
+    ]
+    assert (frozen / ".catalogctl/accepted.yaml").read_text() == text
+
+
 def test_json_report(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
     data = json.loads(gate(frozen, "-f", "json").stdout)

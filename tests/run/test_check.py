@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from catalogctl.cli import app
-from catalogctl.model.check import CheckReport
+from catalogctl.model.check import Check, CheckReport
 from catalogctl.model.results import RunResults
 from catalogctl.render.check import expected_text, observed_text
 from catalogctl.run.check import check_run
@@ -448,17 +448,173 @@ def test_odd_run_folders_are_messages_not_tracebacks(deepseek: Path, tmp_path: P
     with pytest.raises(UsageError, match=r"has an unexpected type \(temperature: Input should be a valid number\)"):
         read_run_folder(folder, config.contract)
     (folder / "config.yaml").write_text(text.replace("settings:\n", "settings: [1]\nignored:\n"))
-    with pytest.raises(UsageError, match="do not have the endpoints client's shape"):
+    with pytest.raises(UsageError) as raised:
         read_run_folder(folder, config.contract)
+    assert str(raised.value) == (
+        f"{folder / 'config.yaml'} does not have the endpoints client's shape: settings is a list, not a mapping"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "problem"),
+    [
+        ("config.yaml", lambda d: ["a list"], "the document is a list, not a mapping"),
+        (
+            "config.yaml",
+            lambda d: {**d, "datasets": {"a": 1}},
+            "datasets is a mapping, not a list; datasets.a is a number, not a mapping",
+        ),
+        (
+            "config.yaml",
+            lambda d: {**d, "datasets": [*d["datasets"][:1], None, {"accuracy_config": {"eval_method": ["x"]}}]},
+            "datasets[1] is null, not a mapping; datasets[2].accuracy_config.eval_method is a list, not a string",
+        ),
+        ("performance/result_summary.json", lambda d: [d], "the document is a list, not a mapping"),
+        (
+            "performance/result_summary.json",
+            lambda d: {**d, "ttft": {"percentiles": [1, 2]}},
+            "ttft.percentiles is a list, not a mapping",
+        ),
+        (
+            "accuracy/accuracy_results.json",
+            lambda d: {"accuracy_scores": [7, {"output_sequence_lengths": "long"}]},
+            "accuracy_scores[0] is a number, not a mapping; "
+            "accuracy_scores[1].output_sequence_lengths is a string, not a mapping",
+        ),
+    ],
+)
+def test_a_run_file_of_another_shape_names_the_file_and_key(
+    deepseek: Path, tmp_path: Path, name: str, edit: Any, problem: str
+) -> None:
+    from catalogctl.errors import UsageError
+    from catalogctl.io.yamlio import dump_yaml, read_foreign_yaml
+
+    folder = run_folder(tmp_path, "interactive")
+    path = folder / name
+    if name.endswith(".json"):
+        path.write_text(json.dumps(edit(json.loads(path.read_text()))))
+    else:
+        path.write_text(dump_yaml(edit(read_foreign_yaml(name, path.read_bytes()))))
+    with pytest.raises(UsageError) as raised:
+        read_run_folder(folder, resolved_config(deepseek, "deepseek-r1").contract)
+    assert str(raised.value) == f"{path} does not have the endpoints client's shape: {problem}"
+
+
+def test_a_bug_in_the_endpoints_reader_is_an_internal_error(
+    deepseek: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
+
+    def buggy(block: Any) -> float:
+        raise TypeError("unsupported operand type(s) for /: 'str' and 'int'")
+
+    monkeypatch.setattr("catalogctl.run.endpoints._p99_ms", buggy)
+    outcome = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive"))])
+    assert (outcome.exit_code, outcome.stdout) == (70, "")
+    assert outcome.stderr == (
+        "internal error: TypeError: unsupported operand type(s) for /: 'str' and 'int'; "
+        "rerun with --traceback and report it\n"
+    )
+
+
+def _write_check_inputs(tmp_path: Path, data: dict[str, Any], results: RunResults) -> tuple[Path, Path]:
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    results_file = tmp_path / "results.json"
+    results_file.write_text(results.model_dump_json(by_alias=True))
+    return resolved, results_file
 
 
 def test_a_hand_edited_resolved_config_is_a_message(pinned: Path, tmp_path: Path) -> None:
     data = resolved_config(pinned, "gpt-oss-120b").to_data()
     del data["contract"]["accuracy"]["thresholds"]
-    resolved = tmp_path / "resolved.json"
-    resolved.write_text(json.dumps(data))
-    results = tmp_path / "results.json"
-    results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
+    resolved, results = _write_check_inputs(tmp_path, data, gpt_oss_results())
     outcome = runner.invoke(app, ["check", str(resolved), str(results)])
-    assert outcome.exit_code == 2
-    assert outcome.stderr.startswith("error: the resolved config's contract lacks what gate `accuracy_gate` needs")
+    assert (outcome.exit_code, outcome.stdout) == (2, "")
+    assert outcome.stderr == (
+        f"error: {resolved} cannot be checked: contract.accuracy.thresholds is missing\n"
+        "hint: write resolved configs with `catalogctl resolve` or `preflight`\n"
+    )
+
+
+def _drop(data: dict[str, Any], *path: str) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    del data[path[-1]]
+
+
+def _generation_integrity_without_generation(contract: dict[str, Any]) -> None:
+    contract["postprocessing"]["gates"].append("generation_integrity")
+    _drop(contract, "validation", "generation")
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "edit", "problem"),
+    [
+        ("gpt-oss-120b", lambda c: _drop(c, "postprocessing"), "contract.postprocessing is missing"),
+        ("gpt-oss-120b", lambda c: _drop(c, "model", "sha"), "contract.model.sha is missing"),
+        ("gpt-oss-120b", lambda c: _drop(c, "metrics", "exact_match"), "contract.metrics.exact_match is missing"),
+        (
+            "gpt-oss-120b",
+            lambda c: c["accuracy"].update(thresholds=[]),
+            "contract.accuracy.thresholds is a list, not a mapping",
+        ),
+        (
+            "gpt-oss-120b",
+            lambda c: c["accuracy"]["datasets"][1].pop("generation"),
+            "contract.accuracy.datasets[1].generation is missing",
+        ),
+        (
+            "gpt-oss-120b",
+            lambda c: c["performance"].update(requirements=7),
+            "contract.performance.requirements is a number, not a mapping",
+        ),
+        (
+            "llm-post-training",
+            lambda c: c["postprocessing"]["gates"].append("accuracy_gate"),
+            "contract.postprocessing.gates names `accuracy_gate`, a gate of inference benchmarks",
+        ),
+        (
+            "llm-post-training",
+            lambda c: _drop(c, "metrics", "pass_at_4", "direction"),
+            "contract.metrics.pass_at_4.direction is missing",
+        ),
+        (
+            "llm-post-training",
+            _generation_integrity_without_generation,
+            "contract.validation.generation is missing",
+        ),
+        (
+            "llm-post-training",
+            lambda c: _drop(c, "evaluation_schedule"),
+            "contract.evaluation_schedule is missing",
+        ),
+    ],
+)
+def test_what_the_gates_read_is_checked_before_they_run(pinned: Path, benchmark: str, edit: Any, problem: str) -> None:
+    from catalogctl.errors import UsageError
+    from catalogctl.model.resolved import ResolvedConfig
+
+    data = resolved_config(pinned, benchmark).to_data()
+    edit(data["contract"])
+    with pytest.raises(UsageError) as raised:
+        check_run(ResolvedConfig.model_validate(data), gpt_oss_results())
+    assert str(raised.value) == f"the resolved config cannot be checked: {problem}"
+
+
+def test_a_bug_in_a_gate_is_an_internal_error_not_a_usage_error(
+    pinned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+
+    def buggy(run: Any) -> list[Check]:
+        raise KeyError("thresholds")
+
+    monkeypatch.setitem(GATES, "accuracy_gate", dataclasses.replace(GATES["accuracy_gate"], function=buggy))
+    resolved, results = _write_check_inputs(
+        tmp_path, resolved_config(pinned, "gpt-oss-120b").to_data(), gpt_oss_results()
+    )
+    outcome = runner.invoke(app, ["check", str(resolved), str(results)])
+    assert (outcome.exit_code, outcome.stdout) == (70, "")
+    assert outcome.stderr == "internal error: KeyError: 'thresholds'; rerun with --traceback and report it\n"

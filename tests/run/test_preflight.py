@@ -12,12 +12,12 @@ from pytest_httpserver import HTTPServer
 from typer.testing import CliRunner
 
 from catalogctl.cli import app
-from catalogctl.errors import CatalogInvalid, CheckFailed, GitHubProblem
+from catalogctl.errors import CatalogInvalid, CheckFailed, GitHubProblem, RemoteUnreachable
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.resolve import resolve
 from tests.helpers import commit_all, git, replace_in, write
-from tests.release_repo import SEEDS_A, git_daemon, make_freezable
+from tests.release_repo import SEEDS_A, free_port, git_daemon, make_freezable
 
 NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
 SUBMISSION = """\
@@ -300,6 +300,27 @@ def test_resolve_unknown_submission_file(release: Path, tmp_path: Path) -> None:
         resolve(release, write(tmp_path, "bad.yaml", "type: submission\n"))
 
 
+def test_resolve_a_cohort_nobody_froze_is_no_such_cohort(release: Path, tmp_path: Path) -> None:
+    other = write(tmp_path, "other.yaml", SUBMISSION.replace("cohort: 2026-09-C0", "cohort: 2027-01-C0"))
+    expected = (
+        "error: no such cohort `2027-01-C0`: no release tag and no rulesets/2027-01-C0.yaml\n"
+        "hint: list the frozen cohorts with `catalogctl cohorts`\n"
+    )
+    for extra in ([], ["--ref", "main"]):
+        done = runner.invoke(app, ["resolve", str(other), "-C", str(release), *extra])
+        assert (done.exit_code, done.stdout, done.stderr) == (2, "", expected)  # was "unknown ref", and exit 5
+
+
+def test_resolve_finds_a_cohort_by_its_ruleset_without_its_tag(release: Path, submission: Path) -> None:
+    git(release, "tag", "-d", "2026-09-C0")  # a clone without tags
+    config = resolve(release, submission)
+    assert config.provenance.tag is None
+    assert config.provenance.remote.note.startswith("tag `2026-09-C0` not found: using ")
+    git(release, "checkout", "-q", "--orphan", "elsewhere")  # the ruleset only at --ref, not in HEAD's history
+    git(release, "commit", "-q", "--allow-empty", "-m", "unrelated")
+    assert resolve(release, submission, ref="main").provenance.cohort == "2026-09-C0"
+
+
 # -- over git:// ----------------------------------------------------------------------------------
 
 
@@ -391,8 +412,9 @@ def test_github_server_errors_are_retried(httpserver: HTTPServer) -> None:
 def test_github_gives_up_after_three_server_errors(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_data("down", status=500)
     client = GitHubClient(httpserver.url_for("").rstrip("/"), None, backoff_s=0)
-    with pytest.raises(GitHubProblem, match=r"GitHub API unreachable at .* after 3 attempts \(HTTP 500\)"):
+    with pytest.raises(GitHubProblem) as caught:  # it answered: not "unreachable"
         client.tag_commit("o/r", "v1")
+    assert str(caught.value) == f"GitHub API failed at {client.api} after 3 attempts (HTTP 500)"
 
 
 def test_github_timeout(httpserver: HTTPServer) -> None:
@@ -406,8 +428,23 @@ def test_github_timeout(httpserver: HTTPServer) -> None:
 
     httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_handler(slow)
     client = GitHubClient(httpserver.url_for("").rstrip("/"), None, timeout=0.1, attempts=2, backoff_s=0)
-    with pytest.raises(GitHubProblem, match=r"after 2 attempts \(ReadTimeout"):
+    with pytest.raises(RemoteUnreachable, match=r"^GitHub API unreachable at .* after 2 attempts \(ReadTimeout"):
         client.tag_commit("o/r", "v1")
+
+
+def test_preflight_with_github_unreachable_is_a_remote_mismatch(
+    release: Path, submission: Path, output: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    port = free_port()  # nothing listens there
+    api = GitHubClient(f"http://127.0.0.1:{port}", None, backoff_s=0)
+    monkeypatch.setattr(GitHubClient, "from_environment", classmethod(lambda cls: api))
+    code, err = refused(release, submission, output, "--github", "mlcommons/catalog")
+    assert code == 6
+    assert err.startswith(
+        f"error [remote-mismatch]: GitHub could not confirm tag `2026-09-C0`: GitHub API unreachable at "
+        f"http://127.0.0.1:{port} after 3 attempts (ConnectError: "
+    )
+    assert err.endswith("hint: retry later, or pass --offline to record that the remote was not verified\n")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,214 @@
+"""The one error boundary: known errors are messages with their exit code, bugs are one line and
+exit 70, Ctrl-C is exit 130; through typer's runner and through a real `python -m catalogctl`."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner, Result
+
+from catalogctl.cli import app
+from catalogctl.errors import CatalogInvalid, CheckFailed, error
+from catalogctl.render.review import COMMENT_MARKER
+
+INTERNAL = "internal error: RuntimeError: boom in two lines; rerun with --traceback and report it\n"
+
+
+def invoke(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def raising(exc: BaseException) -> object:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise exc
+
+    return fail
+
+
+def test_every_command_is_registered_inside_the_boundary() -> None:
+    infos = list(app.registered_commands)
+    for group in app.registered_groups:
+        assert group.typer_instance is not None
+        infos += group.typer_instance.registered_commands
+    assert len(infos) == 18
+    unguarded = [i.name for i in infos if not getattr(i.callback, "__catalogctl_boundary__", False)]
+    assert unguarded == []
+
+
+def test_a_bug_is_one_line_and_exit_70(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(RuntimeError("boom in\ntwo lines")))
+    done = invoke("validate", str(catalog_dir))
+    assert (done.exit_code, done.stdout, done.stderr) == (70, "", INTERNAL)
+
+
+def test_a_bug_without_a_message(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(ZeroDivisionError()))
+    done = invoke("ls", "-C", str(catalog_dir))
+    assert done.exit_code == 70
+    assert done.stderr == "internal error: ZeroDivisionError; rerun with --traceback and report it\n"
+
+
+@pytest.mark.parametrize(("args", "env"), [(["--traceback"], None), ([], {"CATALOGCTL_TRACEBACK": "1"})])
+def test_traceback_on_request(
+    args: list[str], env: dict[str, str] | None, catalog_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(RuntimeError("boom in\ntwo lines")))
+    done = invoke(*args, "validate", str(catalog_dir), env=env)
+    assert done.exit_code == 70
+    assert done.stderr.startswith("Traceback (most recent call last):\n")
+    assert done.stderr.endswith("RuntimeError: boom in\ntwo lines\n" + INTERNAL)
+
+
+def test_no_traceback_when_the_variable_says_no(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(RuntimeError("boom in\ntwo lines")))
+    assert invoke("validate", str(catalog_dir), env={"CATALOGCTL_TRACEBACK": "0"}).stderr == INTERNAL
+
+
+def test_ctrl_c_is_interrupted_and_exit_130(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(KeyboardInterrupt()))
+    done = invoke("validate", str(catalog_dir))
+    assert (done.exit_code, done.stdout, done.stderr) == (130, "", "interrupted\n")
+    traced = invoke("--traceback", "show", "gsm8k", "-C", str(catalog_dir))
+    assert traced.exit_code == 130
+    assert traced.stderr.startswith("Traceback (most recent call last):\n")
+    assert traced.stderr.endswith("\nKeyboardInterrupt\ninterrupted\n")
+
+
+def test_a_datasets_command_is_inside_the_boundary_too(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.authoring.datasets.verify_datasets", raising(RuntimeError("boom in two lines")))
+    done = invoke("datasets", "verify", "-C", str(catalog_dir))
+    assert (done.exit_code, done.stderr) == (70, INTERNAL)
+
+
+def test_a_failed_check_names_its_code_and_exits_with_it(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        "catalogctl.api.load_catalog", raising(CheckFailed("remote-mismatch", "the remote disagrees", "fetch"))
+    )
+    done = invoke("validate", str(catalog_dir))
+    assert (done.exit_code, done.stderr) == (6, "error [remote-mismatch]: the remote disagrees\nhint: fetch\n")
+
+
+def test_an_invalid_document_lists_its_diagnostics(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = error("yaml-syntax", "did not find expected ','", "x.yaml", 2, 1)
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(CatalogInvalid("x.yaml is not valid YAML", [problem])))
+    done = invoke("validate", str(catalog_dir))
+    assert done.exit_code == 1
+    assert done.stderr == "error: x.yaml is not valid YAML\n  x.yaml:2:1: yaml-syntax did not find expected ','\n"
+
+
+def test_typer_exits_and_usage_errors_pass_through(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(typer.BadParameter("not like that")))
+    done = invoke("validate", str(catalog_dir))
+    assert done.exit_code == 2
+    assert "Invalid value: not like that" in done.stderr
+    monkeypatch.setattr("catalogctl.api.load_catalog", raising(typer.Exit(3)))
+    assert invoke("validate", str(catalog_dir)).exit_code == 3
+
+
+# -- a real process ---------------------------------------------------------------------------------
+
+
+def catalogctl(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m catalogctl ARGS` in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "catalogctl", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+        timeout=60,
+    )
+
+
+def test_a_process_reports_a_known_error_with_its_code(tmp_path: Path) -> None:
+    done = catalogctl("check", str(tmp_path / "missing.yaml"), str(tmp_path / "results.json"))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"error: cannot read {tmp_path / 'missing.yaml'}: No such file or directory\n"
+
+
+def test_a_process_reports_a_bug_as_one_line(catalog_dir: Path) -> None:
+    # A bug planted in the library before the real entry point runs, as `python -m catalogctl` would.
+    plant = (
+        "import runpy, catalogctl.api\n"
+        "def load_catalog(*args, **kwargs):\n"
+        "    raise RuntimeError('boom in\\ntwo lines')\n"
+        "catalogctl.api.load_catalog = load_catalog\n"
+        "runpy.run_module('catalogctl', run_name='__main__', alter_sys=True)\n"
+    )
+    args = [sys.executable, "-c", plant, "validate", str(catalog_dir)]
+    done = subprocess.run(args, capture_output=True, text=True, check=False, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (70, "", INTERNAL)
+    traced = subprocess.run(
+        args, capture_output=True, text=True, check=False, timeout=60, env={**os.environ, "CATALOGCTL_TRACEBACK": "1"}
+    )
+    assert traced.returncode == 70
+    assert traced.stderr.startswith("Traceback (most recent call last):\n")
+    assert '  File "<string>", line 3, in load_catalog\n' in traced.stderr
+    assert traced.stderr.endswith(INTERNAL)
+
+
+@pytest.fixture
+def silent_server() -> Iterator[tuple[str, threading.Event]]:
+    """A loopback HTTP server that accepts one connection and never answers: a client blocks."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    connected = threading.Event()
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        try:
+            held.append(listener.accept()[0])
+        except OSError:  # closed before anyone connected
+            return
+        connected.set()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}", connected
+    listener.close()
+    for conn in held:
+        conn.close()
+    thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("traceback", [False, True])
+def test_ctrl_c_of_a_process_waiting_on_the_network_exits_130(
+    traceback: bool, silent_server: tuple[str, threading.Event], tmp_path: Path
+) -> None:
+    url, connected = silent_server
+    body = tmp_path / "comment.md"
+    body.write_text(f"{COMMENT_MARKER}\nreport\n")
+    env = {**os.environ, "GITHUB_API_URL": url, "GITHUB_TOKEN": "t0ken"}
+    if traceback:
+        env["CATALOGCTL_TRACEBACK"] = "1"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "catalogctl", "comment", "--repo", "o/r", "--pr", "7", "--body", str(body)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert connected.wait(timeout=60), "the command never reached the server"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, out) == (130, "")
+    if traceback:
+        assert err.startswith("Traceback (most recent call last):\n")
+        assert err.endswith("\nKeyboardInterrupt\ninterrupted\n")
+    else:
+        assert err == "interrupted\n"
