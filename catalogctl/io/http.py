@@ -1,4 +1,5 @@
-"""The only place httpx is used: the GitHub REST API (where a release tag points on GitHub).
+"""The only place httpx is used: the GitHub REST API (where a release tag points on GitHub, the
+PR comment) and dataset downloads, all through one retry loop (`retrying`).
 
 The API's address comes from `GITHUB_API_URL` (set by GitHub Actions; default
 https://api.github.com) and the token from `GITHUB_TOKEN` or `GH_TOKEN`. Requests time out,
@@ -11,14 +12,16 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem, RemoteUnreachable, UsageError
 
 DEFAULT_API = "https://api.github.com"
 TIMEOUT_S = 10.0
 ATTEMPTS = 3
+T = TypeVar("T")
 _GITHUB_URL = re.compile(r"^(?:https://|git@|ssh://git@)github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
@@ -26,6 +29,35 @@ def github_repository(url: str) -> str | None:
     """`owner/name` when a remote URL is a GitHub repository."""
     match = _GITHUB_URL.match(url.strip())
     return f"{match.group(1)}/{match.group(2)}" if match else None
+
+
+@dataclass(frozen=True)
+class Retry:
+    """An attempt worth making again: why it failed, and whether the server answered at all."""
+
+    reason: str
+    reached: bool
+
+
+def retrying(attempt: Callable[[], T | Retry], attempts: int, backoff_s: float) -> T | Retry:
+    """The one retry loop: call `attempt` up to `attempts` times, waiting `backoff_s * 2**n`
+    between calls, until it returns something other than a `Retry`; an httpx error counts as a
+    `Retry` (a transport error as one that never reached the server). Returns the last `Retry`
+    when every attempt failed; any other exception passes through at once."""
+    import httpx
+
+    last = Retry("no attempt made", False)
+    for n in range(attempts):
+        try:
+            outcome = attempt()
+        except httpx.HTTPError as exc:
+            outcome = Retry(f"{type(exc).__name__}: {exc}", not isinstance(exc, httpx.TransportError))
+        if not isinstance(outcome, Retry):
+            return outcome
+        last = outcome
+        if n + 1 < attempts:
+            time.sleep(backoff_s * 2**n)
+    return last
 
 
 @dataclass(frozen=True)
@@ -48,29 +80,34 @@ class GitHubClient:
     def get(self, path: str) -> Any:
         """GET a JSON document, with retries on server errors and failed connections; after the
         last attempt, a server error is `GitHubProblem`, no answer at all `RemoteUnreachable`."""
+        hint = "retry later, or pass --offline to record that the remote was not verified"
+        return self._answer(self.request("GET", path, hint=hint), path)
+
+    def request(self, method: str, url: str, body: dict[str, Any] | None = None, *, hint: str) -> Any:
+        """One API call (`url` absolute, or a path under the API), retried on server errors and
+        failed connections except for POST, which could act twice; returns the httpx response of
+        the first answer below 500. When every attempt failed: `GitHubProblem` if GitHub answered
+        (5xx), `RemoteUnreachable` if it never did."""
         import httpx
 
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        url = f"{self.api}{path}"
-        last, reached = "", False
+        target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
+        attempts = 1 if method == "POST" else self.attempts
         with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
-            for attempt in range(self.attempts):
-                try:
-                    response = client.get(url)
-                except httpx.HTTPError as exc:
-                    last, reached = f"{type(exc).__name__}: {exc}", not isinstance(exc, httpx.TransportError)
-                else:
-                    if response.status_code < 500:
-                        return self._answer(response, path)
-                    last, reached = f"HTTP {response.status_code}", True
-                if attempt + 1 < self.attempts:
-                    time.sleep(self.backoff_s * 2**attempt)
-        hint = "retry later, or pass --offline to record that the remote was not verified"
-        if reached:
-            raise GitHubProblem(f"GitHub API failed at {self.api} after {self.attempts} attempts ({last})", hint)
-        raise RemoteUnreachable(f"GitHub API unreachable at {self.api} after {self.attempts} attempts ({last})", hint)
+
+            def attempt() -> Any:
+                response = client.request(method, target, json=body)
+                return Retry(f"HTTP {response.status_code}", True) if response.status_code >= 500 else response
+
+            outcome = retrying(attempt, attempts, self.backoff_s)
+        if not isinstance(outcome, Retry):
+            return outcome
+        where = f"{self.api} after {attempts} attempt{'s' if attempts != 1 else ''} ({method} {url}: {outcome.reason})"
+        if outcome.reached:
+            raise GitHubProblem(f"GitHub API failed at {where}", hint)
+        raise RemoteUnreachable(f"GitHub API unreachable at {where}", hint)
 
     def _answer(self, response: Any, path: str) -> Any:
         status = response.status_code
@@ -197,29 +234,26 @@ def download(
     than its Content-Length is an error. `progress(done, total)` is called per chunk."""
     import httpx
 
-    last = ""
-    for attempt in range(attempts):
+    def attempt() -> Fetched | Retry:
         digest = _Digest(fmt)
-        try:
-            with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
-                if response.status_code >= 500:
-                    last = f"HTTP {response.status_code}"
-                else:
-                    if response.status_code != 200:
-                        raise DownloadProblem(f"{url}: HTTP {response.status_code}")
-                    total = int(response.headers.get("content-length", "0") or 0) or None
-                    for chunk in response.iter_bytes(CHUNK):
-                        digest.update(chunk)
-                        if progress is not None:
-                            progress(digest.size, total)
-                    if total is not None and digest.size != total:
-                        raise DownloadProblem(f"{url}: got {digest.size} of {total} bytes (truncated)")
-                    return digest.result()
-        except httpx.HTTPError as exc:
-            last = f"{type(exc).__name__}: {exc}"
-        if attempt + 1 < attempts:
-            time.sleep(backoff_s * 2**attempt)
-    raise DownloadProblem(f"{url}: download failed after {attempts} attempts ({last})")
+        with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
+            if response.status_code >= 500:
+                return Retry(f"HTTP {response.status_code}", True)
+            if response.status_code != 200:
+                raise DownloadProblem(f"{url}: HTTP {response.status_code}")
+            total = int(response.headers.get("content-length", "0") or 0) or None
+            for chunk in response.iter_bytes(CHUNK):
+                digest.update(chunk)
+                if progress is not None:
+                    progress(digest.size, total)
+            if total is not None and digest.size != total:
+                raise DownloadProblem(f"{url}: got {digest.size} of {total} bytes (truncated)")
+            return digest.result()
+
+    outcome = retrying(attempt, attempts, backoff_s)
+    if isinstance(outcome, Retry):
+        raise DownloadProblem(f"{url}: download failed after {attempts} attempts ({outcome.reason})")
+    return outcome
 
 
 # -- pull request comments: the gate's one comment, created or updated ------------------------------
@@ -258,32 +292,9 @@ class CommentClient(GitHubClient):
         return cls(base.api, base.token)
 
     def send(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
-        """One request with retries (server errors are retried except for POST, which could
-        create twice); returns the httpx response, or raises GitHubProblem with a hint
-        (RemoteUnreachable when GitHub never answered)."""
-        import httpx
-
-        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
-        last, reached = "", False
-        attempts = 1 if method == "POST" else self.attempts
-        with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
-            for attempt in range(attempts):
-                try:
-                    response = client.request(method, target, json=body)
-                except httpx.HTTPError as exc:
-                    last, reached = f"{type(exc).__name__}: {exc}", not isinstance(exc, httpx.TransportError)
-                else:
-                    if response.status_code < 500:
-                        return self._checked(response, method, url)
-                    last, reached = f"HTTP {response.status_code}", True
-                if attempt + 1 < attempts:
-                    time.sleep(self.backoff_s * 2**attempt)
-        if reached:
-            raise GitHubProblem(f"GitHub API failed at {self.api} ({method} {url}: {last})", "retry the job later")
-        raise RemoteUnreachable(f"GitHub API unreachable at {self.api} ({method} {url}: {last})", "retry the job later")
+        """One request (see `request`); an answer that is not a success raises GitHubProblem with
+        a hint."""
+        return self._checked(self.request(method, url, body, hint="retry the job later"), method, url)
 
     def _checked(self, response: Any, method: str, url: str) -> Any:
         if response.status_code in (200, 201):

@@ -154,7 +154,9 @@ def test_github_unreachable_is_an_environment_error(
     done = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
     assert (done.exit_code, done.stdout) == (2, "")  # was 1, as if GitHub had refused
     lines = done.stderr.splitlines()
-    assert lines[0].startswith(f"error: GitHub API unreachable at {api} (GET {COMMENTS}?per_page=100: ConnectError: ")
+    assert lines[0].startswith(
+        f"error: GitHub API unreachable at {api} after 3 attempts (GET {COMMENTS}?per_page=100: ConnectError: "
+    )
     assert lines[1:] == ["hint: retry the job later"]
 
 
@@ -169,6 +171,7 @@ def test_github_failing_with_server_errors_is_a_problem(
     done = CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body)])
     assert done.exit_code == 1
     assert done.stderr == (
-        f"error: GitHub API failed at {api} (GET {COMMENTS}?per_page=100: HTTP 502)\nhint: retry the job later\n"
+        f"error: GitHub API failed at {api} after 3 attempts (GET {COMMENTS}?per_page=100: HTTP 502)\n"
+        "hint: retry the job later\n"
     )
     assert len(httpserver.log) == 3

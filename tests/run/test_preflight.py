@@ -414,7 +414,10 @@ def test_github_gives_up_after_three_server_errors(httpserver: HTTPServer) -> No
     client = GitHubClient(httpserver.url_for("").rstrip("/"), None, backoff_s=0)
     with pytest.raises(GitHubProblem) as caught:  # it answered: not "unreachable"
         client.tag_commit("o/r", "v1")
-    assert str(caught.value) == f"GitHub API failed at {client.api} after 3 attempts (HTTP 500)"
+    assert (
+        str(caught.value)
+        == f"GitHub API failed at {client.api} after 3 attempts (GET /repos/o/r/git/ref/tags/v1: HTTP 500)"
+    )
 
 
 def test_github_timeout(httpserver: HTTPServer) -> None:
@@ -428,7 +431,10 @@ def test_github_timeout(httpserver: HTTPServer) -> None:
 
     httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_handler(slow)
     client = GitHubClient(httpserver.url_for("").rstrip("/"), None, timeout=0.1, attempts=2, backoff_s=0)
-    with pytest.raises(RemoteUnreachable, match=r"^GitHub API unreachable at .* after 2 attempts \(ReadTimeout"):
+    with pytest.raises(
+        RemoteUnreachable,
+        match=r"^GitHub API unreachable at .* after 2 attempts \(GET /repos/o/r/git/ref/tags/v1: ReadTimeout",
+    ):
         client.tag_commit("o/r", "v1")
 
 
@@ -442,7 +448,8 @@ def test_preflight_with_github_unreachable_is_a_remote_mismatch(
     assert code == 6
     assert err.startswith(
         f"error [remote-mismatch]: GitHub could not confirm tag `2026-09-C0`: GitHub API unreachable at "
-        f"http://127.0.0.1:{port} after 3 attempts (ConnectError: "
+        f"http://127.0.0.1:{port} after 3 attempts "
+        "(GET /repos/mlcommons/catalog/git/ref/tags/2026-09-C0: ConnectError: "
     )
     assert err.endswith("hint: retry later, or pass --offline to record that the remote was not verified\n")
 
