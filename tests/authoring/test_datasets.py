@@ -8,16 +8,13 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
-from typer.testing import CliRunner
 from werkzeug import Request, Response
 
 from catalogctl.authoring.datasets import pin_dataset, verify_datasets
-from catalogctl.cli import app
 from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
-from tests.helpers import replace_in
+from tests.helpers import replace_in, run_cli
 
-runner = CliRunner()
 BODY = b'{"question": "1+1?", "answer": "2"}\n' * 29 + b'{"question": "2+2?", "answer": "4"}\n'
 SHA = hashlib.sha256(BODY).hexdigest()
 AIME = "benchmark_suite/datasets/aime25.yaml"
@@ -36,22 +33,19 @@ def test_verify_downloads_and_compares(served: Path) -> None:
     [aime] = verify_datasets(WorkingTree(served), ["aime25"])
     assert (aime.status, aime.observed) == ("ok", SHA)
     assert aime.detail == f"1,080 bytes from {load(served).catalog.datasets['aime25'].source.url}"
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
-    assert result.exit_code == 0, result.stdout
+    run_cli("datasets", "verify", "aime25", "-C", str(served))
 
 
 def test_verify_reports_a_wrong_hash(served: Path) -> None:
     replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "f" * 64)
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served), "-f", "json"])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "verify", "aime25", "-C", str(served), "-f", "json", code=1)
     [row] = json.loads(result.stdout)["datasets"]
     assert (row["status"], row["expected"], row["observed"]) == ("mismatch", "f" * 64, SHA)
 
 
 def test_verify_an_invalid_dataset_file_shows_why(served: Path) -> None:
     replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "0" * 63 + "1")
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "verify", "aime25", "-C", str(served), code=1)
     assert result.stderr == (
         "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:8:11: yaml-integer-too-long "
         "integer of 64 characters (at most 40) (quote it if it is not a number)\n"
@@ -88,8 +82,7 @@ def test_verify_gives_up_on_a_server_that_keeps_failing(catalog_dir: Path, https
     httpserver.expect_request("/aime25.jsonl").respond_with_data("down", status=500)
     replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(catalog_dir)])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir), code=1)
     assert "download failed after 3 attempts (HTTP 500)" in result.stdout
 
 
@@ -110,13 +103,11 @@ def test_verify_lists_pending_and_reads_local_files(catalog_dir: Path, tmp_path:
     rows = {r.dataset: r for r in verify_datasets(WorkingTree(catalog_dir), local=local)}
     assert rows["aime25"].status == "ok"
     assert rows["gpqa"].status == "pending"
-    result = runner.invoke(app, ["datasets", "verify", "-C", str(catalog_dir), "--local", str(local)])
-    assert result.exit_code == 0
+    run_cli("datasets", "verify", "-C", str(catalog_dir), "--local", str(local))
 
 
 def test_verify_unknown_dataset_exits_2(catalog_dir: Path) -> None:
-    result = runner.invoke(app, ["datasets", "verify", "aime24", "-C", str(catalog_dir)])
-    assert result.exit_code == 2
+    result = run_cli("datasets", "verify", "aime24", "-C", str(catalog_dir), code=2)
     assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
 
 
@@ -126,8 +117,7 @@ def test_pin_a_local_file_keeps_comments_and_layout(catalog_dir: Path, tmp_path:
     path = catalog_dir / AIME
     before = "# AIME 2025, both papers.\n" + path.read_text()
     path.write_text(before)
-    result = runner.invoke(app, ["datasets", "pin", "aime25", str(data), "-C", str(catalog_dir)])
-    assert result.exit_code == 0, result.stderr
+    result = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
     sha = hashlib.sha256(data.read_bytes()).hexdigest()
     assert result.stdout == (f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: samples: 30 -> 31\n")
     after = path.read_text()
@@ -167,9 +157,7 @@ def test_pin_keeps_samples_of_a_dataset_with_splits(catalog_dir: Path, tmp_path:
 
 
 def test_pin_unknown_dataset_and_missing_file(catalog_dir: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["datasets", "pin", "aime24", str(tmp_path / "x"), "-C", str(catalog_dir)])
-    assert result.exit_code == 2
+    result = run_cli("datasets", "pin", "aime24", str(tmp_path / "x"), "-C", str(catalog_dir), code=2)
     assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
-    result = runner.invoke(app, ["datasets", "pin", "aime25", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir)])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "pin", "aime25", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir), code=1)
     assert result.stderr.startswith(f"error: cannot read {tmp_path / 'x.jsonl'}: ")

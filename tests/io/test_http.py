@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
-from typer.testing import CliRunner, Result
 from werkzeug import Request, Response
 
-from catalogctl.cli import app
 from catalogctl.render.review import COMMENT_MARKER
+from tests.helpers import CliResult, run_cli
 
 COMMENTS = "/repos/o/r/issues/7/comments"
 
@@ -23,10 +22,12 @@ def body(tmp_path: Path) -> Path:
     return path
 
 
-def comment(httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> Result:
+def comment(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch, *extra: str, code: int = 0
+) -> CliResult:
     monkeypatch.setenv("GITHUB_API_URL", httpserver.url_for("/").rstrip("/"))
     monkeypatch.setenv("GITHUB_TOKEN", "t0ken")
-    return CliRunner().invoke(app, ["comment", "--repo", "o/r", "--pr", "7", "--body", str(body), *extra])
+    return run_cli("comment", "--repo", "o/r", "--pr", "7", "--body", str(body), *extra, code=code)
 
 
 def test_creates_the_comment_when_none_carries_the_marker(
@@ -37,7 +38,6 @@ def test_creates_the_comment_when_none_carries_the_marker(
         {"id": 99, "html_url": "https://github.example/o/r/pull/7#issuecomment-99"}, status=201
     )
     done = comment(httpserver, body, monkeypatch)
-    assert done.exit_code == 0, done.output
     assert done.stdout == "created comment 99 on o/r#7 https://github.example/o/r/pull/7#issuecomment-99\n"
     get, post = (entry[0] for entry in httpserver.log)
     assert get.args["per_page"] == "100"
@@ -72,7 +72,6 @@ def test_updates_its_own_comment_found_on_a_later_page(
         {"id": 42, "html_url": ""}
     )
     done = comment(httpserver, body, monkeypatch)
-    assert done.exit_code == 0, done.output
     assert done.stdout == "updated comment 42 on o/r#7\n"
     assert [entry[0].method for entry in httpserver.log] == ["GET", "GET", "PATCH"]
 
@@ -84,8 +83,7 @@ def test_a_read_only_token_says_how_to_post_from_a_fork(
     httpserver.expect_request(COMMENTS, method="POST").respond_with_json(
         {"message": "Resource not accessible by integration"}, status=403
     )
-    done = comment(httpserver, body, monkeypatch)
-    assert done.exit_code == 1
+    done = comment(httpserver, body, monkeypatch, code=1)
     assert done.stderr.splitlines() == [
         f"error: GitHub refused POST {COMMENTS} (403)",
         "hint: the token cannot write to the pull request: on a pull request from a fork the token is read-only, so "
@@ -99,15 +97,13 @@ def test_a_body_without_the_marker_is_refused(
 ) -> None:
     plain = tmp_path / "plain.md"
     plain.write_text("hello\n")
-    done = comment(httpserver, plain, monkeypatch)
-    assert done.exit_code == 1
+    done = comment(httpserver, plain, monkeypatch, code=1)
     assert done.stderr.startswith(f"error: the comment body does not carry the marker {COMMENT_MARKER}")
     assert httpserver.log == []
 
 
 def test_usage_errors(tmp_path: Path) -> None:
-    done = CliRunner().invoke(app, ["comment", "--repo", "oops", "--pr", "1", "--body", str(tmp_path / "x")])
-    assert done.exit_code == 2
+    done = run_cli("comment", "--repo", "oops", "--pr", "1", "--body", str(tmp_path / "x"), code=2)
     assert done.stderr == "error: --repo 'oops' is not OWNER/NAME\n"
 
 
@@ -115,8 +111,7 @@ def test_refuses_a_pull_request_whose_head_is_another_commit(
     httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     httpserver.expect_request("/repos/o/r/pulls/7", method="GET").respond_with_json({"head": {"sha": "b" * 40}})
-    done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
-    assert done.exit_code == 1
+    done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40, code=1)
     assert done.stderr.splitlines()[0] == (
         "error: pull request #7 is at bbbbbbbbbbbb, not aaaaaaaaaaaa: not commenting"
     )
@@ -128,5 +123,4 @@ def test_comments_when_the_head_matches(httpserver: HTTPServer, body: Path, monk
     httpserver.expect_request(COMMENTS, method="GET").respond_with_json([])
     httpserver.expect_request(COMMENTS, method="POST").respond_with_json({"id": 5}, status=201)
     done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
-    assert done.exit_code == 0, done.output
     assert done.stdout == "created comment 5 on o/r#7\n"

@@ -9,17 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from catalogctl.cli import app
 from catalogctl.model.results import RunResults
 from catalogctl.run.check import CheckReport, check_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Check
+from tests.helpers import run_cli
 from tests.run_results import gpt_oss_results, pin_all, resolved_config
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -291,44 +289,37 @@ def test_a_non_streaming_run_has_no_ttft(deepseek: Path, tmp_path: Path) -> None
 def test_check_command_exit_codes_and_formats(deepseek: Path, tmp_path: Path, pinned: Path) -> None:
     resolved = tmp_path / "resolved.json"
     resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
-    result = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive"))])
-    assert result.exit_code == 1
+    result = run_cli("check", str(resolved), str(run_folder(tmp_path, "interactive")), code=1)
     lines = result.stdout.splitlines()
     assert lines[0] == f"source: endpoints run folder {tmp_path / 'interactive'}"
     assert (
         lines[-1] == "deepseek-r1: INVALID (hard gates not passed: dataset_integrity, seeds); warnings: model_integrity"
     )
-    as_json = json.loads(
-        runner.invoke(app, ["check", str(resolved), str(tmp_path / "interactive"), "-f", "json"]).stdout
-    )
+    as_json = json.loads(run_cli("check", str(resolved), str(tmp_path / "interactive"), "-f", "json", code=1).stdout)
     assert as_json["schema"] == "catalogctl/check/v1"
     assert as_json["valid"] is False
-    markdown = runner.invoke(app, ["check", str(resolved), str(tmp_path / "interactive"), "-f", "markdown"]).stdout
+    markdown = run_cli("check", str(resolved), str(tmp_path / "interactive"), "-f", "markdown", code=1).stdout
     assert "| accuracy_gate | pass | exact_match | >= 80.544618 (81.3582 x 0.99) | 80.629 |" in markdown
 
     good = tmp_path / "gpt.json"
     good.write_text(json.dumps(resolved_config(pinned, "gpt-oss-120b").to_data()))
     results = tmp_path / "results.json"
     results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
-    ok = runner.invoke(app, ["check", str(good), str(results)])
-    assert ok.exit_code == 0, ok.stdout
+    ok = run_cli("check", str(good), str(results))
     assert ok.stdout.splitlines()[-1] == "gpt-oss-120b: VALID"
-    missing = runner.invoke(app, ["check", str(good), str(tmp_path / "nope.json")])
-    assert missing.exit_code == 2
+    missing = run_cli("check", str(good), str(tmp_path / "nope.json"), code=2)
     assert missing.stderr.startswith("error: cannot read ")
     bad = tmp_path / "bad.json"
     bad.write_text('{"benchmark": "gpt-oss-120b", "seeds": {"model_seed": true}}')
-    invalid = runner.invoke(app, ["check", str(good), str(bad)])
-    assert invalid.exit_code == 1
+    invalid = run_cli("check", str(good), str(bad), code=1)
     assert "seeds.model_seed" in invalid.stderr
 
 
 def test_gates_and_metrics_listings(catalog_dir: Path) -> None:
-    gates = runner.invoke(app, ["gates", "--format", "json"])
+    gates = run_cli("gates", "--format", "json")
     data = json.loads(gates.stdout)
     assert {g["name"]: g["severity"] for g in data["gates"]}["model_integrity"] == "soft"
-    metrics = runner.invoke(app, ["metrics", "-C", str(catalog_dir)])
-    assert metrics.exit_code == 0
+    metrics = run_cli("metrics", "-C", str(catalog_dir))
     assert metrics.stdout.splitlines()[0].split() == ["KEY", "LABEL", "UNIT", "DIRECTION"]
 
 
@@ -430,6 +421,5 @@ def test_a_hand_edited_resolved_config_is_a_message(pinned: Path, tmp_path: Path
     resolved.write_text(json.dumps(data))
     results = tmp_path / "results.json"
     results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
-    outcome = runner.invoke(app, ["check", str(resolved), str(results)])
-    assert outcome.exit_code == 2
+    outcome = run_cli("check", str(resolved), str(results), code=2)
     assert outcome.stderr.startswith("error: the resolved config's contract lacks what gate `accuracy_gate` needs")
