@@ -6,42 +6,10 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import pytest
-
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.review.ci import GateRequest, run_gate
-from tests.helpers import CliResult, commit_all, git, replace_in, run_cli, write
-from tests.release_repo import SEEDS_A, make_freezable
-
-NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-TODAY = "2026-08-30"  # before 2026-09-C0: its seed set A is valid
-GSM8K = "benchmark_suite/benchmarks/gsm8k.yaml"
-RULESET = "rulesets/2026-09-C0.yaml"
-
-
-@pytest.fixture(autouse=True)
-def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--format github` writes its comment body into the current folder."""
-    monkeypatch.chdir(tmp_path)
-
-
-@pytest.fixture
-def frozen(catalog_repo: Path, tmp_path: Path) -> Path:
-    """A repository with cohort 2026-09-C0 (gsm8k, deepseek-r1) frozen on `main`, and a `pr`
-    branch checked out to edit."""
-    repo = make_freezable(catalog_repo)
-    seeds = write(tmp_path, "seeds-a.yaml", SEEDS_A)
-    freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW))
-    git(repo, "checkout", "-q", "-b", "pr")
-    return repo
-
-
-def gate(repo: Path, *args: str, code: int = 0) -> CliResult:
-    return run_cli("ci", "--base", "main", "-C", str(repo), "--today", TODAY, *args, code=code)
-
-
-def verdict(repo: Path, result: str) -> str:
-    return f"gate {result}: main ({git(repo, 'rev-parse', 'main')[:12]}) -> working tree"
+from tests.helpers import commit_all, git, replace_in, run_cli, write
+from tests.review_repo import GSM8K, NOW, RULESET, gate, verdict
 
 
 def test_an_untouched_catalog_passes(frozen: Path) -> None:
