@@ -1,7 +1,9 @@
-"""`catalogctl comment`: one PR comment, created then updated, against a local stand-in for GitHub."""
+"""The HTTP client against local stand-ins on loopback: `catalogctl comment` (one PR comment,
+created then updated), where a tag points on GitHub, and dataset downloads and their counts."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -9,6 +11,8 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from catalogctl.errors import GitHubProblem
+from catalogctl.io.http import GitHubClient
 from catalogctl.render.review import COMMENT_MARKER
 from tests.helpers import CliResult, run_cli
 
@@ -124,3 +128,146 @@ def test_comments_when_the_head_matches(httpserver: HTTPServer, body: Path, monk
     httpserver.expect_request(COMMENTS, method="POST").respond_with_json({"id": 5}, status=201)
     done = comment(httpserver, body, monkeypatch, "--head-sha", "a" * 40)
     assert done.stdout == "created comment 5 on o/r#7\n"
+
+
+def test_a_server_error_on_post_is_not_retried(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A POST that failed on the server may still have created the comment: retrying could post twice.
+    httpserver.expect_request(COMMENTS, method="GET").respond_with_json([])
+    httpserver.expect_request(COMMENTS, method="POST").respond_with_data("busy", status=502)
+    done = comment(httpserver, body, monkeypatch, code=1)
+    assert done.stderr.splitlines() == [
+        f"error: GitHub API failed at {httpserver.url_for('/').rstrip('/')} (POST {COMMENTS}: HTTP 502)",
+        "hint: retry the job later",
+    ]
+    assert [entry[0].method for entry in httpserver.log] == ["GET", "POST"]
+
+
+def test_a_server_error_on_get_is_retried(httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    httpserver.expect_ordered_request(COMMENTS, method="GET").respond_with_data("busy", status=503)
+    httpserver.expect_ordered_request(COMMENTS, method="GET").respond_with_json([])
+    httpserver.expect_ordered_request(COMMENTS, method="POST").respond_with_json({"id": 8}, status=201)
+    done = comment(httpserver, body, monkeypatch)
+    assert done.stdout == "created comment 8 on o/r#7\n"
+    assert [entry[0].method for entry in httpserver.log] == ["GET", "GET", "POST"]
+
+
+def test_updating_a_comment_that_vanished_says_what_the_token_needs(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = {"id": 42, "body": f"{COMMENT_MARKER}\nold", "user": {"type": "Bot"}}
+    httpserver.expect_request(COMMENTS, method="GET").respond_with_json([mine])
+    httpserver.expect_request("/repos/o/r/issues/comments/42", method="PATCH").respond_with_json({}, status=404)
+    done = comment(httpserver, body, monkeypatch, code=1)
+    assert done.stderr.splitlines()[0] == "error: not found on GitHub: /repos/o/r/issues/comments/42 (404)"
+
+
+def test_a_comment_list_that_is_not_a_list_is_refused(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    httpserver.expect_request(COMMENTS, method="GET").respond_with_json({"message": "Moved"})
+    done = comment(httpserver, body, monkeypatch, code=1)
+    assert done.stderr == f"error: unexpected answer from GitHub for {COMMENTS}: not a list\n"
+    assert [entry[0].method for entry in httpserver.log] == ["GET"]
+
+
+def test_an_unreachable_api_is_reported_after_the_retries(tmp_path: Path) -> None:
+    from catalogctl.io.http import CommentClient, upsert_comment
+    from tests.release_repo import free_port
+
+    client = CommentClient(f"http://127.0.0.1:{free_port()}", None, timeout=1.0, backoff_s=0)
+    with pytest.raises(GitHubProblem) as caught:
+        upsert_comment(client, "o/r", 7, f"{COMMENT_MARKER}\nbody", COMMENT_MARKER)
+    assert str(caught.value).startswith(f"GitHub API failed at {client.api} (GET {COMMENTS}?per_page=100: ConnectError")
+    assert caught.value.hint == "retry the job later"
+
+
+# -- where a tag points on GitHub -------------------------------------------------------------------
+
+
+def github(httpserver: HTTPServer) -> GitHubClient:
+    return GitHubClient(httpserver.url_for("").rstrip("/"), None, backoff_s=0)
+
+
+def test_a_tag_of_a_tag_is_peeled_but_not_forever(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_json({"object": {"type": "tag", "sha": "t0"}})
+    for n in range(5):
+        httpserver.expect_request(f"/repos/o/r/git/tags/t{n}").respond_with_json(
+            {"object": {"type": "tag", "sha": f"t{n + 1}"}}
+        )
+    with pytest.raises(GitHubProblem) as caught:
+        github(httpserver).tag_commit("o/r", "v1")
+    assert str(caught.value) == "GitHub's tag `v1` is a chain of tags too long to follow"
+
+
+@pytest.mark.parametrize(("answer", "kind"), [({"object": {"type": "tree", "sha": "t"}}, "tree"), ({}, "nothing")])
+def test_a_tag_that_points_at_no_commit(httpserver: HTTPServer, answer: dict[str, object], kind: str) -> None:
+    httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_json(answer)
+    with pytest.raises(GitHubProblem) as caught:
+        github(httpserver).tag_commit("o/r", "v1")
+    assert str(caught.value) == f"GitHub's tag `v1` points at a {kind}, not a commit"
+
+
+def test_an_unexpected_status_names_it(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_data("", status=418)
+    with pytest.raises(GitHubProblem) as caught:
+        github(httpserver).tag_commit("o/r", "v1")
+    assert str(caught.value) == "unexpected answer from GitHub: HTTP 418 for /repos/o/r/git/ref/tags/v1"
+
+
+# -- dataset downloads and local files: sha256, size, records -------------------------------------------
+
+
+AIME = "benchmark_suite/datasets/aime25.yaml"
+ROWS = [{"question": f"{n}+1?", "answer": str(n + 1)} for n in range(31)]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "samples"),
+    [
+        ("aime25.json", json.dumps(ROWS).encode(), "samples: 30 -> 31"),
+        (
+            "aime25.csv",
+            b"question,answer\n" + b"".join(b"%d+1?,%d\n" % (n, n + 1) for n in range(31)),
+            "samples: 30 -> 31",
+        ),
+        ("aime25.jsonl", b"".join(json.dumps(row).encode() + b"\n" for row in ROWS)[:-1], "samples: 30 -> 31"),
+        ("aime25.json", json.dumps({"rows": ROWS}).encode(), None),  # not a list: nothing to count
+        ("aime25.json", b"[{", None),  # not JSON
+        ("aime25.parquet", b"PAR1", None),  # a format not counted
+    ],
+)
+def test_pin_counts_the_records_of_the_formats_it_can(
+    catalog_dir: Path, tmp_path: Path, name: str, content: bytes, samples: str | None
+) -> None:
+    data = tmp_path / name
+    data.write_bytes(content)
+    sha = hashlib.sha256(content).hexdigest()
+    done = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
+    expected = [f"{AIME}: source.sha256: <TBD> -> {sha}"] + ([f"{AIME}: {samples}"] if samples else [])
+    assert done.stdout.splitlines() == expected
+
+
+def test_a_json_file_too_large_to_count_keeps_its_samples(
+    catalog_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalogctl.io import http
+
+    monkeypatch.setattr(http, "MAX_COUNTED_JSON", 100)  # the real cap is 256 MiB
+    data = tmp_path / "aime25.json"
+    data.write_bytes(json.dumps(ROWS).encode())
+    done = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
+    assert done.stdout == f"{AIME}: source.sha256: <TBD> -> {hashlib.sha256(data.read_bytes()).hexdigest()}\n"
+
+
+def test_a_download_reports_its_progress(httpserver: HTTPServer) -> None:
+    from catalogctl.io.http import CHUNK, download
+
+    body = b"x" * (CHUNK + 10)
+    httpserver.expect_request("/big.parquet").respond_with_data(body)
+    seen: list[tuple[int, int | None]] = []
+    fetched = download(httpserver.url_for("/big.parquet"), None, lambda done, total: seen.append((done, total)))
+    assert (fetched.size, fetched.records) == (len(body), None)
+    assert seen[-1] == (len(body), len(body))
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
