@@ -423,3 +423,63 @@ def test_a_hand_edited_resolved_config_is_a_message(pinned: Path, tmp_path: Path
     results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
     outcome = run_cli("check", str(resolved), str(results), code=2)
     assert outcome.stderr.startswith("error: the resolved config's contract lacks what gate `accuracy_gate` needs")
+
+
+@pytest.fixture
+def gpt_oss_run(pinned: Path, tmp_path: Path) -> Path:
+    results = tmp_path / "results.json"
+    results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
+    return results
+
+
+def test_a_resolved_config_that_is_not_json_is_a_usage_error(gpt_oss_run: Path, tmp_path: Path) -> None:
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text("{")
+    assert run_cli("check", resolved, gpt_oss_run, code=2).stderr == (
+        f"error: {resolved} is not a resolved config: Expecting property name enclosed in double quotes: "
+        "line 1 column 2 (char 1)\n"
+    )
+
+
+def test_a_resolved_config_missing_its_parts_lists_each(gpt_oss_run: Path, tmp_path: Path) -> None:
+    resolved = tmp_path / "resolved.yaml"
+    resolved.write_text("schema: catalogctl/resolved/v1\nseeds: 1\n")
+    assert run_cli("check", resolved, gpt_oss_run, code=1).stderr.splitlines() == [
+        f"error: {resolved} is not a valid resolved config",
+        f"  {resolved}: schema-invalid-value submission_ref: Field required",
+        f"  {resolved}: schema-invalid-value contract: Field required",
+        f"  {resolved}: schema-invalid-value seeds: Input should be a valid dictionary or instance of ResolvedSeeds",
+        f"  {resolved}: schema-invalid-value endpoint_config: Field required",
+        f"  {resolved}: schema-invalid-value settings: Field required",
+        f"  {resolved}: schema-invalid-value provenance: Field required",
+    ]
+
+
+def test_a_contract_without_its_id_is_no_resolved_contract(pinned: Path, gpt_oss_run: Path, tmp_path: Path) -> None:
+    data = resolved_config(pinned, "gpt-oss-120b").to_data()
+    del data["contract"]["id"]
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    assert run_cli("check", resolved, gpt_oss_run, code=2).stderr == (
+        "error: the resolved config's contract has no id or postprocessing: it is not a resolved contract\n"
+    )
+
+
+def test_a_gate_this_tool_does_not_know_cannot_pass(pinned: Path, gpt_oss_run: Path, tmp_path: Path) -> None:
+    data = resolved_config(pinned, "gpt-oss-120b").to_data()
+    data["contract"]["postprocessing"]["gates"].append("vibes_check")  # e.g. written by a newer catalogctl
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    lines = run_cli("check", resolved, gpt_oss_run, code=1).stdout.splitlines()
+    assert lines[-2].split() == [
+        "vibes_check",
+        "NOT",
+        "EVALUABLE",
+        "vibes_check",
+        "a",
+        "registered",
+        "gate",
+        "unknown",
+        "[unknown]",
+    ]
+    assert lines[-1] == "gpt-oss-120b: INVALID (hard gates not passed: vibes_check)"
