@@ -1,11 +1,15 @@
 """The resolved config (`catalogctl/resolved/v1`): the one input a runner needs, written by
-`resolve` and `preflight`, read by `check`."""
+`resolve` and `preflight`, read by `check`; and the typed shape of its contract."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from catalogctl.model.benchmark import Scale
+from catalogctl.model.metrics import Unit
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -61,3 +65,186 @@ class ResolvedConfig(_Out):
     def to_data(self) -> dict[str, Any]:
         """Plain data, keys in the documented order (64-bit seeds stay exact integers)."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+# -- the contract's shape, for the code that reads it ----------------------------------------------
+# The contract stays plain data (what `catalog.contract.resolve_contract` gives), written and
+# read unchanged. These TypedDicts describe the parts the gates and readers index, so that mypy
+# sees a mistyped key. A key `resolve_contract` leaves out when unset is NotRequired; a pending
+# value (`<TBD>`) is a str where a number is expected.
+
+RepeatMethod = Literal["mean_of_k", "best_of_k", "pass_at_k"]
+DatasetMethod = Literal["single_dataset", "micro_average", "unweighted_mean", "per_dataset"]
+Weighting = Literal["base_questions", "samples"]
+
+
+class ContractGeneration(TypedDict, total=False):
+    """Sampling parameters (a block states only the ones it sets)."""
+
+    temperature: float
+    top_p: float
+    top_k: int
+    max_new_tokens: int
+    min_new_tokens: int
+    reasoning_effort: Literal["low", "medium", "high"]
+
+
+class ContractSource(TypedDict):
+    """Where a dataset's bytes come from, and their sha256."""
+
+    url: str
+    sha256: str
+
+
+class ContractDataset(TypedDict):
+    """A dataset as the contract inlines it."""
+
+    id: str
+    samples: int | str
+    source: ContractSource
+
+
+class ContractModel(TypedDict):
+    """The model as the contract inlines it."""
+
+    id: str
+    sha: str
+
+
+class ContractPerformanceRequirements(TypedDict, total=False):
+    """The performance phase's bounds (each optional)."""
+
+    min_duration_ms: int | str
+    min_sample_count: int | str
+    min_context_length: int | str
+    max_ttft_latency_ms: float | str
+    max_tpot_latency_ms: float | str
+
+
+class ContractPerformance(TypedDict):
+    """The measured phase."""
+
+    datasets: list[ContractDataset]
+    generation: ContractGeneration
+    requirements: ContractPerformanceRequirements
+
+
+class ContractRepeatAggregation(TypedDict):
+    """How one dataset's repeats become one score."""
+
+    method: RepeatMethod
+    k: int
+
+
+class ContractAccuracyDataset(TypedDict):
+    """One dataset of the accuracy phase, its override merged into `generation`."""
+
+    dataset: ContractDataset
+    num_repeats: int
+    generation: ContractGeneration
+    repeat_aggregation: ContractRepeatAggregation
+
+
+class ContractDatasetAggregation(TypedDict):
+    """How per-dataset scores become the benchmark's score."""
+
+    method: DatasetMethod
+    weighting: NotRequired[Weighting]
+    components: NotRequired[list[str]]
+
+
+class ContractThreshold(TypedDict):
+    """A bound of reference x factor."""
+
+    reference: float
+    lower_factor: NotRequired[float]
+    upper_factor: NotRequired[float]
+    scale: Scale
+
+
+class ContractAccuracyRequirements(TypedDict):
+    """What a valid accuracy run must show."""
+
+    min_accuracy_sample_count: int | str
+
+
+class ContractAccuracy(TypedDict):
+    """The scored phase."""
+
+    datasets: list[ContractAccuracyDataset]
+    generation: ContractGeneration
+    dataset_aggregation: ContractDatasetAggregation
+    thresholds: NotRequired[dict[str, ContractThreshold]]
+    requirements: ContractAccuracyRequirements
+    reported_metrics: NotRequired[list[str]]
+
+
+class ContractMetric(TypedDict):
+    """A metric of the registry, inlined."""
+
+    key: str
+    unit: Unit
+    direction: Literal["higher", "lower", "neutral"]
+    ratio: bool
+
+
+class ContractValidation(TypedDict):
+    """How a training benchmark's quality is measured."""
+
+    split: str
+    attempts_per_task: int
+    generation: ContractGeneration
+
+
+class ContractQualityTarget(TypedDict):
+    """The quality a training run must reach."""
+
+    metric: str
+    target: float
+    scale: Scale
+
+
+class ContractEvaluationSchedule(TypedDict):
+    """When a training run first evaluates (a formula of gbs)."""
+
+    first_evaluation_samples: str
+
+
+class ContractPostprocessing(TypedDict):
+    """The gates that decide a run, by name."""
+
+    gates: list[str]
+
+
+class ResolvedContract(TypedDict):
+    """A benchmark's resolved contract: the keys of both kinds, those of one kind NotRequired."""
+
+    kind: Literal["inference", "training"]
+    id: str
+    model: ContractModel
+    postprocessing: ContractPostprocessing
+    metrics: dict[str, ContractMetric]
+    api_type: NotRequired[str]
+    performance: NotRequired[ContractPerformance]
+    accuracy: NotRequired[ContractAccuracy]
+    dataset: NotRequired[ContractDataset]
+    validation: NotRequired[ContractValidation]
+    quality_target: NotRequired[ContractQualityTarget]
+    evaluation_schedule: NotRequired[ContractEvaluationSchedule]
+
+
+def contract_terms(contract: Mapping[str, Any]) -> ResolvedContract:
+    """A resolved config's contract, typed: a view of the same data (nothing is checked or copied)."""
+    return cast(ResolvedContract, contract)
+
+
+def performance_datasets(contract: ResolvedContract) -> list[ContractDataset]:
+    """The performance phase's datasets ([] without the phase)."""
+    performance = contract.get("performance")
+    return performance.get("datasets", []) if performance else []
+
+
+def accuracy_datasets(contract: ResolvedContract) -> list[ContractAccuracyDataset]:
+    """The accuracy phase's datasets ([] without the phase)."""
+    accuracy = contract.get("accuracy")
+    return accuracy.get("datasets", []) if accuracy else []

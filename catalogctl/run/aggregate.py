@@ -11,8 +11,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
+from catalogctl.model.resolved import DatasetMethod, RepeatMethod, ResolvedContract, Weighting
 from catalogctl.model.results import AccuracyResult
 
 
@@ -69,7 +69,7 @@ class DatasetScore:
 
 
 def dataset_score(
-    result: AccuracyResult, method: str, k: int, num_repeats: int, tasks: int | None = None
+    result: AccuracyResult, method: RepeatMethod, k: int, num_repeats: int, tasks: int | None = None
 ) -> DatasetScore:
     """Aggregate one dataset's repeats: mean_of_k, best_of_k or pass_at_k (over `tasks` tasks
     when the dataset's size is known: a run reporting fewer tasks is not scored on them)."""
@@ -104,7 +104,11 @@ def dataset_score(
 
 
 def combine(
-    scores: Sequence[DatasetScore], method: str, weighting: str | None, weights: Mapping[str, int], scale: str
+    scores: Sequence[DatasetScore],
+    method: DatasetMethod,
+    weighting: Weighting | None,
+    weights: Mapping[str, int],
+    scale: str,
 ) -> dict[str, float]:
     """Across datasets, on `scale`: one value (key "") or, for per_dataset, one per dataset."""
     values = {s.dataset: to_scale(s.value, s.scale, scale) for s in scores}
@@ -124,7 +128,7 @@ def combine(
     raise ValueError(f"unknown aggregation method {method}")
 
 
-def weights_of(contract: Mapping[str, Any], weighting: str | None) -> dict[str, int]:
+def weights_of(contract: ResolvedContract, weighting: Weighting | None) -> dict[str, int]:
     """The weight of each accuracy dataset: its base questions, or its samples times repeats."""
     weights: dict[str, int] = {}
     for entry in contract["accuracy"]["datasets"]:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from catalogctl.errors import UsageError
 from catalogctl.io.files import read_input
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
+from catalogctl.model.resolved import accuracy_datasets, contract_terms, performance_datasets
 from catalogctl.model.results import (
     AccuracyResult,
     DatasetUsed,
@@ -89,9 +90,10 @@ def _require_shapes(folder: Path, config: Any, summary: Any, accuracy: Any) -> N
 
 
 def _contract_ids(contract: Mapping[str, Any], phase: str) -> list[str]:
+    terms = contract_terms(contract)
     if phase == "performance":
-        return [d["id"] for d in (contract.get("performance") or {}).get("datasets", [])]
-    return [e["dataset"]["id"] for e in (contract.get("accuracy") or {}).get("datasets", [])]
+        return [d["id"] for d in performance_datasets(terms)]
+    return [e["dataset"]["id"] for e in accuracy_datasets(terms)]
 
 
 def match_dataset(name: str, phase: str, contract: Mapping[str, Any]) -> str | None:
@@ -217,7 +219,7 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
         if isinstance(lengths.get("avg"), (int, float)) and len(_contract_ids(contract, "accuracy")) == 1:
             metrics["TOKENS_PER_SAMPLE"] = float(lengths["avg"])
     return RunResults(
-        benchmark=contract["id"],
+        benchmark=contract_terms(contract)["id"],
         source=f"endpoints run folder {folder}",
         api_type=(config.get("endpoint_config") or {}).get("api_type"),
         seeds=seeds,

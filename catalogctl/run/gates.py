@@ -15,9 +15,18 @@ from typing import Any, Literal
 
 from catalogctl.catalog.formula import FormulaError, evaluate
 from catalogctl.catalog.gatenames import GATE_KINDS
+from catalogctl.model.benchmark import Scale
 from catalogctl.model.check import Check, Status
 from catalogctl.model.gates import GateInfo, GateListing
-from catalogctl.model.results import RunResults
+from catalogctl.model.resolved import (
+    ContractDataset,
+    ContractGeneration,
+    ResolvedContract,
+    accuracy_datasets,
+    contract_terms,
+    performance_datasets,
+)
+from catalogctl.model.results import PerformanceResult, RunResults
 from catalogctl.run.aggregate import MissingMetric, NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
 
 
@@ -28,6 +37,11 @@ class Run:
     contract: Mapping[str, Any]
     seeds: Mapping[str, int]
     results: RunResults
+
+    @property
+    def terms(self) -> ResolvedContract:
+        """The contract, typed: the gates read it through this, so mypy checks their keys."""
+        return contract_terms(self.contract)
 
 
 GateFunction = Callable[[Run], list[Check]]
@@ -51,13 +65,13 @@ def _bound(what: str, observed: float | None, limit: Any, at_least: bool, unit: 
     return Check(what=what, expected=limit, observed=observed, status="pass" if ok else "fail", bound=sign, unit=unit)
 
 
-def _datasets(contract: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    found: dict[str, Mapping[str, Any]] = {}
+def _datasets(contract: ResolvedContract) -> list[ContractDataset]:
+    found: dict[str, ContractDataset] = {}
     if contract["kind"] == "training":
         found[contract["dataset"]["id"]] = contract["dataset"]
-    for dataset in (contract.get("performance") or {}).get("datasets", []):
+    for dataset in performance_datasets(contract):
         found[dataset["id"]] = dataset
-    for entry in (contract.get("accuracy") or {}).get("datasets", []):
+    for entry in accuracy_datasets(contract):
         found[entry["dataset"]["id"]] = entry["dataset"]
     return list(found.values())
 
@@ -68,7 +82,7 @@ def _datasets(contract: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def dataset_integrity(run: Run) -> list[Check]:
     """The sha256 of every dataset loaded equals the contract's."""
     checks = []
-    for dataset in _datasets(run.contract):
+    for dataset in _datasets(run.terms):
         ident, expected = dataset["id"], dataset["source"]["sha256"]
         reported = {d.sha256 for d in run.results.datasets if d.dataset == ident and d.sha256 is not None}
         if not reported:
@@ -80,11 +94,11 @@ def dataset_integrity(run: Run) -> list[Check]:
 
 def model_integrity(run: Run) -> list[Check]:
     """The checkpoint is the contract's reference commit."""
-    return [_equal("model sha", run.contract["model"]["sha"], run.results.model_sha)]
+    return [_equal("model sha", run.terms["model"]["sha"], run.results.model_sha)]
 
 
 def _generation_checks(
-    label: str, expected: Mapping[str, Any], phase: str, dataset: str | None, results: RunResults
+    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults
 ) -> list[Check]:
     entries = [g for g in results.generation if g.phase == phase and g.dataset == dataset]
     if not entries and dataset is not None:
@@ -95,7 +109,7 @@ def _generation_checks(
 
 def generation_integrity(run: Run) -> list[Check]:
     """api_type and the sampling parameters used equal the contract's, per phase and dataset."""
-    contract, results = run.contract, run.results
+    contract, results = run.terms, run.results
     checks: list[Check] = []
     if contract["kind"] == "training":
         return _generation_checks("validation", contract["validation"]["generation"], "validation", None, results)
@@ -103,7 +117,7 @@ def generation_integrity(run: Run) -> list[Check]:
     performance = contract.get("performance")
     if performance:
         checks += _generation_checks("performance", performance["generation"], "performance", None, results)
-    for entry in (contract.get("accuracy") or {}).get("datasets", []):
+    for entry in accuracy_datasets(contract):
         ident = entry["dataset"]["id"]
         checks += _generation_checks(f"accuracy {ident}", entry["generation"], "accuracy", ident, results)
     return checks
@@ -118,26 +132,31 @@ def seeds(run: Run) -> list[Check]:
     ]
 
 
-_PERFORMANCE_BOUNDS: list[tuple[str, str, bool, str]] = [
-    ("min_duration_ms", "duration_ms", True, "ms"),
-    ("min_sample_count", "sample_count", True, ""),
-    ("min_context_length", "context_length", True, ""),
-    ("max_ttft_latency_ms", "ttft_p99_ms", False, "ms"),
-    ("max_tpot_latency_ms", "tpot_p99_ms", False, "ms"),
+Requirement = Literal[
+    "min_duration_ms", "min_sample_count", "min_context_length", "max_ttft_latency_ms", "max_tpot_latency_ms"
+]
+# Each requirement, the fact it bounds (named as the run reports it, read as an attribute so
+# that mypy checks it), whether it is a lower bound, and its unit.
+_PERFORMANCE_BOUNDS: list[tuple[Requirement, str, Callable[[PerformanceResult], float | None], bool, str]] = [
+    ("min_duration_ms", "duration_ms", lambda p: p.duration_ms, True, "ms"),
+    ("min_sample_count", "sample_count", lambda p: p.sample_count, True, ""),
+    ("min_context_length", "context_length", lambda p: p.context_length, True, ""),
+    ("max_ttft_latency_ms", "ttft_p99_ms", lambda p: p.ttft_p99_ms, False, "ms"),
+    ("max_tpot_latency_ms", "tpot_p99_ms", lambda p: p.tpot_p99_ms, False, "ms"),
 ]
 
 
 def requirements(run: Run) -> list[Check]:
     """Minimum duration, sample counts and context length, and the latency bounds, hold."""
     checks: list[Check] = []
-    performance = run.contract.get("performance")
+    performance = run.terms.get("performance")
     if performance:
-        reported = run.results.performance.model_dump() if run.results.performance else {}
-        for requirement, fact, at_least, unit in _PERFORMANCE_BOUNDS:
+        measured = run.results.performance
+        for requirement, fact, observed, at_least, unit in _PERFORMANCE_BOUNDS:
             if requirement in performance["requirements"]:
                 limit = performance["requirements"][requirement]
-                checks.append(_bound(fact, reported.get(fact), limit, at_least, unit))
-    accuracy = run.contract.get("accuracy")
+                checks.append(_bound(fact, observed(measured) if measured is not None else None, limit, at_least, unit))
+    accuracy = run.terms.get("accuracy")
     if accuracy:
         # Only the contract's datasets count, each once: another dataset's samples are no evidence.
         reported = {r.dataset: r.samples_scored for r in run.results.accuracy}
@@ -148,9 +167,9 @@ def requirements(run: Run) -> list[Check]:
     return checks
 
 
-def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
+def _threshold_values(run: Run, key: str, scale: Scale) -> dict[str, float]:
     """The value(s) a threshold applies to: the reported metric, or the aggregated accuracy."""
-    metric = run.contract["metrics"][key]
+    metric = run.terms["metrics"][key]
     reported = run.results.metrics.get(key)
     if reported is not None:
         if metric["unit"] not in ("percent", "fraction"):
@@ -160,7 +179,7 @@ def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
         raise MissingMetric(f"{key} was reported as null")
     if metric["unit"] not in ("percent", "fraction"):
         raise MissingMetric(f"the run did not report {key}")
-    accuracy = run.contract["accuracy"]
+    accuracy = run.terms["accuracy"]
     by_dataset = {r.dataset: r for r in run.results.accuracy}
     scores = []
     for entry in accuracy["datasets"]:
@@ -176,7 +195,7 @@ def _threshold_values(run: Run, key: str, scale: str) -> dict[str, float]:
     if components:
         scores = [s for s in scores if s.dataset in components]
     weighting = aggregation.get("weighting")
-    weights = weights_of(run.contract, weighting) if aggregation["method"] == "micro_average" else {}
+    weights = weights_of(run.terms, weighting) if aggregation["method"] == "micro_average" else {}
     return combine(scores, aggregation["method"], weighting, weights, scale)
 
 
@@ -187,7 +206,7 @@ def _product(reference: float, factor: float) -> Decimal:
 def accuracy_gate(run: Run) -> list[Check]:
     """Every accuracy threshold holds: reference x lower_factor <= value <= reference x upper_factor."""
     checks: list[Check] = []
-    for key, threshold in run.contract["accuracy"]["thresholds"].items():
+    for key, threshold in run.terms["accuracy"]["thresholds"].items():
         bounds = []
         if "lower_factor" in threshold:
             bounds.append(
@@ -236,8 +255,8 @@ def accuracy_gate(run: Run) -> list[Check]:
 
 def quality_target(run: Run) -> list[Check]:
     """The validation metric reached the quality target."""
-    target = run.contract["quality_target"]
-    metric = run.contract["metrics"][target["metric"]]
+    target = run.terms["quality_target"]
+    metric = run.terms["metrics"][target["metric"]]
     value = run.results.metrics.get(target["metric"])
     if value is not None and metric["unit"] in ("percent", "fraction"):
         try:
@@ -252,7 +271,7 @@ def quality_target(run: Run) -> list[Check]:
 
 def evaluation_schedule(run: Run) -> list[Check]:
     """The first evaluation came no earlier than the schedule's formula allows."""
-    formula = run.contract["evaluation_schedule"]["first_evaluation_samples"]
+    formula = run.terms["evaluation_schedule"]["first_evaluation_samples"]
     training = run.results.training
     if training is None or training.gbs is None:
         return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]

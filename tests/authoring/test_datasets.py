@@ -8,17 +8,14 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
-from typer.testing import CliRunner
 from werkzeug import Request, Response
 
 from catalogctl.authoring.datasets import pin_dataset, verify_datasets
-from catalogctl.cli import app
 from catalogctl.errors import CatalogInvalid, UsageError
 from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
-from tests.helpers import replace_in
+from tests.helpers import replace_in, run_cli
 
-runner = CliRunner()
 BODY = b'{"question": "1+1?", "answer": "2"}\n' * 29 + b'{"question": "2+2?", "answer": "4"}\n'
 SHA = hashlib.sha256(BODY).hexdigest()
 AIME = "benchmark_suite/datasets/aime25.yaml"
@@ -37,22 +34,19 @@ def test_verify_downloads_and_compares(served: Path) -> None:
     [aime] = verify_datasets(WorkingTree(served), ["aime25"]).datasets
     assert (aime.status, aime.observed) == ("ok", SHA)
     assert aime.detail == f"1,080 bytes from {load(served).catalog.datasets['aime25'].source.url}"
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
-    assert result.exit_code == 0, result.stdout
+    run_cli("datasets", "verify", "aime25", "-C", str(served))
 
 
 def test_verify_reports_a_wrong_hash(served: Path) -> None:
     replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "f" * 64)
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served), "-f", "json"])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "verify", "aime25", "-C", str(served), "-f", "json", code=1)
     [row] = json.loads(result.stdout)["datasets"]
     assert (row["status"], row["expected"], row["observed"]) == ("mismatch", "f" * 64, SHA)
 
 
 def test_verify_an_invalid_dataset_file_shows_why(served: Path) -> None:
     replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "0" * 63 + "1")
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(served)])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "verify", "aime25", "-C", str(served), code=1)
     assert result.stderr == (
         "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:8:11: yaml-integer-too-long "
         "integer of 64 characters (at most 40) (quote it if it is not a number)\n"
@@ -89,8 +83,7 @@ def test_verify_gives_up_on_a_server_that_keeps_failing(catalog_dir: Path, https
     httpserver.expect_request("/aime25.jsonl").respond_with_data("down", status=500)
     replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(catalog_dir)])
-    assert result.exit_code == 1
+    result = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir), code=1)
     assert "download failed after 3 attempts (HTTP 500)" in result.stdout
 
 
@@ -111,13 +104,11 @@ def test_verify_lists_pending_and_reads_local_files(catalog_dir: Path, tmp_path:
     rows = {r.dataset: r for r in verify_datasets(WorkingTree(catalog_dir), local=local).datasets}
     assert rows["aime25"].status == "ok"
     assert rows["gpqa"].status == "pending"
-    result = runner.invoke(app, ["datasets", "verify", "-C", str(catalog_dir), "--local", str(local)])
-    assert result.exit_code == 0
+    run_cli("datasets", "verify", "-C", str(catalog_dir), "--local", str(local))
 
 
 def test_verify_unknown_dataset_exits_2(catalog_dir: Path) -> None:
-    result = runner.invoke(app, ["datasets", "verify", "aime24", "-C", str(catalog_dir)])
-    assert result.exit_code == 2
+    result = run_cli("datasets", "verify", "aime24", "-C", str(catalog_dir), code=2)
     assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
 
 
@@ -127,8 +118,7 @@ def test_pin_a_local_file_keeps_comments_and_layout(catalog_dir: Path, tmp_path:
     path = catalog_dir / AIME
     before = "# AIME 2025, both papers.\n" + path.read_text()
     path.write_text(before)
-    result = runner.invoke(app, ["datasets", "pin", "aime25", str(data), "-C", str(catalog_dir)])
-    assert result.exit_code == 0, result.stderr
+    result = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
     sha = hashlib.sha256(data.read_bytes()).hexdigest()
     assert result.stdout == (f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: samples: 30 -> 31\n")
     after = path.read_text()
@@ -168,11 +158,9 @@ def test_pin_keeps_samples_of_a_dataset_with_splits(catalog_dir: Path, tmp_path:
 
 
 def test_pin_unknown_dataset_and_missing_file(catalog_dir: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["datasets", "pin", "aime24", str(tmp_path / "x"), "-C", str(catalog_dir)])
-    assert result.exit_code == 2
+    result = run_cli("datasets", "pin", "aime24", str(tmp_path / "x"), "-C", str(catalog_dir), code=2)
     assert result.stderr == "error: no dataset `aime24` in the working tree\nhint: did you mean `aime25`?\n"
-    result = runner.invoke(app, ["datasets", "pin", "aime25", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir)])
-    assert result.exit_code == 2  # a missing file the user named, as for every verb (was 1)
+    result = run_cli("datasets", "pin", "aime25", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir), code=2)
     assert result.stderr == f"error: cannot read {tmp_path / 'x.jsonl'}: No such file or directory\n"
 
 
@@ -181,13 +169,13 @@ def test_pin_a_dataset_file_that_is_not_utf8_says_where(catalog_dir: Path, tmp_p
     (catalog_dir / AIME).write_bytes((catalog_dir / AIME).read_bytes().replace(b"AIME 2025", b"AIME \xe9 2025", 1))
     data = tmp_path / "aime25.jsonl"
     data.write_bytes(BODY)
-    result = runner.invoke(app, ["datasets", "pin", "aime25", str(data), "-C", str(catalog_dir)])
-    assert (result.exit_code, result.stdout) == (1, "")
+    result = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stdout == ""
     assert result.stderr == (
         f"error: {AIME} does not validate: fix it before pinning\n"
         f"  {AIME}:3:13: yaml-encoding the file is not valid UTF-8\n"
     )
-    validated = runner.invoke(app, ["validate", str(catalog_dir)])
+    validated = run_cli("validate", str(catalog_dir), code=1)
     assert f"{AIME}:3:13: yaml-encoding the file is not valid UTF-8" in validated.stdout.splitlines()
 
 
@@ -203,8 +191,8 @@ def test_pin_a_dataset_file_that_is_not_yaml(catalog_dir: Path, tmp_path: Path) 
 def test_verify_local_reads_from_a_folder_that_must_exist(catalog_dir: Path, tmp_path: Path) -> None:
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
     missing = tmp_path / "MISSING"
-    result = runner.invoke(app, ["datasets", "verify", "aime25", "-C", str(catalog_dir), "--local", str(missing)])
-    assert (result.exit_code, result.stdout) == (2, "")  # was 1, with an error row
+    result = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir), "--local", str(missing), code=2)
+    assert result.stdout == ""  # was 1, with an error row
     assert result.stderr == (
         f"error: {missing} does not exist\nhint: --local names the folder that holds the datasets' files\n"
     )
@@ -226,8 +214,8 @@ def test_verify_local_names_every_missing_file_before_hashing_any(
     local.mkdir()
     (local / "gpqa").write_bytes(BODY)  # pending: not looked for
     monkeypatch.setattr(datasets, "fetch", pytest.fail)
-    result = runner.invoke(app, ["datasets", "verify", "-C", str(catalog_dir), "--local", str(local)])
-    assert (result.exit_code, result.stdout) == (2, "")
+    result = run_cli("datasets", "verify", "-C", str(catalog_dir), "--local", str(local), code=2)
+    assert result.stdout == ""
     assert result.stderr == (
         f"error: {local} has no file for aime25 (aime25.jsonl or aime25), gsm8k (gsm8k)\n"
         "hint: put the files there, or name only the datasets to verify\n"

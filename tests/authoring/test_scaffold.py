@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
 
-from catalogctl.cli import app
 from tests.catalog_edit import load, problems
+from tests.helpers import CliResult, run_cli
 
 
-def new(root: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["new", *args, "-C", str(root)])
+def new(root: Path, *args: str, code: int = 0) -> CliResult:
+    return run_cli("new", *args, "-C", str(root), code=code)
 
 
 @pytest.mark.parametrize(
@@ -29,7 +28,6 @@ def new(root: Path, *args: str) -> Result:
 )
 def test_a_scaffold_validates_with_its_schema_line(catalog_dir: Path, args: list[str], path: str) -> None:
     done = new(catalog_dir, *args)
-    assert done.exit_code == 0, done.output
     assert done.stdout == f"wrote {path}\n"
     kind = path.split("/")[1][:-1]
     assert (catalog_dir / path).read_text().splitlines()[0] == (
@@ -59,8 +57,7 @@ def test_a_copied_dataset_must_have_its_own_source_decided(catalog_dir: Path) ->
 
 def test_never_overwrites(catalog_dir: Path) -> None:
     before = (catalog_dir / "benchmark_suite/models/llama3-1-8b.yaml").read_text()
-    done = new(catalog_dir, "model", "llama3-1-8b")
-    assert done.exit_code == 2
+    done = new(catalog_dir, "model", "llama3-1-8b", code=2)
     assert done.stderr.splitlines() == [
         "error: benchmark_suite/models/llama3-1-8b.yaml exists: `new` never overwrites",
         "hint: edit it, or choose another id than `llama3-1-8b`",
@@ -70,8 +67,7 @@ def test_never_overwrites(catalog_dir: Path) -> None:
 
 @pytest.mark.parametrize("ident", ["../x", "a/b", "MMLU", "-x", "a..b"])
 def test_refuses_ids_that_are_not_ids(catalog_dir: Path, ident: str) -> None:
-    done = CliRunner().invoke(app, ["new", "-C", str(catalog_dir), "dataset", "--", ident])
-    assert done.exit_code == 2
+    done = run_cli("new", "-C", str(catalog_dir), "dataset", "--", ident, code=2)
     assert done.stderr.startswith(f"error: `{ident}` is not a valid id")
     assert sorted(p.name for p in (catalog_dir / "benchmark_suite/datasets").iterdir()) == sorted(
         p.name for p in (Path(__file__).parent.parent.parent / "benchmark_suite/datasets").iterdir()
@@ -79,6 +75,5 @@ def test_refuses_ids_that_are_not_ids(catalog_dir: Path, ident: str) -> None:
 
 
 def test_from_an_unknown_entity(catalog_dir: Path) -> None:
-    done = new(catalog_dir, "model", "m1", "--from", "llama3")
-    assert done.exit_code == 2
+    done = new(catalog_dir, "model", "m1", "--from", "llama3", code=2)
     assert done.stderr.startswith("error: no valid model `llama3` to copy")

@@ -6,14 +6,11 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from catalogctl.authoring.schemas import schema_documents
 from catalogctl.catalog.layout import MODELINE
-from catalogctl.cli import app
 from catalogctl.model import Ruleset
 from catalogctl.release.ruleset import render_ruleset
-from tests.helpers import REPO_ROOT
+from tests.helpers import REPO_ROOT, run_cli
 
 KINDS = {"models": "model", "datasets": "dataset", "benchmarks": "benchmark"}
 
@@ -75,6 +72,5 @@ def test_freeze_writes_the_schema_line_first(tmp_path: Path) -> None:
 
 
 def test_schema_command_writes_every_schema(tmp_path: Path) -> None:
-    done = CliRunner().invoke(app, ["schema", "-o", str(tmp_path / "out")])
-    assert done.exit_code == 0, done.output
+    run_cli("schema", "-o", str(tmp_path / "out"))
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(schema_documents())

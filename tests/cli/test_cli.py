@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from catalogctl.cli import app
-from tests.helpers import replace_in
-
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+from tests.helpers import replace_in, run_cli, run_console
 
 
 def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: Path) -> None:
-    code, out, err = run("validate", str(catalog_dir))
-    assert code == 0
+    done = run_cli("validate", str(catalog_dir))
+    out, err = done.stdout, done.stderr
     assert err == ""
     lines = out.splitlines()
     assert lines[-1] == "working tree: valid (0 errors, 26 warnings, 26 pending values)"
@@ -37,8 +24,7 @@ def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: 
 
 def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
     replace_in(catalog_dir, "benchmark_suite/benchmarks/gsm8k.yaml", "num_repeats: 1", "num_repeats: true")
-    code, out, _ = run("validate", str(catalog_dir))
-    assert code == 1
+    out = run_cli("validate", str(catalog_dir), code=1).stdout
     assert (
         "benchmark_suite/benchmarks/gsm8k.yaml:21:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)"
@@ -48,8 +34,7 @@ def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
 
 def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
     replace_in(catalog_dir, "benchmark_suite/models/gpt-oss-120b.yaml", "sha: b5c9", "sha: x5c9")
-    code, out, _ = run("validate", str(catalog_dir), "--format", "json")
-    assert code == 1
+    out = run_cli("validate", str(catalog_dir), "--format", "json", code=1).stdout
     report = json.loads(out)
     assert list(report) == ["schema", "tree", "summary", "diagnostics", "valid"]
     assert report["schema"] == "catalogctl/diagnostics/v1"
@@ -77,8 +62,7 @@ def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> 
         "owners: [evaluation-task-force]",
         "owners: [evaluation-task-force]\nnotes: 100%,\n",
     )
-    code, out, _ = run("validate", str(catalog_dir), "--format", "github")
-    assert code == 1
+    out = run_cli("validate", str(catalog_dir), "--format", "github", code=1).stdout
     assert (
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=10,col=1,title=schema-unknown-key::"
         "unknown key `notes` in the document (allowed keys: accuracy, api_type, execution, family, i18n, id, kind, "
@@ -98,26 +82,24 @@ def test_github_command_escaping() -> None:
 
 
 def test_validate_at_a_ref(catalog_repo: Path) -> None:
-    code, out, _ = run("validate", str(catalog_repo), "--ref", "v1")
-    assert code == 0
+    out = run_cli("validate", str(catalog_repo), "--ref", "v1").stdout
     assert out.splitlines()[-1].startswith("v1 (")
 
 
 def test_unknown_ref_exits_2_with_a_hint(catalog_repo: Path) -> None:
-    code, out, err = run("validate", str(catalog_repo), "--ref", "2026-09-C0")
-    assert (code, out) == (2, "")
+    done = run_cli("validate", str(catalog_repo), "--ref", "2026-09-C0", code=2)
+    out, err = done.stdout, done.stderr
+    assert out == ""
     assert err == "error: unknown ref `2026-09-C0`\nhint: fetch it first: git fetch --tags origin\n"
 
 
 def test_no_catalog_exits_2(tmp_path: Path) -> None:
-    code, _, err = run("validate", str(tmp_path))
-    assert code == 2
+    err = run_cli("validate", str(tmp_path), code=2).stderr
     assert err.startswith(f"error: no catalog at or above {tmp_path.resolve()}")
 
 
 def test_ls_benchmarks_table(catalog_dir: Path) -> None:
-    code, out, _ = run("ls", "-C", str(catalog_dir))
-    assert code == 0
+    out = run_cli("ls", "-C", str(catalog_dir)).stdout
     assert out.splitlines()[0].split() == ["ID", "KIND", "TITLE", "MODEL", "DATASETS", "PENDING"]
     gpt = next(line for line in out.splitlines() if line.startswith("gpt-oss-120b "))
     assert "gpt_oss_perf, aime25, gpqa, livecodebench" in gpt
@@ -126,12 +108,11 @@ def test_ls_benchmarks_table(catalog_dir: Path) -> None:
 
 def test_ls_json_for_each_kind(catalog_dir: Path) -> None:
     for kind, count in (("benchmarks", 4), ("models", 4), ("datasets", 7), ("metrics", 11)):
-        code, out, _ = run("ls", kind, "-C", str(catalog_dir), "--format", "json")
-        assert code == 0
+        out = run_cli("ls", kind, "-C", str(catalog_dir), "--format", "json").stdout
         data = json.loads(out)
         assert data["schema"] == "catalogctl/ls/v1"
         assert len(data[kind]) == count
-    data = json.loads(run("ls", "models", "-C", str(catalog_dir), "-f", "json")[1])
+    data = json.loads(run_cli("ls", "models", "-C", str(catalog_dir), "-f", "json").stdout)
     assert data["models"][-1] == {
         "id": "qwen3-5-397b-a17b",
         "reference_id": "Qwen/Qwen3.5-397B-A17B",
@@ -141,8 +122,8 @@ def test_ls_json_for_each_kind(catalog_dir: Path) -> None:
 
 
 def test_show_resolved_with_digest(catalog_dir: Path) -> None:
-    code, out, err = run("show", "gpt-oss-120b", "-C", str(catalog_dir), "--resolved", "--format", "json")
-    assert code == 0
+    done = run_cli("show", "gpt-oss-120b", "-C", str(catalog_dir), "--resolved", "--format", "json")
+    out, err = done.stdout, done.stderr
     assert err == "note: `gpt-oss-120b` is also a model: show it with model/gpt-oss-120b\n"
     shown = json.loads(out)
     assert {k: v for k, v in shown.items() if k != "document"} == {
@@ -159,8 +140,7 @@ def test_show_resolved_with_digest(catalog_dir: Path) -> None:
 
 
 def test_show_yaml_of_a_model_by_kind(catalog_dir: Path) -> None:
-    code, out, _ = run("show", "model/gpt-oss-120b", "-C", str(catalog_dir))
-    assert code == 0
+    out = run_cli("show", "model/gpt-oss-120b", "-C", str(catalog_dir)).stdout
     assert out == (
         "id: gpt-oss-120b\ntitle: gpt-oss-120b\nreference_id: openai/gpt-oss-120b\n"
         "sha: b5c939de8f754692c1647ca79fbf85e8c1e70f8a\nlicense: Apache-2.0\n"
@@ -168,28 +148,23 @@ def test_show_yaml_of_a_model_by_kind(catalog_dir: Path) -> None:
 
 
 def test_show_unknown_id_exits_2_with_a_near_miss(catalog_dir: Path) -> None:
-    code, _, err = run("show", "gpt-oss-12", "-C", str(catalog_dir))
-    assert code == 2
+    err = run_cli("show", "gpt-oss-12", "-C", str(catalog_dir), code=2).stderr
     assert err == "error: no entity `gpt-oss-12` in the working tree\nhint: did you mean `gpt-oss-120b`?\n"
 
 
 def test_show_resolved_of_a_dataset_is_a_usage_error(catalog_dir: Path) -> None:
-    code, _, err = run("show", "aime25", "-C", str(catalog_dir), "--resolved")
-    assert code == 2
+    err = run_cli("show", "aime25", "-C", str(catalog_dir), "--resolved", code=2).stderr
     assert err == "error: --resolved applies to benchmarks; `aime25` is a dataset\n"
 
 
 def test_big_seed_exact_in_json_output(catalog_dir: Path) -> None:
-    code, out, _ = run("show", "metric/pass_at_4", "-C", str(catalog_dir), "-f", "json")
-    assert code == 0
+    out = run_cli("show", "metric/pass_at_4", "-C", str(catalog_dir), "-f", "json").stdout
     assert json.loads(out)["document"]["key"] == "pass_at_4"
 
 
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["validate", "--help"]])
 def test_console_script_starts(args: list[str]) -> None:
-    done = subprocess.run([sys.executable, "-m", "catalogctl", *args], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout
+    assert run_console(*args).stdout
 
 
 def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,8 +191,7 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
 def test_an_unwritable_output_is_an_environment_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    code, _, err = run("schema", "-o", str(blocker / "schemas"))
-    assert code == 2
+    err = run_cli("schema", "-o", str(blocker / "schemas"), code=2).stderr
     assert err.startswith(f"error: cannot write {blocker / 'schemas'}")
 
 

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from catalogctl.cli import app
+from tests.helpers import run_cli
 from tests.release_repo import make_freezable
 from tests.run_results import gpt_oss_results, resolved_config
 
@@ -35,14 +34,14 @@ def test_a_missing_file_is_exit_2(args: list[str], catalog_repo: Path, tmp_path:
     resolved.write_text(json.dumps(resolved_config(catalog_repo, "gsm8k").to_data()))
     missing = tmp_path / MISSING
     names = {"missing": missing, "results": results, "resolved": resolved, "repo": catalog_repo}
-    done = CliRunner().invoke(app, [arg.format(**names) for arg in args])
-    assert (done.exit_code, done.stdout) == (2, ""), done.stderr
+    done = run_cli(*(arg.format(**names) for arg in args), code=2)
+    assert done.stdout == ""
     assert done.stderr == f"error: cannot read {missing}: No such file or directory\n"
 
 
 def test_a_missing_local_folder_is_exit_2(catalog_repo: Path, tmp_path: Path) -> None:
     make_freezable(catalog_repo)
     missing = tmp_path / MISSING
-    done = CliRunner().invoke(app, ["datasets", "verify", "gsm8k", "-C", str(catalog_repo), "--local", str(missing)])
-    assert (done.exit_code, done.stdout) == (2, "")  # was 1, with an error row
+    done = run_cli("datasets", "verify", "gsm8k", "-C", str(catalog_repo), "--local", str(missing), code=2)
+    assert done.stdout == ""  # was 1, with an error row
     assert done.stderr.startswith(f"error: {missing} does not exist\n")

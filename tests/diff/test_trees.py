@@ -6,17 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from catalogctl import load_catalog
 from catalogctl.api import diff_refs
 from catalogctl.catalog.contract import contract_digest
-from catalogctl.cli import app
 from catalogctl.diff.markdown import diff_markdown
 from catalogctl.diff.trees import DiffReport
 from catalogctl.errors import CatalogInvalid, RefNotFound
 from catalogctl.render.diff import diff_github, diff_text
-from tests.helpers import commit_all, git, replace_in, write
+from tests.helpers import commit_all, git, replace_in, run_cli, write
 
 AIME = "benchmark_suite/datasets/aime25.yaml"
 GPT = "benchmark_suite/benchmarks/gpt-oss-120b.yaml"
@@ -272,8 +270,7 @@ def test_retired_seed_set(two_cohorts: Path) -> None:
 
 
 def test_json_output_has_the_documented_shape(two_cohorts: Path) -> None:
-    result = CliRunner().invoke(app, ["diff", "2026-09-C0", "2026-09-C1", "-C", str(two_cohorts), "-f", "json"])
-    assert result.exit_code == 0, result.stderr
+    result = run_cli("diff", "2026-09-C0", "2026-09-C1", "-C", str(two_cohorts), "-f", "json")
     data = json.loads(result.stdout)
     assert data["schema"] == "catalogctl/diff/v1"
     DiffReport.model_validate(data)  # the documented shape, field by field
@@ -316,20 +313,17 @@ def test_markdown_and_github_outputs(catalog_repo: Path) -> None:
 @pytest.mark.parametrize(("fail_on", "code"), [("never", 0), ("any", 1), ("contract", 0)])
 def test_fail_on_display_change(catalog_repo: Path, fail_on: str, code: int) -> None:
     replace_in(catalog_repo, AIME, "title: AIME 2025", "title: AIME 2025 (I)")
-    result = CliRunner().invoke(app, ["diff", "v1", "-C", str(catalog_repo), "--fail-on", fail_on])
-    assert result.exit_code == code
+    run_cli("diff", "v1", "-C", str(catalog_repo), "--fail-on", fail_on, code=code)
 
 
 def test_fail_on_contract_change(catalog_repo: Path) -> None:
     replace_in(catalog_repo, AIME, "samples: 30", "samples: 31")
-    result = CliRunner().invoke(app, ["diff", "v1", "-C", str(catalog_repo), "--fail-on", "contract"])
-    assert result.exit_code == 1
+    result = run_cli("diff", "v1", "-C", str(catalog_repo), "--fail-on", "contract", code=1)
     assert "gpt-oss-120b: contract changed" in result.stdout
 
 
 def test_unknown_ref_exits_2(catalog_repo: Path) -> None:
-    result = CliRunner().invoke(app, ["diff", "2026-09-C0", "-C", str(catalog_repo)])
-    assert result.exit_code == 2
+    result = run_cli("diff", "2026-09-C0", "-C", str(catalog_repo), code=2)
     assert result.stderr == "error: unknown ref `2026-09-C0`\nhint: fetch it first: git fetch --tags origin\n"
 
 
@@ -343,5 +337,4 @@ def test_fail_on_contract_ignores_a_contract_field_no_benchmark_uses(catalog_rep
     report = diff_refs(catalog_repo, "v1")
     assert [(c.change_class, c.impact) for c in report.changes] == [("contract", [])]
     assert not report.contracts_changed
-    result = CliRunner().invoke(app, ["diff", "v1", "-C", str(catalog_repo), "--fail-on", "contract"])
-    assert result.exit_code == 0
+    run_cli("diff", "v1", "-C", str(catalog_repo), "--fail-on", "contract")

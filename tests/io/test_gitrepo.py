@@ -1,4 +1,5 @@
-"""Remotes: one that cannot be reached is an environment error, one that answers and refuses is not."""
+"""The git layer: remotes that cannot be reached (an environment error) or that answer and refuse
+(not one), who commits, and repositories without commits."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 
 from catalogctl.errors import RemoteProblem, RemoteUnreachable
 from catalogctl.io import gitrepo
-from tests.helpers import git
-from tests.release_repo import REFUSE_TAGS_HOOK, free_port, git_daemon
+from tests.helpers import git, init_repo, run_cli, write
+from tests.release_repo import REFUSE_TAGS_HOOK, SEEDS_A, free_port, git_daemon, make_freezable, tags
 
 
 @pytest.fixture
@@ -58,3 +59,72 @@ def test_a_remote_that_answers_and_refuses(catalog_repo: Path, tmp_path: Path, d
     with pytest.raises(RemoteProblem, match=r"^`.*/remote.git` refused the push \(refs/tags/v1: "):
         gitrepo.push(repo, f"{daemon}/remote.git", ["refs/tags/v1:refs/tags/v1"])
     assert gitrepo.remote_refs(repo, f"{daemon}/remote.git") == {}
+
+
+@pytest.fixture
+def anonymous(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository ready to freeze, then no committer in the environment (the sealed test
+    config sets one) nor in any git config."""
+    repo = make_freezable(catalog_repo)
+    for var in ("GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL"):
+        monkeypatch.delenv(var)
+    return repo
+
+
+def freeze_args(repo: Path, seeds: Path) -> list[str]:
+    return ["freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "-C", str(repo)]
+
+
+def test_freeze_without_a_git_identity_says_how_to_set_one_and_leaves_nothing(anonymous: Path, tmp_path: Path) -> None:
+    repo = anonymous
+    before = (git(repo, "rev-parse", "HEAD"), (repo / "CHANGELOG.md").exists())
+    done = run_cli(*freeze_args(repo, write(tmp_path, "a.yaml", SEEDS_A)), code=2)
+    assert done.stderr == (
+        'error: no git identity to commit with\nhint: set it: git config user.name "…" && git config user.email "…"\n'
+    )
+    assert (git(repo, "rev-parse", "HEAD"), (repo / "CHANGELOG.md").exists()) == before
+    assert git(repo, "status", "--porcelain") == ""
+    assert tags(repo) == []
+
+
+def test_freeze_commits_and_tags_as_the_repository_identity(anonymous: Path, tmp_path: Path) -> None:
+    repo = anonymous
+    git(repo, "config", "user.name", "Release Manager")
+    git(repo, "config", "user.email", "releases@example.invalid")
+    run_cli(*freeze_args(repo, write(tmp_path, "a.yaml", SEEDS_A)))
+    assert git(repo, "log", "-1", "--format=%an <%ae> / %cn <%ce>") == (
+        "Release Manager <releases@example.invalid> / Release Manager <releases@example.invalid>"
+    )
+    assert git(repo, "tag", "-l", "--format=%(taggername) %(taggeremail)", "2026-09-C0") == (
+        "Release Manager <releases@example.invalid>"
+    )
+
+
+RULESET = """\
+cohort: 2026-09-C0
+submission_date: 2026-09-02
+previous: null
+frozen_at: 2026-08-28T12:00:00Z
+catalog_tree: 4b825dc642cb6eb9a060e54bf8d69288fbee4904
+benchmarks:
+  - id: gsm8k
+    digest: sha256:a055bce464b0973cd57c20d060960fdff008872c6283cee4a61860ca9e1ddcc5
+seed_sets:
+  - id: A
+    scheduler_rng_seed: 16159082839903944936
+    sample_index_rng_seed: 2747215439041700203
+    model_seed: 42
+    introduced_in: 2026-09-C0
+    valid_through: 2026-10-C1
+"""
+
+
+def test_cohorts_before_the_first_commit_reports_the_tag_missing(catalog_dir: Path) -> None:
+    repo = init_repo(catalog_dir)
+    write(repo, "rulesets/2026-09-C0.yaml", RULESET)
+    done = run_cli("cohorts", "-C", str(repo), code=1)
+    assert done.stdout.splitlines() == [
+        "COHORT      DATE        BENCHMARKS  SEED SETS  TAG",
+        "2026-09-C0  2026-09-02  1           A          missing",
+        "next: 2026-09-C1 (2026-09-16)",
+    ]

@@ -7,11 +7,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from catalogctl import load_catalog
 from catalogctl.catalog.contract import contract_digest
-from catalogctl.cli import app
 from catalogctl.errors import (
     CatalogError,
     CatalogInvalid,
@@ -26,7 +24,7 @@ from catalogctl.io.yamlio import parse_document
 from catalogctl.model import Ruleset
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.release.ruleset import ruleset_digest
-from tests.helpers import commit_all, git, init_repo, replace_in, write
+from tests.helpers import commit_all, git, init_repo, replace_in, run_cli, write
 from tests.release_repo import (
     REFUSE_TAGS_HOOK,
     SEEDS_A,
@@ -396,16 +394,15 @@ def test_an_unreachable_remote_is_an_environment_error_and_a_refusing_one_a_prob
 ) -> None:
     url = f"git://127.0.0.1:{free_port()}/remote.git"  # nothing listens there
     args = ["freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds_a), "-C", str(repo)]
-    done = CliRunner().invoke(app, [*args, "--push", url])
-    assert (done.exit_code, done.stdout) == (2, "")  # was 1, as if the remote had refused
+    done = run_cli(*args, "--push", url, code=2)  # was 1, as if the remote had refused
+    assert done.stdout == ""
     assert done.stderr == (
         f"error: cannot list the refs of `{url}`: failed to connect to 127.0.0.1: Connection refused\n"
         "hint: check the remote's URL and your access\n"
     )
     (tmp_path / "served").mkdir(exist_ok=True)
     missing = f"{daemon}/missing.git"  # the daemon answers: no such repository
-    done = CliRunner().invoke(app, [*args, "--push", missing])
-    assert done.exit_code == 1
+    done = run_cli(*args, "--push", missing, code=1)
     assert done.stderr.startswith(
         f"error: cannot list the refs of `{missing}`: remote error: access denied or repository not exported"
     )

@@ -7,18 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from catalogctl.api import list_releases, verify_release
 from catalogctl.catalog.cohorts import Cohort
-from catalogctl.cli import app
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.release.releases import next_cohort
-from tests.helpers import commit_all, git, replace_in, write
+from tests.helpers import commit_all, git, replace_in, run_cli, write
 from tests.release_repo import SEEDS_A, make_freezable
 
 NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -38,8 +35,7 @@ def test_cohorts_lists_releases_and_the_next_cohort(released: Path) -> None:
         ("2026-09-C1", ["deepseek-r1", "gsm8k"], ["A"], "matches"),
     ]
     assert releases.next.cohort == "2026-10-C0"
-    result = runner.invoke(app, ["cohorts", "-C", str(released)])
-    assert result.exit_code == 0
+    result = run_cli("cohorts", "-C", str(released))
     assert result.stdout.splitlines() == [
         "COHORT      DATE        BENCHMARKS  SEED SETS  TAG",
         "2026-09-C0  2026-09-02  1           A          matches",
@@ -56,8 +52,7 @@ def test_cohorts_reports_moved_missing_and_lightweight_tags(released: Path) -> N
     assert states == ["moved", "present"]
     git(released, "tag", "-d", "2026-09-C1")
     assert [c.tag for c in list_releases(released).cohorts] == ["moved", "missing"]
-    result = runner.invoke(app, ["cohorts", "-C", str(released), "--format", "json"])
-    assert result.exit_code == 1
+    result = run_cli("cohorts", "-C", str(released), "--format", "json", code=1)
     data = json.loads(result.stdout)
     assert data["schema"] == "catalogctl/cohorts/v1"
     assert [c["tag"] for c in data["cohorts"]] == ["moved", "missing"]
@@ -75,8 +70,7 @@ def test_verify_a_good_release(released: Path) -> None:
     result = verify_release(released, "2026-09-C0")
     assert result.ok
     assert result.passed[-1] == "gsm8k: contract digest matches"
-    cli = runner.invoke(app, ["verify", "2026-09-C1", "-C", str(released)])
-    assert cli.exit_code == 0
+    cli = run_cli("verify", "2026-09-C1", "-C", str(released))
     assert cli.stdout.splitlines()[-1].startswith("2026-09-C1: verified (contracts at 2026-09-C1 (")
 
 
@@ -89,8 +83,7 @@ def test_verify_reports_a_moved_tag_naming_both_commits(released: Path) -> None:
     assert result.problems[0] == (
         f"tag `2026-09-C0` points at {head[:12]}, but rulesets/2026-09-C0.yaml was added by {added[:12]}: the tag moved"
     )
-    cli = runner.invoke(app, ["verify", "2026-09-C0", "-C", str(released)])
-    assert cli.exit_code == 1
+    cli = run_cli("verify", "2026-09-C0", "-C", str(released), code=1)
     assert "FAIL  tag `2026-09-C0` points at" in cli.stdout
 
 
@@ -120,14 +113,13 @@ def test_verify_a_tag_whose_digest_does_not_match(released: Path) -> None:
 
 
 def test_verify_a_bad_cohort_id_exits_2(released: Path) -> None:
-    cli = runner.invoke(app, ["verify", "2026-13-C0", "-C", str(released)])
-    assert cli.exit_code == 2
+    cli = run_cli("verify", "2026-13-C0", "-C", str(released), code=2)
     assert cli.stderr == "error: `2026-13-C0` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1\n"
 
 
 def test_verify_a_cohort_nobody_froze_is_no_such_cohort(released: Path) -> None:
-    cli = runner.invoke(app, ["verify", "2027-01-C0", "-C", str(released)])
-    assert (cli.exit_code, cli.stdout) == (2, "")  # was "FAIL tag `2027-01-C0` is missing", exit 1
+    cli = run_cli("verify", "2027-01-C0", "-C", str(released), code=2)
+    assert cli.stdout == ""  # was "FAIL tag `2027-01-C0` is missing", exit 1
     assert cli.stderr == (
         "error: no such cohort `2027-01-C0`: no release tag and no rulesets/2027-01-C0.yaml\n"
         "hint: list the frozen cohorts with `catalogctl cohorts`\n"
@@ -148,8 +140,8 @@ def test_verify_a_tag_whose_ruleset_is_not_yaml(released: Path) -> None:
     git(released, "tag", "-f", "-a", "2026-09-C0", "-m", "moved", "HEAD")
     head = git(released, "rev-parse", "HEAD")
     added = git(released, "rev-list", "-1", "HEAD~1", "--", "rulesets/2026-09-C0.yaml")
-    cli = runner.invoke(app, ["verify", "2026-09-C0", "-C", str(released)])
-    assert (cli.exit_code, cli.stderr) == (1, "")
+    cli = run_cli("verify", "2026-09-C0", "-C", str(released), code=1)
+    assert cli.stderr == ""
     assert cli.stdout.splitlines() == [
         "ok    the tag is annotated",
         f"FAIL  tag `2026-09-C0` points at {head[:12]}, but rulesets/2026-09-C0.yaml was added by {added[:12]}: "
@@ -166,8 +158,8 @@ def test_verify_a_tag_moved_to_a_commit_that_deleted_the_ruleset(released: Path)
     git(released, "tag", "-f", "-a", "2026-09-C1", "-m", "moved", "HEAD")
     head = git(released, "rev-parse", "HEAD")
     added = git(released, "rev-parse", "HEAD~1")
-    cli = runner.invoke(app, ["verify", "2026-09-C1", "-C", str(released)])
-    assert (cli.exit_code, cli.stderr) == (1, "")
+    cli = run_cli("verify", "2026-09-C1", "-C", str(released), code=1)
+    assert cli.stderr == ""
     assert cli.stdout.splitlines()[-1] == "2026-09-C1: NOT verified: 2 problem(s)"
     assert verify_release(released, "2026-09-C1").problems == [
         f"tag `2026-09-C1` points at {head[:12]}, but rulesets/2026-09-C1.yaml was added by {added[:12]}: "
@@ -179,25 +171,18 @@ def test_verify_a_tag_moved_to_a_commit_that_deleted_the_ruleset(released: Path)
 def test_freeze_command_end_to_end(catalog_repo: Path, tmp_path: Path) -> None:
     repo = make_freezable(catalog_repo)
     seeds = write(tmp_path, "seeds.yaml", SEEDS_A)
-    dry = runner.invoke(
-        app, ["freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "--dry-run", "-C", str(repo)]
-    )
-    assert dry.exit_code == 0, dry.stderr
+    dry = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "--dry-run", "-C", str(repo))
     assert "dry run: nothing written. rulesets/2026-09-C0.yaml would be:" in dry.stdout
     assert git(repo, "tag", "--list") == ""
-    done = runner.invoke(app, ["freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "-C", str(repo)])
-    assert done.exit_code == 0, done.stderr
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "-C", str(repo))
     assert done.stdout.splitlines()[-1].startswith("froze 2026-09-C0: committed rulesets/2026-09-C0.yaml")
-    again = runner.invoke(app, ["freeze", "2026-09-C0", "-C", str(repo)])
-    assert again.exit_code == 0
+    again = run_cli("freeze", "2026-09-C0", "-C", str(repo))
     assert again.stdout.startswith("note: 2026-09-C0 is already frozen at ")
-    pending = runner.invoke(app, ["freeze", "2026-09-C1", "--add", "gpt-oss-120b", "-C", str(repo)])
-    assert pending.exit_code == 1
+    pending = run_cli("freeze", "2026-09-C1", "--add", "gpt-oss-120b", "-C", str(repo), code=1)
     assert pending.stderr.startswith("error: pending values block freezing gpt-oss-120b")
     assert "  benchmark_suite/datasets/aime25.yaml:7:8: pending-value dataset `aime25`" in pending.stderr
     write(repo, "scratch.txt", "x")
-    dirty = runner.invoke(app, ["freeze", "2026-09-C1", "-C", str(repo)])
-    assert dirty.exit_code == 2
+    dirty = run_cli("freeze", "2026-09-C1", "-C", str(repo), code=2)
     assert dirty.stderr == (
         "error: the working tree has uncommitted changes: scratch.txt\nhint: commit or stash them first\n"
     )

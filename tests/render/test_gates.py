@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
-
-from catalogctl.cli import app
 from catalogctl.run.gates import GATES
+from tests.helpers import run_cli
 
 
 def test_gates_table_lists_every_gate_of_the_registry() -> None:
-    done = CliRunner().invoke(app, ["gates"])
-    assert done.exit_code == 0
+    done = run_cli("gates")
     lines = done.stdout.splitlines()
     assert lines[:3] == [
         "GATE                  SEVERITY  KINDS                DESCRIPTION",
@@ -24,7 +21,7 @@ def test_gates_table_lists_every_gate_of_the_registry() -> None:
 
 
 def test_gates_json_has_sorted_kinds() -> None:
-    data = json.loads(CliRunner().invoke(app, ["gates", "--format", "json"]).stdout)
+    data = json.loads(run_cli("gates", "--format", "json").stdout)
     quality = next(g for g in data["gates"] if g["name"] == "quality_target")
     assert quality == {
         "name": "quality_target",

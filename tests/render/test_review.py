@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from catalogctl.cli import app
 from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
 from catalogctl.render.review import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, publish_github, review_github
+from tests.helpers import run_cli
 
 
 def finding(n: int, severity: str = "error", **kwargs: object) -> Finding:
@@ -105,9 +104,6 @@ def test_github_format_writes_the_summary_from_the_environment(
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     comment = tmp_path / "comment.md"
-    done = CliRunner().invoke(
-        app, ["ci", "--base", "v1", "-C", str(catalog_repo), "-f", "github", "--comment-file", str(comment)]
-    )
-    assert done.exit_code == 0, done.output
+    run_cli("ci", "--base", "v1", "-C", str(catalog_repo), "-f", "github", "--comment-file", str(comment))
     assert summary.read_text().startswith("### ✅ Catalog gate passed\n")
     assert comment.read_text().startswith(COMMENT_MARKER)

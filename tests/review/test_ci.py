@@ -6,56 +6,20 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import pytest
-from typer.testing import CliRunner, Result
-
-from catalogctl.cli import app
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.review.ci import ReviewRequest, run_review
-from tests.helpers import commit_all, git, replace_in, write
-from tests.release_repo import SEEDS_A, make_freezable
-
-NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-TODAY = "2026-08-30"  # before 2026-09-C0: its seed set A is valid
-GSM8K = "benchmark_suite/benchmarks/gsm8k.yaml"
-RULESET = "rulesets/2026-09-C0.yaml"
-
-
-@pytest.fixture(autouse=True)
-def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--format github` writes its comment body into the current folder."""
-    monkeypatch.chdir(tmp_path)
-
-
-@pytest.fixture
-def frozen(catalog_repo: Path, tmp_path: Path) -> Path:
-    """A repository with cohort 2026-09-C0 (gsm8k, deepseek-r1) frozen on `main`, and a `pr`
-    branch checked out to edit."""
-    repo = make_freezable(catalog_repo)
-    seeds = write(tmp_path, "seeds-a.yaml", SEEDS_A)
-    freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW))
-    git(repo, "checkout", "-q", "-b", "pr")
-    return repo
-
-
-def gate(repo: Path, *args: str) -> Result:
-    return CliRunner().invoke(app, ["ci", "--base", "main", "-C", str(repo), "--today", TODAY, *args])
-
-
-def verdict(repo: Path, result: str) -> str:
-    return f"gate {result}: main ({git(repo, 'rev-parse', 'main')[:12]}) -> working tree"
+from tests.helpers import commit_all, git, replace_in, run_cli, write
+from tests.review_repo import GSM8K, NOW, RULESET, gate, verdict
 
 
 def test_an_untouched_catalog_passes(frozen: Path) -> None:
     done = gate(frozen)
-    assert done.exit_code == 0, done.output
     assert done.stdout == verdict(frozen, "passed") + " (0 errors, 0 warnings, 0 accepted)\n"
 
 
 def test_editing_a_frozen_ruleset_fails_with_an_annotation_on_the_line(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
-    done = gate(frozen, "-f", "github")
-    assert done.exit_code == 1
+    done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines() == [
         "::error file=rulesets/2026-09-C0.yaml,line=17,col=3,title=catalogctl ruleset-modified::frozen ruleset "
         "2026-09-C0 was modified: seed_sets.A.model_seed changed (revert the edit; a cohort changes only by freezing "
@@ -66,8 +30,7 @@ def test_editing_a_frozen_ruleset_fails_with_an_annotation_on_the_line(frozen: P
 
 def test_a_comment_only_edit_of_a_frozen_ruleset_still_fails(frozen: Path) -> None:
     replace_in(frozen, RULESET, "seed_sets:\n", "# reviewed\nseed_sets:\n")
-    done = gate(frozen)
-    assert done.exit_code == 1
+    done = gate(frozen, code=1)
     assert done.stdout.splitlines()[0].startswith(
         "rulesets/2026-09-C0.yaml:13:1: error ruleset-modified: "
         "frozen ruleset 2026-09-C0 was modified: its text changed"
@@ -76,8 +39,7 @@ def test_a_comment_only_edit_of_a_frozen_ruleset_still_fails(frozen: Path) -> No
 
 def test_deleting_a_frozen_ruleset_fails_without_an_inline_annotation(frozen: Path) -> None:
     (frozen / RULESET).unlink()
-    done = gate(frozen, "-f", "github")
-    assert done.exit_code == 1
+    done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines()[0] == (
         "::error title=catalogctl ruleset-deleted::frozen ruleset 2026-09-C0 was deleted: a cohort's ruleset is never "
         "removed (restore the file; to stop offering a benchmark, freeze a new cohort with --remove) "
@@ -87,8 +49,7 @@ def test_deleting_a_frozen_ruleset_fails_without_an_inline_annotation(frozen: Pa
 
 def test_removing_a_referenced_dataset_fails(frozen: Path) -> None:
     (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
-    done = gate(frozen, "-f", "github")
-    assert done.exit_code == 1
+    done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines() == [
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=19,col=16,title=catalogctl ref-unknown-dataset::"
         "unknown dataset `gsm8k` (known: aime25, gpqa, gpt_oss_perf, livecodebench, mlperf_deepseek_r1, "
@@ -105,7 +66,6 @@ def test_removal_is_a_warning_once_every_seed_set_of_the_cohort_expired(frozen: 
     (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
     (frozen / GSM8K).unlink()
     done = gate(frozen, "--today", "2027-01-01")
-    assert done.exit_code == 0, done.output
     assert done.stdout.splitlines() == [
         "rulesets/2026-09-C0.yaml:11:7: warning frozen-reference-removed: benchmark `gsm8k` was removed, but frozen "
         "cohort 2026-09-C0 uses it; every seed set of 2026-09-C0 has expired (before 2027-01-C0) (keep it until the "
@@ -128,8 +88,7 @@ def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> No
     (frozen / model).unlink()
     write(frozen, "benchmark_suite/models/llama3-1-8b-instruct.yaml", text)
     replace_in(frozen, GSM8K, "model: llama3-1-8b", "model: llama3-1-8b-instruct")
-    done = gate(frozen)
-    assert done.exit_code == 1
+    done = gate(frozen, code=1)
     assert done.stdout.splitlines()[0].startswith(
         "rulesets/2026-09-C0.yaml:11:7: error frozen-reference-removed: model `llama3-1-8b` was renamed to "
         "`llama3-1-8b-instruct`, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`;"
@@ -138,8 +97,7 @@ def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> No
 
 def test_a_mistyped_metric_key_fails(frozen: Path) -> None:
     replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
-    done = gate(frozen, "-f", "github")
-    assert done.exit_code == 1
+    done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines()[0] == (
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=30,col=7,title=catalogctl ref-unknown-metric::"
         "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) "
@@ -150,7 +108,6 @@ def test_a_mistyped_metric_key_fails(frozen: Path) -> None:
 def test_a_contract_change_in_the_latest_cohort_is_a_warning(frozen: Path) -> None:
     replace_in(frozen, GSM8K, "max_new_tokens: 256", "max_new_tokens: 512")
     done = gate(frozen, "-f", "github")
-    assert done.exit_code == 0
     assert done.stdout.splitlines()[0] == (
         "::warning file=benchmark_suite/benchmarks/gsm8k.yaml,line=24,col=5,title=catalogctl "
         "contract-change-next-freeze::benchmark gsm8k: accuracy.generation.max_new_tokens 256 -> 512: changes the "
@@ -172,8 +129,7 @@ def test_pending_values_warn_only_in_the_files_the_pull_request_edits(frozen: Pa
 
 def test_a_ruleset_written_by_freeze_passes(frozen: Path) -> None:
     freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
-    done = gate(frozen)
-    assert done.exit_code == 0, done.output
+    gate(frozen)
 
 
 def test_a_new_ruleset_with_a_wrong_digest_fails(frozen: Path) -> None:
@@ -182,8 +138,7 @@ def test_a_new_ruleset_with_a_wrong_digest_fails(frozen: Path) -> None:
     digest = text.split("digest: ")[1].split("\n")[0]
     replace_in(frozen, "rulesets/2026-09-C1.yaml", digest, "sha256:" + "0" * 64)
     replace_in(frozen, "rulesets/2026-09-C1.yaml", "previous: 2026-09-C0", "previous: 2026-08-C1")
-    done = gate(frozen)
-    assert done.exit_code == 1
+    done = gate(frozen, code=1)
     lines = done.stdout.splitlines()
     assert [line.split(": ")[1] for line in lines[:-1]] == [
         "error ruleset-order",
@@ -202,8 +157,7 @@ def test_a_new_ruleset_with_a_wrong_digest_fails(frozen: Path) -> None:
 def test_a_new_ruleset_edited_by_hand_is_not_canonical(frozen: Path) -> None:
     freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
     replace_in(frozen, "rulesets/2026-09-C1.yaml", "seed_sets:\n", "# added by hand\nseed_sets:\n")
-    done = gate(frozen)
-    assert done.exit_code == 1
+    done = gate(frozen, code=1)
     assert done.stdout.splitlines()[0].startswith(
         "rulesets/2026-09-C1.yaml:13:1: error ruleset-not-canonical: new ruleset 2026-09-C1: line 13 differs from "
         "what `catalogctl freeze` writes"
@@ -244,7 +198,6 @@ def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> No
     entry = {"fingerprint": "da5558240f43d2b8", "reason": "renamed upstream", "approver": "ana"}
     write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-09-30"))
     done = gate(frozen)
-    assert done.exit_code == 0, done.output
     assert done.stdout.splitlines() == [
         "benchmark_suite/benchmarks/gsm8k.yaml:30:7: error ref-unknown-metric [accepted]: unknown metric "
         "`exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [da5558240f43d2b8] — accepted "
@@ -256,8 +209,7 @@ def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> No
     assert github.stdout.splitlines() == [verdict(frozen, "passed") + " (0 errors, 0 warnings, 1 accepted)"]
 
     write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-08-29"))
-    done = gate(frozen, "-f", "github")
-    assert done.exit_code == 1
+    done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines() == [
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=30,col=7,title=catalogctl ref-unknown-metric::"
         "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [fingerprint "
@@ -269,8 +221,7 @@ def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> No
 def test_a_drafted_entry_accepts_nothing_until_filled_in(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
     write(frozen, ".catalogctl/accepted.yaml", "# ours\naccepted: []\n")
-    done = gate(frozen, "--write-accepted")
-    assert done.exit_code == 1
+    done = gate(frozen, "--write-accepted", code=1)
     assert "drafted 1 entries in .catalogctl/accepted.yaml" in done.stderr
     text = (frozen / ".catalogctl/accepted.yaml").read_text()
     assert text == (
@@ -282,14 +233,13 @@ def test_a_drafted_entry_accepts_nothing_until_filled_in(frozen: Path) -> None:
         "    approver: <TBD>\n"
         "    expires: 2026-09-29\n"
     )
-    again = gate(frozen, "--write-accepted")
-    assert again.exit_code == 1
+    again = gate(frozen, "--write-accepted", code=1)
     assert "[acceptance pending]" in again.stdout
     assert ".catalogctl/accepted.yaml: nothing to draft" in again.stderr
     (frozen / ".catalogctl/accepted.yaml").write_text(
         text.replace("reason: <TBD>", "reason: test").replace("approver: <TBD>", "approver: ana")
     )
-    assert gate(frozen).exit_code == 0
+    gate(frozen)
 
 
 def test_an_invalid_accepted_file_is_an_error_with_its_position(frozen: Path) -> None:
@@ -298,8 +248,7 @@ def test_an_invalid_accepted_file_is_an_error_with_its_position(frozen: Path) ->
         ".catalogctl/accepted.yaml",
         "accepted:\n  - fingerprint: XYZ\n    reason: a\n    approver: b\n    expires: 2026-01-01\n",
     )
-    done = gate(frozen)
-    assert done.exit_code == 1
+    done = gate(frozen, code=1)
     assert done.stdout.splitlines()[0].startswith(
         ".catalogctl/accepted.yaml:2:18: error accepted-invalid: accepted[0].fingerprint: `XYZ` is not a fingerprint"
     )
@@ -311,8 +260,7 @@ def test_write_accepted_refuses_a_file_that_is_not_utf8(frozen: Path) -> None:
     path = frozen / ".catalogctl/accepted.yaml"
     path.parent.mkdir()
     path.write_bytes(b"# caf\xe9\naccepted: []\n")
-    done = gate(frozen, "--write-accepted")
-    assert done.exit_code == 1
+    done = gate(frozen, "--write-accepted", code=1)
     assert done.stdout.splitlines()[0] == (
         ".catalogctl/accepted.yaml:1:6: error accepted-invalid: the file is not valid UTF-8 [ac75f01a3f3f0594]"
     )
@@ -327,8 +275,7 @@ def test_write_accepted_keeps_an_invalid_file_as_it_is(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
     text = "# ours\naccepted:\n  - fingerprint: XYZ\n    reason: a\n    approver: b\n    expires: 2026-01-01\n"
     write(frozen, ".catalogctl/accepted.yaml", text)
-    done = gate(frozen, "--write-accepted")
-    assert done.exit_code == 1
+    done = gate(frozen, "--write-accepted", code=1)
     assert done.stderr.splitlines()[:2] == [
         "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it",
         "  .catalogctl/accepted.yaml:3:18: accepted-invalid accepted[0].fingerprint: `XYZ` is not a fingerprint: "
@@ -339,7 +286,7 @@ def test_write_accepted_keeps_an_invalid_file_as_it_is(frozen: Path) -> None:
 
 def test_json_report(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
-    data = json.loads(gate(frozen, "-f", "json").stdout)
+    data = json.loads(gate(frozen, "-f", "json", code=1).stdout)
     assert data["schema"] == "catalogctl/ci/v1"
     assert data["passed"] is False
     assert data["summary"] == {"errors": 1, "warnings": 0, "accepted": 0, "expired": 0}
@@ -347,8 +294,7 @@ def test_json_report(frozen: Path) -> None:
 
 
 def test_an_unknown_base_is_a_usage_error(frozen: Path) -> None:
-    done = CliRunner().invoke(app, ["ci", "--base", "nope", "-C", str(frozen)])
-    assert done.exit_code == 2
+    done = run_cli("ci", "--base", "nope", "-C", str(frozen), code=2)
     assert "error: unknown ref `nope`" in done.stderr
 
 
@@ -356,7 +302,6 @@ def test_head_ref_instead_of_the_working_tree(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
     commit_all(frozen, "edit the ruleset")
     git(frozen, "checkout", "-q", "main")
-    assert gate(frozen).exit_code == 0
-    done = gate(frozen, "--head", "pr")
-    assert done.exit_code == 1
+    gate(frozen)
+    done = gate(frozen, "--head", "pr", code=1)
     assert done.stdout.splitlines()[-1].startswith("gate failed: main (")

@@ -9,19 +9,17 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from typer.testing import CliRunner
 
-from catalogctl.cli import app
 from catalogctl.model.check import Check, CheckReport
 from catalogctl.model.results import RunResults
 from catalogctl.render.check import expected_text, observed_text
 from catalogctl.run.check import check_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES
+from tests.helpers import run_cli
 from tests.run_results import gpt_oss_results, pin_all, resolved_config
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -302,7 +300,7 @@ def test_a_non_streaming_run_has_no_ttft(deepseek: Path, tmp_path: Path) -> None
 def test_check_json_writes_numbers_as_numbers(deepseek: Path, tmp_path: Path) -> None:
     resolved = tmp_path / "resolved.json"
     resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
-    done = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive")), "-f", "json"])
+    done = run_cli("check", str(resolved), str(run_folder(tmp_path, "interactive")), "-f", "json", code=1)
     checks = {(g["name"], c["what"], c["bound"]): c for g in json.loads(done.stdout)["gates"] for c in g["checks"]}
     exact_match = checks[("accuracy_gate", "exact_match", ">=")]
     assert (exact_match["expected"], exact_match["reference"], exact_match["factor"]) == (80.544618, 81.3582, 0.99)
@@ -320,44 +318,37 @@ def test_check_json_writes_numbers_as_numbers(deepseek: Path, tmp_path: Path) ->
 def test_check_command_exit_codes_and_formats(deepseek: Path, tmp_path: Path, pinned: Path) -> None:
     resolved = tmp_path / "resolved.json"
     resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
-    result = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive"))])
-    assert result.exit_code == 1
+    result = run_cli("check", str(resolved), str(run_folder(tmp_path, "interactive")), code=1)
     lines = result.stdout.splitlines()
     assert lines[0] == f"source: endpoints run folder {tmp_path / 'interactive'}"
     assert (
         lines[-1] == "deepseek-r1: INVALID (hard gates not passed: dataset_integrity, seeds); warnings: model_integrity"
     )
-    as_json = json.loads(
-        runner.invoke(app, ["check", str(resolved), str(tmp_path / "interactive"), "-f", "json"]).stdout
-    )
+    as_json = json.loads(run_cli("check", str(resolved), str(tmp_path / "interactive"), "-f", "json", code=1).stdout)
     assert as_json["schema"] == "catalogctl/check/v1"
     assert as_json["valid"] is False
-    markdown = runner.invoke(app, ["check", str(resolved), str(tmp_path / "interactive"), "-f", "markdown"]).stdout
+    markdown = run_cli("check", str(resolved), str(tmp_path / "interactive"), "-f", "markdown", code=1).stdout
     assert "| accuracy_gate | pass | exact_match | >= 80.544618 (81.3582 x 0.99) | 80.629 |" in markdown
 
     good = tmp_path / "gpt.json"
     good.write_text(json.dumps(resolved_config(pinned, "gpt-oss-120b").to_data()))
     results = tmp_path / "results.json"
     results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
-    ok = runner.invoke(app, ["check", str(good), str(results)])
-    assert ok.exit_code == 0, ok.stdout
+    ok = run_cli("check", str(good), str(results))
     assert ok.stdout.splitlines()[-1] == "gpt-oss-120b: VALID"
-    missing = runner.invoke(app, ["check", str(good), str(tmp_path / "nope.json")])
-    assert missing.exit_code == 2
+    missing = run_cli("check", str(good), str(tmp_path / "nope.json"), code=2)
     assert missing.stderr.startswith("error: cannot read ")
     bad = tmp_path / "bad.json"
     bad.write_text('{"benchmark": "gpt-oss-120b", "seeds": {"model_seed": true}}')
-    invalid = runner.invoke(app, ["check", str(good), str(bad)])
-    assert invalid.exit_code == 1
+    invalid = run_cli("check", str(good), str(bad), code=1)
     assert "seeds.model_seed" in invalid.stderr
 
 
 def test_gates_and_metrics_listings(catalog_dir: Path) -> None:
-    gates = runner.invoke(app, ["gates", "--format", "json"])
+    gates = run_cli("gates", "--format", "json")
     data = json.loads(gates.stdout)
     assert {g["name"]: g["severity"] for g in data["gates"]}["model_integrity"] == "soft"
-    metrics = runner.invoke(app, ["metrics", "-C", str(catalog_dir)])
-    assert metrics.exit_code == 0
+    metrics = run_cli("metrics", "-C", str(catalog_dir))
     assert metrics.stdout.splitlines()[0].split() == ["KEY", "LABEL", "UNIT", "DIRECTION"]
 
 
@@ -510,8 +501,8 @@ def test_a_bug_in_the_endpoints_reader_is_an_internal_error(
         raise TypeError("unsupported operand type(s) for /: 'str' and 'int'")
 
     monkeypatch.setattr("catalogctl.run.endpoints._p99_ms", buggy)
-    outcome = runner.invoke(app, ["check", str(resolved), str(run_folder(tmp_path, "interactive"))])
-    assert (outcome.exit_code, outcome.stdout) == (70, "")
+    outcome = run_cli("check", str(resolved), str(run_folder(tmp_path, "interactive")), code=70)
+    assert outcome.stdout == ""
     assert outcome.stderr == (
         "internal error: TypeError: unsupported operand type(s) for /: 'str' and 'int'; "
         "rerun with --traceback and report it\n"
@@ -530,8 +521,8 @@ def test_a_hand_edited_resolved_config_is_a_message(pinned: Path, tmp_path: Path
     data = resolved_config(pinned, "gpt-oss-120b").to_data()
     del data["contract"]["accuracy"]["thresholds"]
     resolved, results = _write_check_inputs(tmp_path, data, gpt_oss_results())
-    outcome = runner.invoke(app, ["check", str(resolved), str(results)])
-    assert (outcome.exit_code, outcome.stdout) == (2, "")
+    outcome = run_cli("check", str(resolved), str(results), code=2)
+    assert outcome.stdout == ""
     assert outcome.stderr == (
         f"error: {resolved} cannot be checked: contract.accuracy.thresholds is missing\n"
         "hint: write resolved configs with `catalogctl resolve` or `preflight`\n"
@@ -615,6 +606,67 @@ def test_a_bug_in_a_gate_is_an_internal_error_not_a_usage_error(
     resolved, results = _write_check_inputs(
         tmp_path, resolved_config(pinned, "gpt-oss-120b").to_data(), gpt_oss_results()
     )
-    outcome = runner.invoke(app, ["check", str(resolved), str(results)])
-    assert (outcome.exit_code, outcome.stdout) == (70, "")
+    outcome = run_cli("check", str(resolved), str(results), code=70)
+    assert outcome.stdout == ""
     assert outcome.stderr == "internal error: KeyError: 'thresholds'; rerun with --traceback and report it\n"
+
+
+@pytest.fixture
+def gpt_oss_run(pinned: Path, tmp_path: Path) -> Path:
+    results = tmp_path / "results.json"
+    results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
+    return results
+
+
+def test_a_resolved_config_that_is_not_json_is_a_usage_error(gpt_oss_run: Path, tmp_path: Path) -> None:
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text("{")
+    assert run_cli("check", resolved, gpt_oss_run, code=2).stderr == (
+        f"error: {resolved} is not a resolved config: Expecting property name enclosed in double quotes: "
+        "line 1 column 2 (char 1)\n"
+    )
+
+
+def test_a_resolved_config_missing_its_parts_lists_each(gpt_oss_run: Path, tmp_path: Path) -> None:
+    resolved = tmp_path / "resolved.yaml"
+    resolved.write_text("schema: catalogctl/resolved/v1\nseeds: 1\n")
+    assert run_cli("check", resolved, gpt_oss_run, code=1).stderr.splitlines() == [
+        f"error: {resolved} is not a valid resolved config",
+        f"  {resolved}: schema-invalid-value submission_ref: Field required",
+        f"  {resolved}: schema-invalid-value contract: Field required",
+        f"  {resolved}: schema-invalid-value seeds: Input should be a valid dictionary or instance of ResolvedSeeds",
+        f"  {resolved}: schema-invalid-value endpoint_config: Field required",
+        f"  {resolved}: schema-invalid-value settings: Field required",
+        f"  {resolved}: schema-invalid-value provenance: Field required",
+    ]
+
+
+def test_a_contract_without_its_id_is_no_resolved_contract(pinned: Path, gpt_oss_run: Path, tmp_path: Path) -> None:
+    data = resolved_config(pinned, "gpt-oss-120b").to_data()
+    del data["contract"]["id"]
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    assert run_cli("check", resolved, gpt_oss_run, code=2).stderr == (
+        f"error: {resolved} cannot be checked: contract.id is missing\n"
+        "hint: write resolved configs with `catalogctl resolve` or `preflight`\n"
+    )
+
+
+def test_a_gate_this_tool_does_not_know_cannot_pass(pinned: Path, gpt_oss_run: Path, tmp_path: Path) -> None:
+    data = resolved_config(pinned, "gpt-oss-120b").to_data()
+    data["contract"]["postprocessing"]["gates"].append("vibes_check")  # e.g. written by a newer catalogctl
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    lines = run_cli("check", resolved, gpt_oss_run, code=1).stdout.splitlines()
+    assert lines[-2].split() == [
+        "vibes_check",
+        "NOT",
+        "EVALUABLE",
+        "vibes_check",
+        "a",
+        "registered",
+        "gate",
+        "unknown",
+        "[unknown]",
+    ]
+    assert lines[-1] == "gpt-oss-120b: INVALID (hard gates not passed: vibes_check)"

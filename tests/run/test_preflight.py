@@ -9,14 +9,12 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
-from typer.testing import CliRunner
 
-from catalogctl.cli import app
 from catalogctl.errors import CatalogInvalid, CheckFailed, GitHubProblem, RemoteUnreachable
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.resolve import resolve
-from tests.helpers import commit_all, git, replace_in, write
+from tests.helpers import commit_all, git, replace_in, run_cli, write
 from tests.release_repo import SEEDS_A, free_port, git_daemon, make_freezable
 
 NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
@@ -30,7 +28,6 @@ settings:
   load_pattern: {type: concurrency, target_concurrency: 512}
 submitter: {organization: Example Labs}
 """
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -55,17 +52,16 @@ def output(tmp_path: Path) -> Path:
     return tmp_path / "out" / "resolved.json"
 
 
-def refused(repo: Path, submission: Path, output: Path, *extra: str) -> tuple[int, str]:
-    """Run preflight through the CLI; the output file must not exist afterwards."""
-    result = runner.invoke(app, ["preflight", str(submission), "-C", str(repo), "-o", str(output), *extra])
+def refused(repo: Path, submission: Path, output: Path, *extra: str, code: int) -> str:
+    """Run preflight through the CLI, expecting exit `code`; the output file must not exist afterwards."""
+    result = run_cli("preflight", str(submission), "-C", str(repo), "-o", str(output), *extra, code=code)
     assert not output.exists()
     assert not output.parent.exists() or not any(output.parent.iterdir())  # no temporary file either
-    return result.exit_code, result.stderr
+    return result.stderr
 
 
 def test_preflight_success_writes_the_resolved_config(release: Path, submission: Path, output: Path) -> None:
-    result = runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(output)])
-    assert result.exit_code == 0, result.stderr
+    run_cli("preflight", str(submission), "-C", str(release), "-o", str(output))
     data = json.loads(output.read_text())
     assert data["schema"] == "catalogctl/resolved/v1"
     assert data["seeds"] == {
@@ -104,7 +100,7 @@ def test_preflight_as_a_python_api(release: Path, submission: Path) -> None:
 
 def test_resolved_config_as_yaml_round_trips(release: Path, submission: Path, tmp_path: Path) -> None:
     out = tmp_path / "resolved.yaml"
-    assert runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(out)]).exit_code == 0
+    run_cli("preflight", str(submission), "-C", str(release), "-o", str(out))
     from catalogctl.io.yamlio import parse_document
 
     data = parse_document(str(out), out.read_bytes()).data
@@ -115,8 +111,7 @@ def test_head_one_commit_ahead(release: Path, submission: Path, output: Path) ->
     write(release, "NOTES.md", "later work\n")
     head = commit_all(release, "Later work")
     tag = git(release, "rev-parse", "2026-09-C0^{commit}")
-    code, err = refused(release, submission, output)
-    assert code == 3
+    err = refused(release, submission, output, code=3)
     assert err == (
         f"error [checkout-mismatch]: HEAD ({head[:12]}) is 1 commit ahead of 2026-09-C0 ({tag[:12]})\n"
         "hint: check out the release: git checkout 2026-09-C0\n"
@@ -125,16 +120,14 @@ def test_head_one_commit_ahead(release: Path, submission: Path, output: Path) ->
 
 def test_head_behind_the_tag(release: Path, submission: Path, output: Path) -> None:
     git(release, "checkout", "-q", "HEAD~1")
-    code, err = refused(release, submission, output)
-    assert code == 3
+    err = refused(release, submission, output, code=3)
     assert "is 1 commit behind 2026-09-C0" in err
 
 
 def test_a_moved_local_tag(release: Path, submission: Path, output: Path) -> None:
     git(release, "tag", "-f", "-a", "2026-09-C0", "-m", "moved", "HEAD~1")
     before = git(release, "rev-parse", "HEAD~1")
-    code, err = refused(release, submission, output)
-    assert code == 5
+    err = refused(release, submission, output, code=5)
     assert err == (
         f"error [tag-invalid]: tag `2026-09-C0` points at {before[:12]}, which has no rulesets/2026-09-C0.yaml\n"
     )
@@ -147,8 +140,7 @@ def test_a_moved_remote_tag(release: Path, submission: Path, output: Path, tmp_p
     git(other, "push", "-q", "--force", "origin", "2026-09-C0")
     there = git(other, "rev-parse", "HEAD~1")
     here = git(release, "rev-parse", "HEAD")
-    code, err = refused(release, submission, output)
-    assert code == 6
+    err = refused(release, submission, output, code=6)
     assert err == (
         f"error [remote-mismatch]: the remote `origin` has tag `2026-09-C0` at {there[:12]}, "
         f"but the local tag is at {here[:12]}\nhint: the tag moved on one side: do not run until the two agree\n"
@@ -157,8 +149,7 @@ def test_a_moved_remote_tag(release: Path, submission: Path, output: Path, tmp_p
 
 def test_dirty_catalog_file(release: Path, submission: Path, output: Path) -> None:
     replace_in(release, "benchmark_suite/benchmarks/gsm8k.yaml", "max_new_tokens: 256", "max_new_tokens: 2048")
-    code, err = refused(release, submission, output)
-    assert code == 4
+    err = refused(release, submission, output, code=4)
     assert err == (
         "error [catalog-dirty]: the catalog has uncommitted changes: benchmark_suite/benchmarks/gsm8k.yaml\n"
         "hint: run exactly the release: git stash -u, or a clean checkout\n"
@@ -167,28 +158,25 @@ def test_dirty_catalog_file(release: Path, submission: Path, output: Path) -> No
 
 def test_untracked_file_in_the_catalog(release: Path, submission: Path, output: Path) -> None:
     write(release, "benchmark_suite/models/extra.yaml", "id: extra\n")
-    code, err = refused(release, submission, output)
-    assert code == 4
+    err = refused(release, submission, output, code=4)
     assert "benchmark_suite/models/extra.yaml" in err
 
 
 def test_untracked_file_outside_the_catalog_is_fine(release: Path, submission: Path, output: Path) -> None:
     write(release, "scratch/notes.txt", "x\n")
-    assert runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(output)]).exit_code == 0
+    run_cli("preflight", str(submission), "-C", str(release), "-o", str(output))
 
 
 def test_lightweight_tag(release: Path, submission: Path, output: Path) -> None:
     git(release, "tag", "-d", "2026-09-C0")
     git(release, "tag", "2026-09-C0", "HEAD")
-    code, err = refused(release, submission, output)
-    assert code == 5
+    err = refused(release, submission, output, code=5)
     assert err == "error [tag-invalid]: tag `2026-09-C0` is lightweight: a release tag is annotated\n"
 
 
 def test_missing_tag_is_never_relaxed(release: Path, submission: Path, output: Path) -> None:
     git(release, "tag", "-d", "2026-09-C0")
-    code, err = refused(release, submission, output)
-    assert code == 5
+    err = refused(release, submission, output, code=5)
     assert err == (
         "error [tag-invalid]: the release tag `2026-09-C0` is missing\nhint: fetch it: git fetch --tags origin\n"
     )
@@ -196,8 +184,7 @@ def test_missing_tag_is_never_relaxed(release: Path, submission: Path, output: P
 
 def test_seed_set_not_valid_for_the_cohort(release: Path, submission: Path, output: Path) -> None:
     replace_in(release.parent, "submission.yaml", "seed_set_id: A", "seed_set_id: B")
-    code, err = refused(release, submission, output)
-    assert code == 7
+    err = refused(release, submission, output, code=7)
     assert err == (
         "error [submission-mismatch]: seed set `B` is not valid for cohort 2026-09-C0\nhint: valid seed sets: A\n"
     )
@@ -205,8 +192,7 @@ def test_seed_set_not_valid_for_the_cohort(release: Path, submission: Path, outp
 
 def test_benchmark_not_in_the_cohort(release: Path, submission: Path, output: Path) -> None:
     replace_in(release.parent, "submission.yaml", "benchmark: gsm8k", "benchmark: gpt-oss-120b")
-    code, err = refused(release, submission, output)
-    assert code == 7
+    err = refused(release, submission, output, code=7)
     assert err == (
         "error [submission-mismatch]: benchmark `gpt-oss-120b` is not in cohort 2026-09-C0\n"
         "hint: the cohort's benchmarks: deepseek-r1, gsm8k\n"
@@ -215,8 +201,7 @@ def test_benchmark_not_in_the_cohort(release: Path, submission: Path, output: Pa
 
 def test_api_type_mismatch(release: Path, submission: Path, output: Path) -> None:
     replace_in(release.parent, "submission.yaml", "api_type: openai_completions", "api_type: openai")
-    code, err = refused(release, submission, output)
-    assert code == 7
+    err = refused(release, submission, output, code=7)
     assert err == (
         "error [submission-mismatch]: endpoint_config.api_type is openai, but benchmark `gsm8k` uses "
         "openai_completions\n"
@@ -225,8 +210,7 @@ def test_api_type_mismatch(release: Path, submission: Path, output: Path) -> Non
 
 def test_invalid_submission_is_reported_with_positions(release: Path, submission: Path, output: Path) -> None:
     replace_in(release.parent, "submission.yaml", "settings:", "setings:")
-    code, err = refused(release, submission, output)
-    assert code == 1
+    err = refused(release, submission, output, code=1)
     assert (
         f"  {submission}:6:1: schema-unknown-key unknown key `setings` in the document (did you mean `settings`?)"
         in err
@@ -234,25 +218,20 @@ def test_invalid_submission_is_reported_with_positions(release: Path, submission
 
 
 def test_unreachable_remote_with_and_without_offline(release: Path, submission: Path, output: Path) -> None:
-    code, err = refused(release, submission, output, "--remote", "git://127.0.0.1:1/nothing.git")
-    assert code == 6
+    err = refused(release, submission, output, "--remote", "git://127.0.0.1:1/nothing.git", code=6)
     assert err.startswith("error [remote-mismatch]: the remote `git://127.0.0.1:1/nothing.git` is unreachable: ")
     assert err.endswith("hint: pass --offline to run without verifying the remote (recorded in the resolved config)\n")
-    result = runner.invoke(
-        app,
-        [
-            "preflight",
-            str(submission),
-            "-C",
-            str(release),
-            "-o",
-            str(output),
-            "--remote",
-            "git://127.0.0.1:1/x",
-            "--offline",
-        ],
+    run_cli(
+        "preflight",
+        str(submission),
+        "-C",
+        str(release),
+        "-o",
+        str(output),
+        "--remote",
+        "git://127.0.0.1:1/x",
+        "--offline",
     )
-    assert result.exit_code == 0, result.stderr
     remote = json.loads(output.read_text())["provenance"]["remote"]
     assert remote == {"verified": False, "methods": [], "note": "--offline: the remote was not contacted"}
 
@@ -264,8 +243,7 @@ def test_contract_edited_after_the_freeze(release: Path, submission: Path, outpu
     replace_in(release, "benchmark_suite/benchmarks/gsm8k.yaml", "max_new_tokens: 256", "max_new_tokens: 2048")
     git(release, "commit", "-q", "-a", "--amend", "--no-edit")
     git(release, "tag", "-f", "-a", "2026-09-C0", "-m", message)
-    code, err = refused(release, submission, output, "--offline")
-    assert code == 8
+    err = refused(release, submission, output, "--offline", code=8)
     assert err.startswith("error [contract-mismatch]: the contract of `gsm8k` at 2026-09-C0 (")
     assert "but cohort 2026-09-C0 froze sha256:" in err
 
@@ -284,11 +262,9 @@ def test_resolve_reads_the_tag_not_the_working_tree(release: Path, submission: P
 def test_resolve_prints_yaml_and_rejects_an_unknown_output_type(
     release: Path, submission: Path, tmp_path: Path
 ) -> None:
-    printed = runner.invoke(app, ["resolve", str(submission), "-C", str(release)])
-    assert printed.exit_code == 0
+    printed = run_cli("resolve", str(submission), "-C", str(release))
     assert printed.stdout.startswith("schema: catalogctl/resolved/v1\ntype: resolved_config\n")
-    bad = runner.invoke(app, ["resolve", str(submission), "-C", str(release), "-o", str(tmp_path / "x.txt")])
-    assert bad.exit_code == 2
+    bad = run_cli("resolve", str(submission), "-C", str(release), "-o", str(tmp_path / "x.txt"), code=2)
     assert bad.stderr == f"error: {tmp_path / 'x.txt'}: write the resolved config to a .yaml, .yml or .json file\n"
     assert not (tmp_path / "x.txt").exists()
 
@@ -307,8 +283,8 @@ def test_resolve_a_cohort_nobody_froze_is_no_such_cohort(release: Path, tmp_path
         "hint: list the frozen cohorts with `catalogctl cohorts`\n"
     )
     for extra in ([], ["--ref", "main"]):
-        done = runner.invoke(app, ["resolve", str(other), "-C", str(release), *extra])
-        assert (done.exit_code, done.stdout, done.stderr) == (2, "", expected)  # was "unknown ref", and exit 5
+        done = run_cli("resolve", other, "-C", release, *extra, code=2)  # was "unknown ref", and exit 5
+        assert (done.stdout, done.stderr) == ("", expected)
 
 
 def test_resolve_finds_a_cohort_by_its_ruleset_without_its_tag(release: Path, submission: Path) -> None:
@@ -328,10 +304,7 @@ def test_preflight_against_git_daemon(release: Path, submission: Path, output: P
     served = tmp_path / "served"
     for url in git_daemon(served):
         git(served, "clone", "-q", "--bare", str(tmp_path / "origin.git"), str(served / "mirror.git"))
-        result = runner.invoke(
-            app, ["preflight", str(submission), "-C", str(release), "-o", str(output), "--remote", f"{url}/mirror.git"]
-        )
-        assert result.exit_code == 0, result.stderr
+        run_cli("preflight", str(submission), "-C", str(release), "-o", str(output), "--remote", f"{url}/mirror.git")
         assert json.loads(output.read_text())["provenance"]["remote"]["methods"] == ["git"]
 
 
@@ -354,10 +327,7 @@ def test_preflight_confirms_the_tag_on_github(
     tag_answers(httpserver, "mlcommons/catalog", "2026-09-C0", "t" * 40, commit)
     monkeypatch.setenv("GITHUB_API_URL", httpserver.url_for("/"))
     monkeypatch.setenv("GITHUB_TOKEN", "secret-token")
-    result = runner.invoke(
-        app, ["preflight", str(submission), "-C", str(release), "-o", str(output), "--github", "mlcommons/catalog"]
-    )
-    assert result.exit_code == 0, result.stderr
+    run_cli("preflight", str(submission), "-C", str(release), "-o", str(output), "--github", "mlcommons/catalog")
     assert json.loads(output.read_text())["provenance"]["remote"]["methods"] == ["git", "github"]
     first = httpserver.log[0][0]
     assert first.headers["Authorization"] == "Bearer secret-token"
@@ -368,8 +338,7 @@ def test_preflight_refuses_when_github_disagrees(
 ) -> None:
     tag_answers(httpserver, "mlcommons/catalog", "2026-09-C0", "t" * 40, "e" * 40)
     monkeypatch.setenv("GITHUB_API_URL", httpserver.url_for("/"))
-    code, err = refused(release, submission, output, "--github", "mlcommons/catalog")
-    assert code == 6
+    err = refused(release, submission, output, "--github", "mlcommons/catalog", code=6)
     assert f"on GitHub (mlcommons/catalog) tag `2026-09-C0` points at {'e' * 12}, not " in err
 
 
@@ -444,8 +413,7 @@ def test_preflight_with_github_unreachable_is_a_remote_mismatch(
     port = free_port()  # nothing listens there
     api = GitHubClient(f"http://127.0.0.1:{port}", None, backoff_s=0)
     monkeypatch.setattr(GitHubClient, "from_environment", classmethod(lambda cls: api))
-    code, err = refused(release, submission, output, "--github", "mlcommons/catalog")
-    assert code == 6
+    err = refused(release, submission, output, "--github", "mlcommons/catalog", code=6)
     assert err.startswith(
         f"error [remote-mismatch]: GitHub could not confirm tag `2026-09-C0`: GitHub API unreachable at "
         f"http://127.0.0.1:{port} after 3 attempts "
@@ -473,8 +441,7 @@ def test_a_detached_checkout_of_the_tag_passes(release: Path, submission: Path, 
     write(release, "NOTES.md", "later work\n")
     commit_all(release, "Later work")
     git(release, "checkout", "-q", "2026-09-C0")  # what a runner does: HEAD detached at the release
-    result = runner.invoke(app, ["preflight", str(submission), "-C", str(release), "-o", str(output)])
-    assert result.exit_code == 0, result.stderr
+    run_cli("preflight", str(submission), "-C", str(release), "-o", str(output))
     assert json.loads(output.read_text())["provenance"]["commit"] == git(release, "rev-parse", "2026-09-C0^{commit}")
 
 
@@ -486,8 +453,7 @@ def test_a_tag_moved_to_an_edited_ruleset_is_refused(release: Path, submission: 
     moved = commit_all(release, "Tweak the seeds")
     digest = ruleset_digest((release / "rulesets/2026-09-C0.yaml").read_bytes())
     git(release, "tag", "-f", "-a", "2026-09-C0", "-m", f"re-tagged\n\nruleset-digest: {digest}", "HEAD")
-    code, err = refused(release, submission, output, "--offline")
-    assert code == 5
+    err = refused(release, submission, output, "--offline", code=5)
     assert err == (
         f"error [tag-invalid]: tag `2026-09-C0` points at {moved[:12]}, but rulesets/2026-09-C0.yaml was added by "
         f"{added[:12]}: the tag moved\n"

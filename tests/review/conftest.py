@@ -1,0 +1,22 @@
+"""Fixtures of the PR gate's tests: a base with a frozen cohort, a head to edit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.review_repo import make_frozen
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--format github` writes its comment body into the current folder."""
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def frozen(catalog_repo: Path, tmp_path: Path) -> Path:
+    """A repository with cohort 2026-09-C0 (gsm8k, deepseek-r1) frozen on `main`, and a `pr`
+    branch checked out to edit."""
+    return make_frozen(catalog_repo, tmp_path)

@@ -1,0 +1,129 @@
+"""The endpoints client's run folder, read as results: how its datasets map onto a contract's,
+what it leaves unreported, and folders that are not what `check` expects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from catalogctl.run.endpoints import read_run_folder
+from tests.helpers import run_cli, write
+from tests.run_results import pin_all, resolved_config
+
+CONFIG = """\
+model_params:
+  temperature: 1
+  top_p: 1
+  top_k: 0
+  max_new_tokens: 32768
+datasets:
+- name: gpt_oss_perf
+  type: performance
+- name: aime25
+  type: accuracy
+  accuracy_config: {eval_method: pass_at_1}
+  generation_config_override: {max_new_tokens: 10240, reasoning_effort: low}
+- name: gpqa::cot
+  type: accuracy
+  accuracy_config: {eval_method: a_scorer_of_the_future}
+- name: livecodebench
+  type: accuracy
+  accuracy_config: {eval_method: code_bench_scorer}
+- name: mmlu
+  type: accuracy
+- name: warmup
+  type: warmup
+settings:
+  runtime: {scheduler_random_seed: 1, dataloader_random_seed: 2}
+endpoint_config: {api_type: openai}
+"""
+SCORES = {
+    "accuracy_scores": [
+        {"dataset_name": "aime25", "dataset_type": "accuracy", "score": 0.9, "total_samples": 240},
+        {"dataset_name": "gpqa::cot", "dataset_type": "accuracy", "score": 0.8, "total_samples": 990},
+        {
+            "dataset_name": "livecodebench",
+            "dataset_type": "accuracy",
+            "score": 0.84,
+            "total_samples": 3165,
+            "output_sequence_lengths": {"avg": 812.5},
+        },
+        {"dataset_name": "gpt_oss_perf", "dataset_type": "performance", "score": 1.0},
+    ]
+}
+SUMMARY = {
+    "duration_ns": 600_500_000_000,
+    "n_samples_issued": 6400,
+    "n_samples_completed": 6396,
+    "ttft": {"percentiles": {"50.0": 900_000_000}},  # no 99th percentile: not reported
+    "tpot": {"percentiles": {"99.0": 70_000_000}},  # no early-stopping estimate: the plain one
+}
+
+
+@pytest.fixture
+def gpt_oss(catalog_dir: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A resolved gpt-oss-120b config, and a run folder of the four datasets under their ids."""
+    pin_all(catalog_dir)
+    resolved = write(tmp_path, "resolved.json", json.dumps(resolved_config(catalog_dir, "gpt-oss-120b").to_data()))
+    folder = tmp_path / "run"
+    write(folder, "config.yaml", CONFIG)
+    write(folder, "accuracy/accuracy_results.json", json.dumps(SCORES))
+    write(folder, "performance/result_summary.json", json.dumps(SUMMARY))
+    return resolved, folder
+
+
+def test_datasets_map_by_id_and_unknown_scorers_and_names_are_left_out(
+    catalog_dir: Path, gpt_oss: tuple[Path, Path]
+) -> None:
+    _, folder = gpt_oss
+    results = read_run_folder(folder, resolved_config(catalog_dir, "gpt-oss-120b").contract)
+    base = {"temperature": 1.0, "top_p": 1.0, "top_k": 0, "max_new_tokens": 32768}
+    assert results.model_dump(exclude_none=True, exclude={"schema_"}) == {
+        "benchmark": "gpt-oss-120b",
+        "source": f"endpoints run folder {folder}",
+        "api_type": "openai",
+        "seeds": {"scheduler_rng_seed": 1, "sample_index_rng_seed": 2},  # the client records no model seed
+        "datasets": [  # mmlu is no dataset of the contract, warmup no phase: left out
+            {"dataset": "gpt_oss_perf", "phase": "performance", "samples_issued": 6400},
+            {"dataset": "aime25", "phase": "accuracy"},
+            {"dataset": "gpqa", "phase": "accuracy"},  # the `::cot` variant of gpqa
+            {"dataset": "livecodebench", "phase": "accuracy"},
+        ],
+        "generation": [
+            {"phase": "performance", **base},
+            {"phase": "accuracy", **base},
+            {"phase": "accuracy", "dataset": "aime25", **base, "max_new_tokens": 10240, "reasoning_effort": "low"},
+        ],
+        "performance": {"duration_ms": 600500.0, "sample_count": 6396, "tpot_p99_ms": 70.0},
+        # gpqa's scorer has no known scale, and a score of the performance phase is no accuracy
+        "accuracy": [
+            {"dataset": "aime25", "scale": "fraction", "pooled_score": 0.9, "samples_scored": 240},
+            {"dataset": "livecodebench", "scale": "fraction", "pooled_score": 0.84, "samples_scored": 3165},
+        ],
+        "metrics": {},  # an average output length stands for TOKENS_PER_SAMPLE only with one dataset
+    }
+
+
+def test_a_folder_without_config_yaml_is_no_run_folder(gpt_oss: tuple[Path, Path]) -> None:
+    resolved, folder = gpt_oss
+    (folder / "config.yaml").unlink()
+    done = run_cli("check", resolved, folder, code=2)
+    assert done.stderr == f"error: {folder} is not an endpoints run folder: no config.yaml\n"
+
+
+def test_a_config_yaml_that_is_not_yaml_is_shown_at_its_position(gpt_oss: tuple[Path, Path]) -> None:
+    resolved, folder = gpt_oss
+    write(folder, "config.yaml", "model_params: [\n")
+    done = run_cli("check", resolved, folder, code=2)
+    assert done.stderr == f"error: {folder / 'config.yaml'}:2:1: did not find expected node content\n"
+
+
+def test_a_result_summary_that_is_not_json(gpt_oss: tuple[Path, Path]) -> None:
+    resolved, folder = gpt_oss
+    summary = write(folder, "performance/result_summary.json", "{not json")
+    done = run_cli("check", resolved, folder, code=2)
+    assert done.stderr == (
+        f"error: {summary} is not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n"
+    )
