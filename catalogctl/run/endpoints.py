@@ -98,7 +98,7 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
     if not config_path.is_file():
         raise UsageError(f"{folder} is not an endpoints run folder: no config.yaml")
     try:
-        config = read_foreign_yaml(str(config_path), config_path.read_bytes()) or {}
+        config = read_foreign_yaml(config_path.read_bytes()) or {}
     except YamlProblem as problem:
         raise UsageError(f"{config_path}:{problem.line}:{problem.column}: {problem.message}") from None
     summary_path = folder / "performance" / "result_summary.json"

@@ -4,7 +4,10 @@ the endpoints client's real result files."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -433,3 +436,23 @@ def test_a_hand_edited_resolved_config_is_a_message(pinned: Path, tmp_path: Path
     outcome = runner.invoke(app, ["check", str(resolved), str(results)])
     assert outcome.exit_code == 2
     assert outcome.stderr.startswith("error: the resolved config's contract lacks what gate `accuracy_gate` needs")
+
+
+def test_a_deeply_nested_run_config_is_a_message_not_a_crash(deepseek: Path, tmp_path: Path) -> None:
+    # A 200 KB config.yaml nested 100,000 deep once crashed `check` (exit 139: libyaml's
+    # recursive composer). Run the command in a child so a crash fails this test.
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
+    folder = run_folder(tmp_path, "interactive")
+    (folder / "config.yaml").write_bytes(b"a: " + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "catalogctl", "check", str(resolved), str(folder)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"error: {folder / 'config.yaml'}:1:67: nesting deeper than 64 levels\n"
