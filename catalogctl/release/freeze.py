@@ -26,7 +26,7 @@ from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import CHANGELOG, SUITE_DIR, ruleset_path
 from catalogctl.catalog.loader import load_tree
-from catalogctl.catalog.seeds import SeedValues, next_seed_sets, read_seed_file, unique_sets
+from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
 from catalogctl.errors import (
     CatalogError,
     CatalogInvalid,
@@ -290,17 +290,14 @@ class _Freeze:
                 self.check_resumed_seeds(resumed)
         else:
             published = [s for r in catalog.rulesets.values() if r.cohort != self.cohort.id for s in r.seed_sets]
-            imported: SeedValues | None = None
-            imported_id: str | None = None
-            if self.request.seeds_file is not None:
-                imported, imported_id = read_seed_file(self.request.seeds_file)
+            imported = read_seed_file(self.request.seeds_file) if self.request.seeds_file is not None else None
             seed_sets, new_set = next_seed_sets(
                 suite.policies.seed_rotation,
                 self.cohort,
                 list(previous.seed_sets) if previous else [],
                 unique_sets(published),
                 imported,
-                imported_id,
+                imported.id if imported else None,
             )
             if new_set is not None:
                 origin = "imported" if imported else "generated"
@@ -319,10 +316,10 @@ class _Freeze:
     def check_resumed_seeds(self, resumed: Ruleset) -> None:
         """A rerun with --seeds must ask for the seeds the interrupted freeze already wrote."""
         assert self.request.seeds_file is not None
-        imported, imported_id = read_seed_file(self.request.seeds_file)
+        imported = read_seed_file(self.request.seeds_file)
         new = [s for s in resumed.seed_sets if s.introduced_in == self.cohort.id]
-        values = [SeedValues(s.scheduler_rng_seed, s.sample_index_rng_seed, s.model_seed) for s in new]
-        if values != [imported] or (imported_id is not None and new[0].id != imported_id):
+        values = [s.seed_values() for s in new]
+        if values != [imported.seed_values()] or (imported.id is not None and new[0].id != imported.id):
             shown = f"{new[0].scheduler_rng_seed} / {new[0].sample_index_rng_seed} / {new[0].model_seed}" if new else ""
             written = f"seed set {new[0].id} = {shown}" if new else "no new seed set"
             raise UsageError(

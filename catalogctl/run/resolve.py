@@ -102,12 +102,7 @@ def resolve_at(
     return ResolvedConfig(
         submission_ref=submission_data["submission_ref"],
         contract=resolve_contract(catalog, ref.benchmark),
-        seeds=ResolvedSeeds(
-            id=seeds.id,
-            scheduler_rng_seed=seeds.scheduler_rng_seed,
-            sample_index_rng_seed=seeds.sample_index_rng_seed,
-            model_seed=seeds.model_seed,
-        ),
+        seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
         endpoint_config=submission_data["endpoint_config"],
         settings=submission_data["settings"],
         submitter=submission_data.get("submitter"),
