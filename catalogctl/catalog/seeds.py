@@ -70,6 +70,17 @@ def unique_sets(sets: Iterable[SeedSet]) -> list[SeedSet]:
     return list(seen.values())
 
 
+def is_valid_in(seed_set: SeedSet, cohort: Cohort) -> bool:
+    """Whether a submission of `cohort` may adopt `seed_set`: from the cohort that introduced it
+    through its `valid_through`."""
+    return Cohort.parse(seed_set.introduced_in) <= cohort <= Cohort.parse(seed_set.valid_through)
+
+
+def valid_sets(seed_sets: Iterable[SeedSet], cohort: Cohort) -> list[SeedSet]:
+    """The sets of `seed_sets` a submission of `cohort` may adopt, in their order."""
+    return [s for s in seed_sets if is_valid_in(s, cohort)]
+
+
 def rotation_due(rotation: SeedRotation, cohort: Cohort, published: Iterable[SeedSet]) -> bool:
     """Whether `cohort` must introduce a new set: none was ever published, or the newest one is
     `rotate_every` cohorts old."""
@@ -88,7 +99,7 @@ def next_seed_sets(
     """The seed sets of a new cohort: the sets of the previous cohort still valid, plus a new set
     when rotation is due, with `new_values` (imported) or fresh ones. `published` is every set
     of every frozen cohort: ids are never reused. Returns (sets, the new set)."""
-    valid = [s for s in carried if Cohort.parse(s.valid_through) >= cohort]
+    valid = valid_sets(carried, cohort)
     if not rotation_due(rotation, cohort, published):
         if new_values is not None:
             raise UsageError(

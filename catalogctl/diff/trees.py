@@ -29,6 +29,7 @@ from catalogctl.catalog.contract import (
 from catalogctl.catalog.index import Catalog, Location
 from catalogctl.catalog.layout import ENTITY_DIRS, METRICS_FILE, RULESETS_DIR, SUITE_DIR, SUITE_FILE
 from catalogctl.catalog.loader import BENCHMARK_KINDS, SubsetLoader
+from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.catalog.validation import value_at
 from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic
 from catalogctl.io.tree import Tree
@@ -508,9 +509,7 @@ def _cohort_delta(old: Tree, new: Tree, old_ref: str, new_ref: str, differ: _Dif
     new_cohort = Cohort.parse(after.cohort)
     still = sorted(s.id for s in after.seed_sets if s.id in {o.id for o in before.seed_sets})
     retired = sorted(
-        s.id
-        for s in before.seed_sets
-        if s.id not in {n.id for n in after.seed_sets} or Cohort.parse(s.valid_through) < new_cohort
+        s.id for s in before.seed_sets if s.id not in {n.id for n in after.seed_sets} or not is_valid_in(s, new_cohort)
     )
     return CohortDelta(
         old=old_ref,

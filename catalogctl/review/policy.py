@@ -21,7 +21,7 @@ from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest, metric_keys
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.catalog.layout import RULESETS_DIR, entity_path
-from catalogctl.catalog.seeds import advance, rotation_due, set_id, set_index, unique_sets
+from catalogctl.catalog.seeds import advance, is_valid_in, rotation_due, set_id, set_index, unique_sets
 from catalogctl.diff.trees import DiffReport, fingerprint
 from catalogctl.errors import CatalogError
 from catalogctl.io.tree import Tree
@@ -252,7 +252,7 @@ def _seed_set_findings(
     index_of = {s.id: i for i, s in enumerate(ruleset.seed_sets)}
     if previous is not None:
         for carried in previous.seed_sets:
-            if Cohort.parse(carried.valid_through) >= cohort and carried.id not in mine:
+            if is_valid_in(carried, cohort) and carried.id not in mine:
                 report("ruleset-seed-sets", f"seed set {carried.id} is still valid but not carried over", "seed_sets")
     new = [s for s in ruleset.seed_sets if s.id not in known]
     for seed_set in ruleset.seed_sets:
@@ -302,7 +302,7 @@ def reference_cohort(catalog: Catalog, today: dt.date) -> Cohort:
 
 
 def _live(ruleset: Ruleset, reference: Cohort) -> bool:
-    return any(Cohort.parse(s.valid_through) >= reference for s in ruleset.seed_sets)
+    return any(is_valid_in(s, reference) for s in ruleset.seed_sets)
 
 
 def _uses(catalog: Catalog, bench: str) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest, resolve_contract
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import SubsetLoader
+from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.catalog.validation import read_user_document
 from catalogctl.errors import CatalogInvalid, CheckFailed, UsageError
@@ -70,9 +71,7 @@ def resolve_at(
         )
     cohort = Cohort.parse(ref.cohort)
     seeds = next((s for s in ruleset.seed_sets if s.id == ref.seed_set_id), None)
-    valid = [
-        s.id for s in ruleset.seed_sets if Cohort.parse(s.introduced_in) <= cohort <= Cohort.parse(s.valid_through)
-    ]
+    valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]
     if seeds is None or seeds.id not in valid:
         raise CheckFailed(
             "submission-mismatch",
