@@ -7,6 +7,11 @@ from collections.abc import Iterable
 from catalogctl.errors import Diagnostic, Severity
 
 
+def errors_only(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics that are errors, in their order (warnings dropped)."""
+    return [d for d in diagnostics if d.severity is Severity.ERROR]
+
+
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     """Whether any diagnostic is an error."""
     return any(d.severity is Severity.ERROR for d in diagnostics)

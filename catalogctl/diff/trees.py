@@ -26,12 +26,13 @@ from catalogctl.catalog.contract import (
     metric_keys,
     plain,
 )
+from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog, Location
 from catalogctl.catalog.layout import ENTITY_DIRS, METRICS_FILE, RULESETS_DIR, SUITE_DIR, SUITE_FILE
 from catalogctl.catalog.loader import BENCHMARK_KINDS, SubsetLoader
 from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.catalog.validation import value_at
-from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic
+from catalogctl.errors import CatalogError, CatalogInvalid
 from catalogctl.io.tree import Tree
 from catalogctl.io.yamlio import PathKey
 from catalogctl.model import Dataset, Metric, Model, Ruleset, Suite
@@ -357,10 +358,7 @@ class _Differ:
             self.compare("suite", after.name, Suite, before, after, self.new_catalog.locations.get(("suite", "")))
 
     def check_valid(self) -> None:
-        problems: list[Diagnostic] = []
-        for loader in (self.old, self.new):
-            found = [d for d in loader.result.diagnostics if d.severity.value == "error"]
-            problems.extend(found)
+        problems = errors_only([*self.old.result.diagnostics, *self.new.result.diagnostics])
         if problems:
             raise CatalogInvalid("cannot diff: files on one side do not validate (run `catalogctl validate`)", problems)
 

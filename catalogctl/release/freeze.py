@@ -22,7 +22,7 @@ from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest
-from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.diagnostics import did_you_mean, errors_only
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import CHANGELOG, SUITE_DIR, ruleset_path
 from catalogctl.catalog.loader import load_tree
@@ -148,7 +148,7 @@ class _Freeze:
             raise DirtyTree(f"the working tree has uncommitted changes: {shown}", "commit or stash them first")
         # The release is HEAD's tree: files git ignores are on disk but never in the commit.
         result = load_tree(gitrepo.GitTree(self.repo, head, "HEAD"))
-        errors = [d for d in result.diagnostics if d.severity.value == "error"]
+        errors = errors_only(result.diagnostics)
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog

@@ -15,6 +15,7 @@ from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest, resolve_contract
+from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import SubsetLoader
 from catalogctl.catalog.seeds import valid_sets
@@ -54,7 +55,7 @@ def resolve_at(
     catalog = loader.result.catalog
     if ref.benchmark in catalog.benchmarks:
         loader.want(catalog.sources_of(ref.benchmark))
-    errors = [d for d in loader.result.diagnostics if d.severity.value == "error"]
+    errors = errors_only(loader.result.diagnostics)
     if errors:
         raise CatalogInvalid(f"the catalog at {label} does not validate", errors)
     ruleset = catalog.rulesets.get(ref.cohort)
