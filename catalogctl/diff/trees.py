@@ -28,9 +28,10 @@ from catalogctl.catalog.contract import (
 )
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog, Location
-from catalogctl.catalog.layout import ENTITY_DIRS, METRICS_FILE, RULESETS_DIR, SUITE_DIR, SUITE_FILE
+from catalogctl.catalog.layout import ENTITY_DIRS, METRICS_FILE, RULESETS_DIR, SUITE_FILE
 from catalogctl.catalog.loader import BENCHMARK_KINDS, SubsetLoader
 from catalogctl.catalog.seeds import is_valid_in
+from catalogctl.catalog.source import changed_files
 from catalogctl.catalog.validation import value_at
 from catalogctl.errors import CatalogError, CatalogInvalid
 from catalogctl.io.tree import Tree
@@ -82,22 +83,18 @@ class _Changed:
 
 def _changed_files(old: Tree, new: Tree) -> _Changed:
     changed = _Changed()
-    folders: list[tuple[str, str | None]] = [
-        (SUITE_DIR, None),
-        *((f, k) for k, f in ENTITY_DIRS.items()),
-        (RULESETS_DIR, "ruleset"),
-    ]
-    for folder, kind in folders:
-        before, after = old.file_ids(folder), new.file_ids(folder)
-        for path in before.keys() | after.keys():
-            if before.get(path) == after.get(path) or not path.endswith(".yaml"):
-                continue
-            if kind is not None:
-                changed.entities.add((kind, path.rsplit("/", 1)[-1][: -len(".yaml")]))
-            elif path == SUITE_FILE:
-                changed.suite = True
-            elif path == METRICS_FILE:
-                changed.metrics = True
+    kinds = {folder: kind for kind, folder in ENTITY_DIRS.items()} | {RULESETS_DIR: "ruleset"}
+    for path in changed_files(old, new):
+        if not path.endswith(".yaml"):
+            continue
+        folder, _, name = path.rpartition("/")
+        kind = kinds.get(folder)
+        if kind is not None:
+            changed.entities.add((kind, name[: -len(".yaml")]))
+        elif path == SUITE_FILE:
+            changed.suite = True
+        elif path == METRICS_FILE:
+            changed.metrics = True
     return changed
 
 
