@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
-from catalogctl.errors import Diagnostic, Severity
+from catalogctl.errors import Diagnostic, Severity, file_line_col
 
 DIAGNOSTICS_SCHEMA = "catalogctl/diagnostics/v1"
 
@@ -24,18 +24,16 @@ def counts(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
     }
 
 
-def location(d: Diagnostic) -> str:
-    """`file:line:col` (or just the file for a finding about a whole file)."""
-    if not d.path:
-        return "catalog"
-    return f"{d.path}:{d.line}:{d.column}" if d.line else d.path
+def location(file: str, line: int = 0, column: int = 0) -> str:
+    """`file:line:col` for people: just the file for a whole file, `catalog` when not in one."""
+    return file_line_col(file, line, column) or "catalog"
 
 
 def diagnostic_line(d: Diagnostic) -> str:
     """One line per problem: `file:line:col: code message (hint)`."""
     severity = "warning: " if d.severity is Severity.WARNING else ""
     hint = f" ({d.hint})" if d.hint else ""
-    return f"{location(d)}: {d.code} {severity}{d.message}{hint}"
+    return f"{location(d.path, d.line, d.column)}: {d.code} {severity}{d.message}{hint}"
 
 
 def summary_line(diagnostics: Sequence[Diagnostic], label: str) -> str:
@@ -60,7 +58,7 @@ def print_diagnostics_rich(diagnostics: Sequence[Diagnostic], label: str) -> Non
     console = Console(highlight=False, soft_wrap=True)
     for d in diagnostics:
         style = "bold red" if d.severity is Severity.ERROR else "yellow"
-        line = Text(f"{location(d)}: ", style="bold")
+        line = Text(f"{location(d.path, d.line, d.column)}: ", style="bold")
         line.append(d.code, style=style)
         line.append(" " + ("warning: " if d.severity is Severity.WARNING else "") + d.message)
         if d.hint:
@@ -95,23 +93,35 @@ def github_escape_property(text: str) -> str:
     return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_command(d: Diagnostic) -> str:
-    """A GitHub Actions workflow command that annotates the file and line."""
-    level = "error" if d.severity is Severity.ERROR else "warning"
-    props = []
-    if d.path:
-        props.append(f"file={github_escape_property(d.path)}")
-    if d.line:
-        props.append(f"line={d.line}")
-        props.append(f"col={d.column}")
-    props.append(f"title={github_escape_property(d.code)}")
-    message = d.message + (f" ({d.hint})" if d.hint else "")
+def github_command(
+    level: Literal["error", "warning", "notice"],
+    title: str,
+    message: str,
+    file: str = "",
+    line: int = 0,
+    column: int = 0,
+) -> str:
+    """A GitHub Actions workflow command that annotates `file` at `line` (when given), escaped."""
+    props = [f"file={github_escape_property(file)}"] if file else []
+    if line:
+        props += [f"line={line}", f"col={column}"]
+    props.append(f"title={github_escape_property(title)}")
     return f"::{level} {','.join(props)}::{github_escape_data(message)}"
 
 
 def diagnostics_github(diagnostics: Sequence[Diagnostic], label: str) -> str:
     """Workflow commands, then the text summary line."""
-    lines = [github_command(d) for d in diagnostics]
+    lines = [
+        github_command(
+            "error" if d.severity is Severity.ERROR else "warning",
+            d.code,
+            d.message + (f" ({d.hint})" if d.hint else ""),
+            d.path,
+            d.line,
+            d.column,
+        )
+        for d in diagnostics
+    ]
     lines.append(summary_line(diagnostics, label))
     return "\n".join(lines) + "\n"
 
