@@ -16,7 +16,6 @@ COLUMNS: dict[str, list[str]] = {
     "datasets": ["id", "samples", "description", "pending"],
     "metrics": ["key", "label", "unit", "direction"],
 }
-KIND_NAMES = {"benchmark": "benchmarks", "model": "models", "dataset": "datasets", "metric": "metrics"}
 
 
 def cell(value: Any, width: int = 48) -> str:

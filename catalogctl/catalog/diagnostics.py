@@ -57,7 +57,6 @@ CODES: dict[str, str] = {
     "schema-pending-not-allowed": "a pending value (<TBD>) where one is not allowed",
     "file-name-mismatch": "the file name is not `<id>.yaml`",
     "file-symlink": "a symlink in the catalog (never followed)",
-    "file-outside-repository": "a catalog path that resolves outside the repository",
     "file-unexpected": "a file or folder the catalog does not read",
     "file-missing": "a file the catalog requires is absent",
     "file-unreadable": "a catalog file the operating system refused to read",

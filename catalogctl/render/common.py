@@ -68,7 +68,7 @@ def print_diagnostics_rich(diagnostics: Sequence[Diagnostic], label: str) -> Non
     console.print(Text(summary_line(diagnostics, label), style="bold red" if c["errors"] else "bold green"))
 
 
-def diagnostics_json(diagnostics: Sequence[Diagnostic], label: str, extra: dict[str, Any] | None = None) -> str:
+def diagnostics_json(diagnostics: Sequence[Diagnostic], label: str) -> str:
     """The documented JSON report (see README, "JSON output")."""
     c = counts(diagnostics)
     report: dict[str, Any] = {
@@ -78,8 +78,6 @@ def diagnostics_json(diagnostics: Sequence[Diagnostic], label: str, extra: dict[
         "summary": c,
         "diagnostics": [d.to_json() for d in diagnostics],
     }
-    if extra:
-        report.update(extra)
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -137,11 +137,6 @@ def comment_body(result: GateResult) -> str:
     return fit(f"{COMMENT_MARKER}\n{gate_markdown(result)}", COMMENT_CAP, unit="characters")
 
 
-def step_summary(result: GateResult) -> str:
-    """The job summary: the whole report, within GitHub's cap."""
-    return fit(gate_markdown(result), STEP_SUMMARY_CAP)
-
-
 def publish_github(result: GateResult, summary_path: str | None, comment_path: Path | None) -> list[str]:
     """Append the report to the step summary (within the cap left) and write the comment body;
     returns what was written, for the log."""
