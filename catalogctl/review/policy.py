@@ -22,7 +22,8 @@ from catalogctl.catalog.contract import contract_digest, metric_keys
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.catalog.layout import RULESETS_DIR, entity_path
 from catalogctl.catalog.seeds import advance, is_valid_in, rotation_due, set_id, set_index, unique_sets
-from catalogctl.diff.trees import DiffReport, fingerprint
+from catalogctl.diff.fields import fingerprint
+from catalogctl.diff.trees import DiffReport
 from catalogctl.errors import CatalogError
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
