@@ -273,12 +273,13 @@ class _Builder:
     def document_start(self, event: DocumentStartEvent) -> None:
         """Allow one document, without directives (they would change how scalars are typed)."""
         self.documents += 1
-        a_file = "the file" if self.foreign else "a catalog file"
         if self.documents > 1:
             raise _problem(
                 event,
                 "yaml-multiple-documents",
-                f"{a_file} holds exactly one YAML document",
+                "the file must hold exactly one YAML document"
+                if self.foreign
+                else "a catalog file holds exactly one YAML document",
                 "split the documents into files of their own",
             )
         if event.version is not None or event.tags:

@@ -628,7 +628,7 @@ def test_foreign_yaml_is_read_without_the_catalogs_rules(source: str, expected: 
             "a: 1\n---\nb: 2\n",
             YamlProblem(
                 "yaml-multiple-documents",
-                "the file holds exactly one YAML document",
+                "the file must hold exactly one YAML document",
                 2,
                 1,
                 "split the documents into files of their own",
