@@ -51,9 +51,9 @@ PathKey = tuple[str | int, ...]
 
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as a line break
 
-SAFE = YAML(typ="safe")  # one instance: creating one per document costs ~0.45 ms
-_RESOLVER = SAFE.resolver
-_CONSTRUCTOR = SAFE.constructor
+_SAFE = YAML(typ="safe")  # one instance: creating one per document costs ~0.45 ms
+_RESOLVER = _SAFE.resolver
+_CONSTRUCTOR = _SAFE.constructor
 
 # Plain scalar text -> its resolved tag. Resolving is a pure function of the text here (the
 # version is always 1.2: a %YAML directive is rejected before any scalar of its document), and
@@ -123,7 +123,7 @@ def build(text: str, positions: Positions | None = None, *, foreign: bool = Fals
     hold, the catalog's own rules do not (any scalar may be a key, YAML 1.1 words are read as
     YAML 1.2 reads them, and an empty file is None)."""
     try:
-        return _Builder(positions, foreign).run(SAFE.parse(text))
+        return _Builder(positions, foreign).run(_SAFE.parse(text))
     except YamlProblem:
         raise
     except ReaderError as exc:  # a refused character: libyaml gives its UTF-8 byte offset, no mark
