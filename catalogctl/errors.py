@@ -60,6 +60,16 @@ class Diagnostic:
         return {k: data[k] for k in ("severity", "code", "message", "file", "line", "column", "hint")}
 
 
+def file_line_col(path: str, line: int = 0, column: int = 0) -> str:
+    """`file:line:col`, just `file` for a finding about a whole file, "" when not in a file.
+
+    Here, in the lowest layer, so that the diff's Markdown (below `render/`) and every reporter
+    write a position the same way."""
+    if not path:
+        return ""
+    return f"{path}:{line}:{column}" if line else path
+
+
 def error(code: str, message: str, path: str = "", line: int = 0, column: int = 0, hint: str = "") -> Diagnostic:
     """An error diagnostic."""
     return Diagnostic(path, line, column, Severity.ERROR, code, message, hint)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
 
-from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.diagnostics import did_you_mean, errors_only
 from catalogctl.catalog.layout import ENTITY_DIRS
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
@@ -49,9 +49,7 @@ def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
     found: dict[str, Dataset] = {}
     for ident in wanted:
         if ("dataset", ident) in result.catalog.invalid:
-            problems = [
-                d for d in result.diagnostics if d.path.endswith(f"/{ident}.yaml") and d.severity.value == "error"
-            ]
+            problems = [d for d in errors_only(result.diagnostics) if d.path.endswith(f"/{ident}.yaml")]
             raise CatalogInvalid(f"dataset `{ident}` does not validate", problems)
         if ident not in result.catalog.datasets:
             hint = did_you_mean(ident, result.catalog.datasets) or "list them with `catalogctl ls datasets`"

@@ -22,7 +22,6 @@ from catalogctl.model.listing import (
     ShowResult,
 )
 
-KIND_NAMES = {"benchmark": "benchmarks", "model": "models", "dataset": "datasets", "metric": "metrics"}
 ListKind = Literal["benchmarks", "models", "datasets", "metrics"]
 
 

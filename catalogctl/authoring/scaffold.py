@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import entity_path, modeline
 from catalogctl.catalog.loader import load_tree
@@ -121,7 +122,7 @@ def scaffold(path: Path, kind: str, ident: str, source: str | None) -> Scaffolde
     write_atomic(target, (modeline(kind, relative) + dump_yaml(data)).encode("utf-8"))
     result = load_tree(WorkingTree(root))
     mine = [d for d in result.diagnostics if d.path == relative]
-    errors = [d for d in mine if d.severity.value == "error"]
+    errors = errors_only(mine)
     if errors:
         target.unlink()
         raise CatalogInvalid(f"the scaffold of {relative} does not validate (a bug): nothing was written", errors)

@@ -111,47 +111,53 @@ class _Checker:
 
     def accuracy(self, acc: Accuracy, here: Location) -> None:
         names = [d.dataset for d in acc.datasets]
-        total: int | None = 0
-        for index, entry in enumerate(acc.datasets):
-            at = here.child("datasets", index)
-            if names.count(entry.dataset) > 1 and names.index(entry.dataset) != index:
-                self.report("contract-inconsistent", f"dataset `{entry.dataset}` is listed twice", at.child("dataset"))
-            dataset = self.catalog.datasets.get(entry.dataset)
-            if not self.reference(
-                "dataset", "ref-unknown-dataset", entry.dataset, self.catalog.datasets, at.child("dataset")
-            ):
-                total = None
-                continue
-            assert dataset is not None
-            if dataset.answers.kind == "none":
-                self.report(
-                    "contract-inconsistent",
-                    f"dataset `{entry.dataset}` has no answers to score against",
-                    at.child("dataset"),
-                    "use a dataset with a reference column or test cases",
-                )
-            self.reference(
-                "evaluation recipe",
-                "ref-unknown-recipe",
-                entry.evaluation_recipe,
-                dataset.evaluation_recipes,
-                at.child("evaluation_recipe"),
-            )
-            if entry.generation is not None:
-                for key in sorted(entry.generation.model_fields_set):
-                    if key not in acc.generation.model_fields_set:
-                        self.report(
-                            "override-key-not-in-base",
-                            f"override sets `{key}`, which accuracy.generation does not state",
-                            at.child("generation", key),
-                            f"state {key} in accuracy.generation first",
-                            key=True,
-                        )
-            if total is not None and isinstance(dataset.samples, int) and not isinstance(dataset.samples, Pending):
-                total += entry.num_repeats * dataset.samples
-            else:
-                total = None
+        total: int | None = 0  # num_repeats x samples summed; None when a figure is unknown
+        for index in range(len(acc.datasets)):
+            samples = self.accuracy_dataset(acc, index, names, here.child("datasets", index))
+            total = None if total is None or samples is None else total + samples
         self.aggregation(acc, here, names)
+        self.accuracy_metrics(acc, here)
+        self.sample_count(acc, here, total)
+
+    def accuracy_dataset(self, acc: Accuracy, index: int, names: list[str], at: Location) -> int | None:
+        """Check one accuracy dataset; returns the samples it counts (None when unknown)."""
+        entry = acc.datasets[index]
+        if names.count(entry.dataset) > 1 and names.index(entry.dataset) != index:
+            self.report("contract-inconsistent", f"dataset `{entry.dataset}` is listed twice", at.child("dataset"))
+        if not self.reference(
+            "dataset", "ref-unknown-dataset", entry.dataset, self.catalog.datasets, at.child("dataset")
+        ):
+            return None
+        dataset = self.catalog.datasets[entry.dataset]
+        if dataset.answers.kind == "none":
+            self.report(
+                "contract-inconsistent",
+                f"dataset `{entry.dataset}` has no answers to score against",
+                at.child("dataset"),
+                "use a dataset with a reference column or test cases",
+            )
+        self.reference(
+            "evaluation recipe",
+            "ref-unknown-recipe",
+            entry.evaluation_recipe,
+            dataset.evaluation_recipes,
+            at.child("evaluation_recipe"),
+        )
+        for key in sorted(entry.generation.model_fields_set if entry.generation is not None else ()):
+            if key not in acc.generation.model_fields_set:
+                self.report(
+                    "override-key-not-in-base",
+                    f"override sets `{key}`, which accuracy.generation does not state",
+                    at.child("generation", key),
+                    f"state {key} in accuracy.generation first",
+                    key=True,
+                )
+        if isinstance(dataset.samples, int) and not isinstance(dataset.samples, Pending):
+            return entry.num_repeats * dataset.samples
+        return None
+
+    def accuracy_metrics(self, acc: Accuracy, here: Location) -> None:
+        """Thresholds, reported and primary metrics name registered metrics, on fitting scales."""
         for key, threshold in acc.thresholds.items():
             at = here.child("thresholds", key)
             if self.metric(key, at, key=True):
@@ -170,6 +176,9 @@ class _Checker:
                 f"primary_metric `{primary}` is neither reported nor thresholded",
                 here.child("primary_metric"),
             )
+
+    def sample_count(self, acc: Accuracy, here: Location, total: int | None) -> None:
+        """`min_accuracy_sample_count` is the sum of num_repeats x samples, when both are known."""
         stated = acc.requirements.min_accuracy_sample_count
         if total is not None and not isinstance(stated, Pending) and stated != total:
             parts = " + ".join(f"{d.num_repeats}x{self.catalog.datasets[d.dataset].samples}" for d in acc.datasets)

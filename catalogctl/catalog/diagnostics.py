@@ -7,6 +7,11 @@ from collections.abc import Iterable
 from catalogctl.errors import Diagnostic, Severity
 
 
+def errors_only(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics that are errors, in their order (warnings dropped)."""
+    return [d for d in diagnostics if d.severity is Severity.ERROR]
+
+
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     """Whether any diagnostic is an error."""
     return any(d.severity is Severity.ERROR for d in diagnostics)
@@ -52,7 +57,6 @@ CODES: dict[str, str] = {
     "schema-pending-not-allowed": "a pending value (<TBD>) where one is not allowed",
     "file-name-mismatch": "the file name is not `<id>.yaml`",
     "file-symlink": "a symlink in the catalog (never followed)",
-    "file-outside-repository": "a catalog path that resolves outside the repository",
     "file-unexpected": "a file or folder the catalog does not read",
     "file-missing": "a file the catalog requires is absent",
     "file-unreadable": "a catalog file the operating system refused to read",

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogctl.catalog.diagnostics import has_errors
 from catalogctl.catalog.validation import PendingValue, find_pending
 from catalogctl.errors import Diagnostic
 from catalogctl.io.yamlio import Document, PathKey
@@ -105,4 +106,4 @@ class LoadResult:
     @property
     def ok(self) -> bool:
         """Whether there is no error (warnings allowed)."""
-        return not any(d.severity.value == "error" for d in self.diagnostics)
+        return not has_errors(self.diagnostics)

@@ -10,24 +10,13 @@ from __future__ import annotations
 import secrets
 import string
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.model import SeedSet
+from catalogctl.model.seeds import SeedFile, SeedValues
 from catalogctl.model.suite import SeedRotation
-
-SEED_FIELDS = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
-
-
-@dataclass(frozen=True)
-class SeedValues:
-    """The three seeds of a set."""
-
-    scheduler_rng_seed: int
-    sample_index_rng_seed: int
-    model_seed: int
 
 
 def cohorts_between(first: Cohort, last: Cohort) -> int:
@@ -68,9 +57,9 @@ def set_index(ident: str) -> int:
 def generate(randbits: Callable[[int], int] = secrets.randbits) -> SeedValues:
     """Three fresh unsigned 64-bit seeds from a CSPRNG, distinct from each other."""
     while True:
-        values = [randbits(64) for _ in SEED_FIELDS]
-        if len(set(values)) == len(values):
-            return SeedValues(*values)
+        scheduler, sample_index, model = randbits(64), randbits(64), randbits(64)
+        if len({scheduler, sample_index, model}) == 3:
+            return SeedValues(scheduler_rng_seed=scheduler, sample_index_rng_seed=sample_index, model_seed=model)
 
 
 def unique_sets(sets: Iterable[SeedSet]) -> list[SeedSet]:
@@ -79,6 +68,17 @@ def unique_sets(sets: Iterable[SeedSet]) -> list[SeedSet]:
     for seed_set in sets:
         seen.setdefault(seed_set.id, seed_set)
     return list(seen.values())
+
+
+def is_valid_in(seed_set: SeedSet, cohort: Cohort) -> bool:
+    """Whether a submission of `cohort` may adopt `seed_set`: from the cohort that introduced it
+    through its `valid_through`."""
+    return Cohort.parse(seed_set.introduced_in) <= cohort <= Cohort.parse(seed_set.valid_through)
+
+
+def valid_sets(seed_sets: Iterable[SeedSet], cohort: Cohort) -> list[SeedSet]:
+    """The sets of `seed_sets` a submission of `cohort` may adopt, in their order."""
+    return [s for s in seed_sets if is_valid_in(s, cohort)]
 
 
 def rotation_due(rotation: SeedRotation, cohort: Cohort, published: Iterable[SeedSet]) -> bool:
@@ -99,7 +99,7 @@ def next_seed_sets(
     """The seed sets of a new cohort: the sets of the previous cohort still valid, plus a new set
     when rotation is due, with `new_values` (imported) or fresh ones. `published` is every set
     of every frozen cohort: ids are never reused. Returns (sets, the new set)."""
-    valid = [s for s in carried if Cohort.parse(s.valid_through) >= cohort]
+    valid = valid_sets(carried, cohort)
     if not rotation_due(rotation, cohort, published):
         if new_values is not None:
             raise UsageError(
@@ -113,23 +113,19 @@ def next_seed_sets(
         raise CatalogError(f"the imported seed set is named {new_id}, but the next set id is {expected}")
     new_set = SeedSet(
         id=expected,
-        scheduler_rng_seed=values.scheduler_rng_seed,
-        sample_index_rng_seed=values.sample_index_rng_seed,
-        model_seed=values.model_seed,
+        **values.seed_values().model_dump(),
         introduced_in=cohort.id,
         valid_through=advance(cohort, rotation.valid_for - 1).id,
     )
     return [*valid, new_set], new_set
 
 
-def read_seed_file(path: Path) -> tuple[SeedValues, str | None]:
+def read_seed_file(path: Path) -> SeedFile:
     """Already-published seeds to import: `scheduler_rng_seed`, `sample_index_rng_seed`,
     `model_seed` (unsigned 64-bit) and optionally the set's `id`."""
     from catalogctl.catalog.validation import read_user_document
-    from catalogctl.model.seedfile import SeedFile
 
     value = read_user_document(path, SeedFile, "seed file")
-    seeds = SeedValues(value.scheduler_rng_seed, value.sample_index_rng_seed, value.model_seed)
-    if len({seeds.scheduler_rng_seed, seeds.sample_index_rng_seed, seeds.model_seed}) != 3:
+    if len({value.scheduler_rng_seed, value.sample_index_rng_seed, value.model_seed}) != 3:
         raise CatalogError(f"{path}: the three seeds of a set must differ")
-    return seeds, value.id
+    return value

@@ -1,5 +1,6 @@
 """Where a catalog is read from: its root folder, the working tree, or the tree of a ref (a
-cohort id names its release tag, or, for read-only verbs, the commit that added its ruleset)."""
+cohort id names its release tag, or, for read-only verbs, the commit that added its ruleset);
+and which of its files differ between two trees."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogctl.catalog.cohorts import is_cohort_id
-from catalogctl.catalog.layout import SUITE_DIR, ruleset_path
+from catalogctl.catalog.layout import ENTITY_DIRS, RULESETS_DIR, SUITE_DIR, ruleset_path
 from catalogctl.errors import EnvironmentProblem, RefNotFound
 from catalogctl.io import gitrepo
 from catalogctl.io.tree import Tree, WorkingTree
@@ -70,3 +71,15 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
     repo = gitrepo.open_repository(start)
     resolved = resolve_ref(repo, ref)
     return gitrepo.GitTree(repo, resolved.commit, ref, resolved.note)
+
+
+def changed_files(old: Tree, new: Tree) -> set[str]:
+    """The entries of the catalog's folders (suite, entities, rulesets) that differ between two
+    trees, added and removed ones included: compared by file id, no file is parsed."""
+    folders = (SUITE_DIR, *ENTITY_DIRS.values(), RULESETS_DIR)
+    changed: set[str] = set()
+    for folder in folders:
+        before, after = old.file_ids(folder), new.file_ids(folder)
+        # The entity folders inside SUITE_DIR are compared entry by entry, not as folders.
+        changed.update(p for p in before.keys() | after.keys() if before.get(p) != after.get(p) and p not in folders)
+    return changed

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from catalogctl.errors import file_line_col
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.diff import Change, CohortDelta, DiffReport
 
@@ -32,9 +33,8 @@ def describe(change: Change) -> str:
 
 
 def where(change: Change) -> str:
-    if not change.file:
-        return ""
-    return f"{change.file}:{change.line}:{change.column}" if change.line else change.file
+    """Where the change stands: `file:line:col`, or "" for none."""
+    return file_line_col(change.file, change.line, change.column)
 
 
 def groups(report: DiffReport) -> tuple[list[tuple[str, str, list[Change]]], list[Change]]:

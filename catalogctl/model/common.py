@@ -121,7 +121,6 @@ HubRepo = Annotated[
 ]
 Url = Annotated[str, AfterValidator(matching(r"(https?|s3|gs|hf)://\S+", "a URL (http, https, s3, gs or hf)"))]
 PositiveInt = Annotated[int, Field(ge=1)]
-NonNegativeInt = Annotated[int, Field(ge=0)]
 Uint64 = Annotated[int, Field(ge=0, le=UINT64_MAX)]
 Digest = Annotated[str, AfterValidator(matching(r"sha256:[0-9a-f]{64}", "a digest: sha256: and 64 hex digits"))]
 

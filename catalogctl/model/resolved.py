@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from catalogctl.model.benchmark import Scale
 from catalogctl.model.metrics import Unit
+from catalogctl.model.seeds import SeedSetName, SeedValues
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -40,13 +41,8 @@ class Provenance(_Out):
     remote: RemoteVerification
 
 
-class ResolvedSeeds(_Out):
+class ResolvedSeeds(SeedValues, SeedSetName):
     """The seed set the submission adopted."""
-
-    id: str
-    scheduler_rng_seed: int
-    sample_index_rng_seed: int
-    model_seed: int
 
 
 class ResolvedConfig(_Out):

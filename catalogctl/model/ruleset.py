@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import Field, model_validator
 
-from catalogctl.model.common import CohortId, Digest, GitSha, Id, StrictModel, Uint64, matching
-
-# Seed set ids are letters in order of publication (A, B, ..., Z, AA, ...); an id names the same
-# seeds forever once published.
-SeedSetId = Annotated[str, AfterValidator(matching(r"[A-Z]{1,3}", "a seed set id: 1-3 capital letters"))]
+from catalogctl.model.common import CohortId, Digest, GitSha, Id, StrictModel
+from catalogctl.model.seeds import SeedSetName, SeedValues
 
 
-class SeedSet(StrictModel):
+class SeedSet(SeedValues, SeedSetName):
     """Seeds a submission adopts by id, valid from `introduced_in` through `valid_through`."""
 
-    id: SeedSetId
-    scheduler_rng_seed: Uint64
-    sample_index_rng_seed: Uint64
-    model_seed: Uint64
     introduced_in: CohortId
     valid_through: CohortId
 

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from catalogctl.model.benchmark import ApiType
 from catalogctl.model.common import CohortId, Id, PositiveInt, StrictModel, Text, Url
-from catalogctl.model.ruleset import SeedSetId
+from catalogctl.model.seeds import SeedSetId
 
 
 class SubmissionRef(StrictModel):

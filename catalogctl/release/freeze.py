@@ -22,27 +22,24 @@ from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest
-from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import CHANGELOG, SUITE_DIR, ruleset_path
 from catalogctl.catalog.loader import load_tree
-from catalogctl.catalog.seeds import SeedValues, next_seed_sets, read_seed_file, unique_sets
 from catalogctl.errors import (
     CatalogError,
     CatalogInvalid,
-    Diagnostic,
     DirtyTree,
     EntityNotFound,
     EnvironmentProblem,
     RemoteProblem,
-    UsageError,
-    error,
 )
 from catalogctl.io import gitrepo
 from catalogctl.io.files import write_atomic
-from catalogctl.model import Ruleset, SeedSet
+from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
+from catalogctl.release.plan import check_resumed_seeds, members, previous_ruleset, refuse_pending, seed_sets
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
 from catalogctl.release.statement import state_release
 
@@ -126,21 +123,37 @@ class _Freeze:
 
     def fresh(self, head: gitrepo.Commit) -> FreezeResult:
         resumed_text = self.uncommitted_ruleset()
+        self.refuse_dirty(resumed_text)
+        planned, resumed = self.plan(head, resumed_text)
+        if self.request.dry_run:
+            return planned
+        if self.request.push:
+            self.check_remote_before(None)
+        commit = self.write_and_commit(head, planned, resumed_text)
+        planned.commit = str(commit.id)
+        planned.state = "resumed" if resumed is not None else "frozen"
+        return self.publish(commit, planned, planned.ruleset_digest)
+
+    def refuse_dirty(self, resumed_text: bytes | None) -> None:
+        """Nothing uncommitted but what an interrupted freeze wrote."""
         allowed = {self.ruleset_rel, CHANGELOG} if resumed_text is not None else set()
         dirty = [p for p in gitrepo.dirty_paths(self.repo) if p not in allowed]
         if dirty:
             shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
             raise DirtyTree(f"the working tree has uncommitted changes: {shown}", "commit or stash them first")
+
+    def plan(self, head: gitrepo.Commit, resumed_text: bytes | None) -> tuple[FreezeResult, Ruleset | None]:
+        """The ruleset and changelog section to write (reusing an interrupted freeze's seeds)."""
         # The release is HEAD's tree: files git ignores are on disk but never in the commit.
         result = load_tree(gitrepo.GitTree(self.repo, head, "HEAD"))
-        errors = [d for d in result.diagnostics if d.severity.value == "error"]
+        errors = errors_only(result.diagnostics)
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog
-        previous = self.previous(catalog)
-        members = self.members(catalog, previous)
-        self.refuse_pending(catalog, members)
-        digests = {ident: contract_digest(catalog, ident) for ident in sorted(members)}
+        previous = previous_ruleset(catalog, self.cohort)
+        benchmarks = members(catalog, previous, self.request.add, self.request.remove)
+        refuse_pending(catalog, benchmarks)
+        digests = {ident: contract_digest(catalog, ident) for ident in sorted(benchmarks)}
         resumed = None
         if resumed_text is not None:
             resumed = self.parse_resumed(resumed_text)
@@ -148,8 +161,8 @@ class _Freeze:
         ruleset = self.build(catalog, previous, digests, head, resumed)
         text = render_ruleset(ruleset)
         digest = ruleset_digest(text.encode())
-        section = self.changelog_section(catalog, ruleset, previous, digest)
-        result_ = FreezeResult(
+        section = changelog_section(self.repo, catalog, ruleset, previous, digest)
+        planned = FreezeResult(
             cohort=self.cohort.id,
             state="planned",
             ruleset_path=self.ruleset_rel,
@@ -158,10 +171,12 @@ class _Freeze:
             changelog_section=section,
             notes=self.notes,
         )
-        if self.request.dry_run:
-            return result_
-        if self.request.push:
-            self.check_remote_before(None)
+        return planned, resumed
+
+    def write_and_commit(
+        self, head: gitrepo.Commit, planned: FreezeResult, resumed_text: bytes | None
+    ) -> gitrepo.Commit:
+        """Write the ruleset and the changelog, and commit both on top of `head`."""
         changelog_path = self.root / CHANGELOG
         old_changelog = changelog_path.read_bytes() if changelog_path.exists() else None
         try:
@@ -170,8 +185,8 @@ class _Freeze:
             raise EnvironmentProblem(
                 f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
             ) from None
-        new_changelog = upsert_section(current, self.cohort.id, section)
-        write_atomic(self.root / self.ruleset_rel, text.encode())
+        new_changelog = upsert_section(current, self.cohort.id, planned.changelog_section)
+        write_atomic(self.root / self.ruleset_rel, planned.ruleset_text.encode())
         write_atomic(changelog_path, new_changelog.encode())
         self.failpoint("files")
         try:
@@ -180,9 +195,7 @@ class _Freeze:
             self.restore(old_changelog, resumed_text)  # a failure we know of leaves everything as it was
             raise
         self.failpoint("commit")
-        result_.commit = str(commit.id)
-        result_.state = "resumed" if resumed is not None else "frozen"
-        return self.publish(commit, result_, digest)
+        return commit
 
     def uncommitted_ruleset(self) -> bytes | None:
         """The ruleset an interrupted freeze wrote (HEAD's history has none: see `run`)."""
@@ -208,64 +221,6 @@ class _Freeze:
         else:
             write_atomic(self.root / CHANGELOG, old_changelog)
 
-    def previous(self, catalog: Catalog) -> Ruleset | None:
-        frozen = {Cohort.parse(c): r for c, r in catalog.rulesets.items() if c != self.cohort.id}
-        if not frozen:
-            return None
-        last = max(frozen)
-        if last >= self.cohort:
-            raise UsageError(
-                f"{self.cohort} is not later than {last}, the last frozen cohort",
-                f"the next cohort is {last.next()} ({last.next().submission_date})",
-            )
-        return frozen[last]
-
-    def members(self, catalog: Catalog, previous: Ruleset | None) -> set[str]:
-        members = {b.id for b in previous.benchmarks} if previous else set()
-        problems: list[str] = []
-        for ident in self.request.add:
-            if ident not in catalog.benchmarks:
-                hint = did_you_mean(ident, catalog.benchmarks)
-                problems.append(f"unknown benchmark `{ident}`" + (f" ({hint})" if hint else ""))
-            elif ident in members:
-                problems.append(f"`{ident}` is already in {previous.cohort if previous else 'the cohort'}")
-        for ident in self.request.remove:
-            if ident not in members:
-                problems.append(f"`{ident}` is not in the previous cohort, so it cannot be removed")
-        members = (members | set(self.request.add)) - set(self.request.remove)
-        for ident in sorted(members - catalog.benchmarks.keys()):
-            if ident not in self.request.add:
-                problems.append(f"`{ident}` of the previous cohort is no longer in the catalog: --remove it")
-        if problems:
-            raise UsageError("; ".join(problems))
-        if not members:
-            raise UsageError("a cohort needs at least one benchmark", "name them with --add ID")
-        return members
-
-    def refuse_pending(self, catalog: Catalog, members: set[str]) -> None:
-        pending = catalog.pending_by_entity()
-        found: list[Diagnostic] = []
-        for ident in sorted(members):
-            for kind, entity in catalog.sources_of(ident):
-                for value in pending.get((kind, entity), []):
-                    line, column = catalog.locate(kind, entity, *value.path).position()
-                    dotted = ".".join(str(p) for p in value.path)
-                    found.append(
-                        error(
-                            "pending-value",
-                            f"{kind} `{entity}`: {dotted} is pending ({value.value}); blocks freezing {ident}",
-                            catalog.locate(kind, entity).document.path,
-                            line,
-                            column,
-                        )
-                    )
-        if found:
-            blocked = sorted({d.message.rsplit(" ", 1)[-1] for d in found})
-            raise CatalogInvalid(
-                f"pending values block freezing {', '.join(blocked)}: decide them, or --remove those benchmarks",
-                sorted(set(found)),
-            )
-
     def build(
         self,
         catalog: Catalog,
@@ -274,30 +229,14 @@ class _Freeze:
         head: gitrepo.Commit,
         resumed: Ruleset | None,
     ) -> Ruleset:
-        suite = catalog.suite
-        assert suite is not None  # a valid catalog has one
         if resumed is not None:
-            seed_sets: list[SeedSet] = list(resumed.seed_sets)
-            frozen_at = resumed.frozen_at
             if self.request.seeds_file is not None:
-                self.check_resumed_seeds(resumed)
+                check_resumed_seeds(resumed, self.cohort, self.request.seeds_file, self.ruleset_rel)
+            sets, frozen_at = list(resumed.seed_sets), resumed.frozen_at
         else:
-            published = [s for r in catalog.rulesets.values() if r.cohort != self.cohort.id for s in r.seed_sets]
-            imported: SeedValues | None = None
-            imported_id: str | None = None
-            if self.request.seeds_file is not None:
-                imported, imported_id = read_seed_file(self.request.seeds_file)
-            seed_sets, new_set = next_seed_sets(
-                suite.policies.seed_rotation,
-                self.cohort,
-                list(previous.seed_sets) if previous else [],
-                unique_sets(published),
-                imported,
-                imported_id,
-            )
-            if new_set is not None:
-                origin = "imported" if imported else "generated"
-                self.notes.append(f"seed set {new_set.id} {origin}, valid through {new_set.valid_through}")
+            sets, note = seed_sets(catalog, self.cohort, previous, self.request.seeds_file)
+            if note:
+                self.notes.append(note)
             frozen_at = (self.request.now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
         return Ruleset(
             cohort=self.cohort.id,
@@ -306,26 +245,8 @@ class _Freeze:
             frozen_at=frozen_at,
             catalog_tree=gitrepo.subtree_id(head, SUITE_DIR),
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
-            seed_sets=seed_sets,
+            seed_sets=sets,
         )
-
-    def check_resumed_seeds(self, resumed: Ruleset) -> None:
-        """A rerun with --seeds must ask for the seeds the interrupted freeze already wrote."""
-        assert self.request.seeds_file is not None
-        imported, imported_id = read_seed_file(self.request.seeds_file)
-        new = [s for s in resumed.seed_sets if s.introduced_in == self.cohort.id]
-        values = [SeedValues(s.scheduler_rng_seed, s.sample_index_rng_seed, s.model_seed) for s in new]
-        if values != [imported] or (imported_id is not None and new[0].id != imported_id):
-            shown = f"{new[0].scheduler_rng_seed} / {new[0].sample_index_rng_seed} / {new[0].model_seed}" if new else ""
-            written = f"seed set {new[0].id} = {shown}" if new else "no new seed set"
-            raise UsageError(
-                f"the interrupted freeze left {self.ruleset_rel} with {written}, "
-                f"not the seeds of {self.request.seeds_file}",
-                f"remove {self.ruleset_rel} to start this freeze over, or rerun without --seeds",
-            )
-
-    def changelog_section(self, catalog: Catalog, ruleset: Ruleset, previous: Ruleset | None, digest: str) -> str:
-        return changelog_section(self.repo, catalog, ruleset, previous, digest)
 
     def commit_message(self) -> str:
         return f"Freeze cohort {self.cohort}\n\nAdds {self.ruleset_rel} and its CHANGELOG.md section.\n"

@@ -10,6 +10,7 @@ from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, EntityNotFound, UsageError
 from catalogctl.io import gitrepo
@@ -47,9 +48,7 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog) -> list[CohortInfo]
         cohort = Cohort.parse(cohort_id)
         text = catalog.locate("ruleset", cohort_id).document.text.encode("utf-8")
         status, tag_commit, ruleset_commit = tag_status(repo, cohort_id, text)
-        valid = [
-            s.id for s in ruleset.seed_sets if Cohort.parse(s.introduced_in) <= cohort <= Cohort.parse(s.valid_through)
-        ]
+        valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]
         out.append(
             CohortInfo(
                 cohort=cohort_id,

@@ -6,10 +6,11 @@ Nothing here decides anything: the library collects, this module only formats.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import BaseModel
 
-from catalogctl.errors import Diagnostic, Severity
+from catalogctl.errors import Diagnostic, Severity, file_line_col
 from catalogctl.model.validation import DiagnosticEntry
 
 AnyDiagnostic = Diagnostic | DiagnosticEntry  # the library's, or as a report holds it
@@ -20,18 +21,16 @@ def as_json(report: BaseModel) -> str:
     return report.model_dump_json(by_alias=True, indent=2) + "\n"
 
 
-def location(d: AnyDiagnostic) -> str:
-    """`file:line:col` (or just the file for a finding about a whole file)."""
-    if not d.path:
-        return "catalog"
-    return f"{d.path}:{d.line}:{d.column}" if d.line else d.path
+def location(file: str, line: int = 0, column: int = 0) -> str:
+    """`file:line:col` for people: just the file for a whole file, `catalog` when not in one."""
+    return file_line_col(file, line, column) or "catalog"
 
 
 def diagnostic_line(d: AnyDiagnostic) -> str:
     """One line per problem: `file:line:col: code message (hint)`."""
     severity = "warning: " if d.severity is Severity.WARNING else ""
     hint = f" ({d.hint})" if d.hint else ""
-    return f"{location(d)}: {d.code} {severity}{d.message}{hint}"
+    return f"{location(d.path, d.line, d.column)}: {d.code} {severity}{d.message}{hint}"
 
 
 def github_escape_data(text: str) -> str:
@@ -44,17 +43,19 @@ def github_escape_property(text: str) -> str:
     return github_escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_command(d: AnyDiagnostic) -> str:
-    """A GitHub Actions workflow command that annotates the file and line."""
-    level = "error" if d.severity is Severity.ERROR else "warning"
-    props = []
-    if d.path:
-        props.append(f"file={github_escape_property(d.path)}")
-    if d.line:
-        props.append(f"line={d.line}")
-        props.append(f"col={d.column}")
-    props.append(f"title={github_escape_property(d.code)}")
-    message = d.message + (f" ({d.hint})" if d.hint else "")
+def github_command(
+    level: Literal["error", "warning", "notice"],
+    title: str,
+    message: str,
+    file: str = "",
+    line: int = 0,
+    column: int = 0,
+) -> str:
+    """A GitHub Actions workflow command that annotates `file` at `line` (when given), escaped."""
+    props = [f"file={github_escape_property(file)}"] if file else []
+    if line:
+        props += [f"line={line}", f"col={column}"]
+    props.append(f"title={github_escape_property(title)}")
     return f"::{level} {','.join(props)}::{github_escape_data(message)}"
 
 

@@ -4,10 +4,11 @@ section, JSON, and GitHub workflow commands."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from catalogctl.diff.markdown import cohort_lines, describe, diff_markdown, groups, summary, where
 from catalogctl.model.diff import DiffReport
-from catalogctl.render.common import as_json, github_escape_data, github_escape_property
+from catalogctl.render.common import as_json, github_command
 
 
 def diff_text(report: DiffReport) -> str:
@@ -36,13 +37,11 @@ def diff_github(report: DiffReport) -> str:
     """Workflow commands: a warning per contract change, a notice per other change."""
     lines: list[str] = []
     for c in report.changes:
-        level = "warning" if c.change_class == "contract" else "notice"
-        props = []
-        if c.file and c.change != "removed":  # a removed file is not in the pull request's tree
-            props += [f"file={github_escape_property(c.file)}", f"line={c.line}", f"col={c.column}"]
-        props.append(f"title={github_escape_property(f'{c.change_class} change')}")
+        level: Literal["warning", "notice"] = "warning" if c.change_class == "contract" else "notice"
         message = describe(c) + (f" (changes {', '.join(c.impact)})" if c.impact else "")
-        lines.append(f"::{level} {','.join(props)}::{github_escape_data(message)}")
+        # A removed file is not in the pull request's tree: no position.
+        file, line, column = (c.file, c.line, c.column) if c.change != "removed" else ("", 0, 0)
+        lines.append(github_command(level, f"{c.change_class} change", message, file, line, column))
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
 

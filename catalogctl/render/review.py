@@ -5,21 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 from catalogctl.io.files import write_atomic
+from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.review import Finding, ReviewResult
-from catalogctl.render.common import as_json, github_escape_data, github_escape_property
+from catalogctl.render.common import as_json, github_command, location
 
 COMMENT_MARKER = "<!-- catalogctl-gate -->"
 ANNOTATIONS_PER_LEVEL = 10  # GitHub shows 10 errors and 10 warnings per step, drops the rest
 STEP_SUMMARY_CAP = 1024 * 1024  # bytes GitHub accepts in a step summary
 COMMENT_CAP = 65536  # characters GitHub accepts in a comment body
-
-
-def _where(f: Finding) -> str:
-    if not f.file:
-        return "catalog"
-    return f"{f.file}:{f.line}:{f.column}" if f.line else f.file
 
 
 def _state(f: Finding) -> str:
@@ -49,19 +45,11 @@ def review_text(result: ReviewResult) -> str:
     for f in result.findings:
         hint = f" ({f.hint})" if f.hint else ""
         note = f" — {f.note}" if f.note else ""
-        lines.append(f"{_where(f)}: {f.severity} {f.code}{_state(f)}: {f.message}{hint} [{f.fingerprint}]{note}")
+        where = location(f.file, f.line, f.column)
+        lines.append(f"{where}: {f.severity} {f.code}{_state(f)}: {f.message}{hint} [{f.fingerprint}]{note}")
     lines += [f"note: {n}" for n in result.notes]
     lines.append(verdict(result))
     return "\n".join(lines) + "\n"
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _code(text: str) -> str:
-    inner = text.replace("|", "\\|").replace("`", "'")
-    return f"`{inner}`"
 
 
 def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
@@ -70,17 +58,18 @@ def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
     s = result.summary
     out = [f"{heading} {icon} Catalog gate {'passed' if result.passed else 'failed'}", ""]
     out.append(
-        f"{_code(result.base.label)} → {_code(result.head.label)} · {_count(s.errors, 'error')}, "
+        f"{md_code(result.base.label)} → {md_code(result.head.label)} · {_count(s.errors, 'error')}, "
         f"{_count(s.warnings, 'warning')}, "
         f"{s.accepted} accepted" + (f", {s.expired} expired" if s.expired else "")
     )
-    out += ["", *[f"> {_md(n)}" for n in result.notes]] if result.notes else []
+    out += ["", *[f"> {md_text(n)}" for n in result.notes]] if result.notes else []
     if result.findings:
         out += ["", "| | code | finding | where | fingerprint |", "| --- | --- | --- | --- | --- |"]
         for f in result.findings:
             mark = {"open": "❌" if f.severity == "error" else "⚠️", "accepted": "☑️"}.get(f.status, "❌")
-            text = _md(f.message + (f" ({f.hint})" if f.hint else "") + (f" — {f.note}" if f.note else ""))
-            out.append(f"| {mark} | `{f.code}`{_md(_state(f))} | {text} | {_code(_where(f))} | `{f.fingerprint}` |")
+            text = md_text(f.message + (f" ({f.hint})" if f.hint else "") + (f" — {f.note}" if f.note else ""))
+            where = md_code(location(f.file, f.line, f.column))
+            out.append(f"| {mark} | `{f.code}`{md_text(_state(f))} | {text} | {where} | `{f.fingerprint}` |")
     else:
         out += ["", "No findings."]
     if not result.passed:
@@ -93,17 +82,13 @@ def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
 
 
 def _command(f: Finding) -> str:
-    level = "error" if f.severity == "error" else "warning"
-    props = []
-    if f.file and f.where == "head":
-        props.append(f"file={github_escape_property(f.file)}")
-        if f.line:
-            props += [f"line={f.line}", f"col={f.column}"]
-    props.append(f"title={github_escape_property(f'catalogctl {f.code}')}")
     message = f.message + (f" ({f.hint})" if f.hint else "") + f" [fingerprint {f.fingerprint}]"
     if f.status == "expired":
         message += f" — {f.note}"
-    return f"::{level} {','.join(props)}::{github_escape_data(message)}"
+    # Only a file of the head is in the pull request: a finding in the base gets no position.
+    file, line, column = (f.file, f.line, f.column) if f.where == "head" else ("", 0, 0)
+    level: Literal["error", "warning"] = "error" if f.severity == "error" else "warning"
+    return github_command(level, f"catalogctl {f.code}", message, file, line, column)
 
 
 def review_github(result: ReviewResult) -> str:
@@ -145,11 +130,6 @@ def fit(text: str, cap: int, *, unit: str = "bytes") -> str:
 def comment_body(result: ReviewResult) -> str:
     """The PR comment: the marker the comment job finds it by, then the report."""
     return fit(f"{COMMENT_MARKER}\n{review_markdown(result)}", COMMENT_CAP, unit="characters")
-
-
-def step_summary(result: ReviewResult) -> str:
-    """The job summary: the whole report, within GitHub's cap."""
-    return fit(review_markdown(result), STEP_SUMMARY_CAP)
 
 
 def publish_github(result: ReviewResult, summary_path: str | None, comment_path: Path | None) -> list[str]:

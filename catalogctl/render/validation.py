@@ -31,7 +31,7 @@ def print_validation_rich(report: ValidationReport) -> None:
     console = Console(highlight=False, soft_wrap=True)
     for d in report.diagnostics:
         style = "bold red" if d.severity is Severity.ERROR else "yellow"
-        line = Text(f"{location(d)}: ", style="bold")
+        line = Text(f"{location(d.path, d.line, d.column)}: ", style="bold")
         line.append(d.code, style=style)
         line.append(" " + ("warning: " if d.severity is Severity.WARNING else "") + d.message)
         if d.hint:
@@ -42,7 +42,17 @@ def print_validation_rich(report: ValidationReport) -> None:
 
 def validation_github(report: ValidationReport) -> str:
     """Workflow commands, then the text summary line."""
-    lines = [github_command(d) for d in report.diagnostics]
+    lines = [
+        github_command(
+            "error" if d.severity is Severity.ERROR else "warning",
+            d.code,
+            d.message + (f" ({d.hint})" if d.hint else ""),
+            d.path,
+            d.line,
+            d.column,
+        )
+        for d in report.diagnostics
+    ]
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
 

@@ -17,7 +17,7 @@ from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSum
 from catalogctl.review.findings import order
 
 if TYPE_CHECKING:
-    from catalogctl.io.tree import Tree
+    pass
 
 
 @dataclass
@@ -33,7 +33,7 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
     from catalogctl.catalog.layout import SUITE_DIR
     from catalogctl.catalog.loader import load_tree
-    from catalogctl.catalog.source import open_tree
+    from catalogctl.catalog.source import changed_files, open_tree
     from catalogctl.diff.trees import DiffReport, diff_trees
     from catalogctl.errors import CatalogInvalid
     from catalogctl.review.accepted import apply_accepted, read_accepted
@@ -49,7 +49,7 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     for side, tree in (("base", base), ("head", head)):
         if tree.note:
             notes.append(f"{side}: {tree.note}")
-    changed = _changed_paths(base, head)
+    changed = changed_files(base, head)
     findings = _numbered(
         [
             from_diagnostic(d)
@@ -107,14 +107,3 @@ def _numbered(findings: list[Finding]) -> list[Finding]:
             finding = finding.model_copy(update={"fingerprint": fingerprint})
         out.append(finding)
     return out
-
-
-def _changed_paths(base: Tree, head: Tree) -> set[str]:
-    """Catalog files that differ between the two trees."""
-    from catalogctl.catalog.layout import ENTITY_DIRS, RULESETS_DIR, SUITE_DIR
-
-    changed: set[str] = set()
-    for folder in (SUITE_DIR, *ENTITY_DIRS.values(), RULESETS_DIR):
-        before, after = base.file_ids(folder), head.file_ids(folder)
-        changed.update(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
-    return changed

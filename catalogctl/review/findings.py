@@ -14,22 +14,6 @@ from catalogctl.catalog.contract import canonical_json
 from catalogctl.errors import Diagnostic, Severity
 from catalogctl.model.review import Finding
 
-# Codes of the release policy (validation codes are those of `diagnostics.CODES`). Stable: an
-# accepted-findings file keys on fingerprints that include them.
-POLICY_CODES: dict[str, str] = {
-    "ruleset-modified": "a frozen ruleset was edited: a cohort's ruleset never changes once frozen",
-    "ruleset-deleted": "a frozen ruleset was deleted",
-    "ruleset-not-canonical": "a new ruleset is not byte for byte what `freeze` writes",
-    "ruleset-digest-mismatch": "a new ruleset's digest differs from the contract at the head",
-    "ruleset-unknown-benchmark": "a new ruleset lists a benchmark the catalog does not have",
-    "ruleset-order": "a new ruleset's cohort, date or previous cohort does not follow the frozen ones",
-    "ruleset-seed-sets": "a new ruleset's seed sets do not follow the rotation policy or the published sets",
-    "frozen-reference-removed": "an entity a frozen cohort uses was removed or renamed",
-    "contract-change-next-freeze": "a contract of the latest cohort changed: it takes effect at the next freeze",
-    "base-invalid": "the base does not validate, so contract changes could not be classified",
-    "accepted-invalid": "`.catalogctl/accepted.yaml` does not validate",
-}
-
 
 def subject_fingerprint(code: str, *subject: object) -> str:
     """The fingerprint of a finding that comes from no change: its code and subject, hashed."""

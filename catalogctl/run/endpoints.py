@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from catalogctl.errors import UsageError
+from catalogctl.errors import UsageError, file_line_col
 from catalogctl.io.files import read_input
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
 from catalogctl.model.resolved import accuracy_datasets, contract_terms, performance_datasets
@@ -137,31 +137,61 @@ def read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
 
 
 def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
-    config_path = folder / "config.yaml"
-    if not config_path.is_file():
+    config = _config(folder / "config.yaml", folder)
+    summary = _json_if_present(folder / "performance" / "result_summary.json")
+    accuracy = _json_if_present(folder / "accuracy" / "accuracy_results.json")
+    _require_shapes(folder, config, summary, accuracy)
+    seeds = _seeds(config, summary)
+    datasets, generation, names = _datasets(config, summary, contract)
+    performance = _performance(summary)
+    scores, metrics = _accuracy(config, accuracy, names, contract)
+    return RunResults(
+        benchmark=contract_terms(contract)["id"],
+        source=f"endpoints run folder {folder}",
+        api_type=(config.get("endpoint_config") or {}).get("api_type"),
+        seeds=seeds,
+        datasets=datasets,
+        generation=generation,
+        performance=performance,
+        accuracy=scores,
+        metrics=metrics,
+    )
+
+
+def _config(path: Path, folder: Path) -> Any:
+    """The client's `config.yaml` (what ran), {} when empty."""
+    if not path.is_file():
         raise UsageError(f"{folder} is not an endpoints run folder: no config.yaml")
     try:
-        config = read_foreign_yaml(str(config_path), config_path.read_bytes()) or {}
+        return read_foreign_yaml(path.read_bytes()) or {}
     except YamlProblem as problem:
-        raise UsageError(f"{config_path}:{problem.line}:{problem.column}: {problem.message}") from None
-    summary_path = folder / "performance" / "result_summary.json"
-    accuracy_path = folder / "accuracy" / "accuracy_results.json"
-    summary = _json(summary_path) if summary_path.is_file() else None
-    accuracy = _json(accuracy_path) if accuracy_path.is_file() else None
-    _require_shapes(folder, config, summary, accuracy)
+        raise UsageError(f"{file_line_col(str(path), problem.line, problem.column)}: {problem.message}") from None
 
-    model_params = config.get("model_params") or {}
+
+def _json_if_present(path: Path) -> Any:
+    return _json(path) if path.is_file() else None
+
+
+def _seeds(config: Any, summary: Any) -> SeedsUsed:
+    """The seeds as configured (the client records no others); no model seed in v6.1 files."""
     runtime = (config.get("settings") or {}).get("runtime") or {}
     run_config = (summary or {}).get("run_config") or {}
-    seeds = SeedsUsed(
+    return SeedsUsed(
         scheduler_rng_seed=runtime.get("scheduler_random_seed", run_config.get("scheduler_random_seed")),
         sample_index_rng_seed=runtime.get("dataloader_random_seed", run_config.get("dataloader_random_seed")),
-        model_seed=model_params.get("seed"),
+        model_seed=(config.get("model_params") or {}).get("seed"),
     )
-    base_generation = _generation(model_params)
+
+
+def _datasets(
+    config: Any, summary: Any, contract: Mapping[str, Any]
+) -> tuple[list[DatasetUsed], list[GenerationUsed], dict[tuple[str, str], str]]:
+    """The contract's datasets the run used, the generation parameters of each phase and
+    dataset, and (phase, client dataset name) -> contract dataset id."""
+    base_generation = _generation(config.get("model_params") or {})
     generation: list[GenerationUsed] = []
     datasets: list[DatasetUsed] = []
-    names: dict[tuple[str, str], str] = {}  # (phase, client name) -> contract id
+    names: dict[tuple[str, str], str] = {}
     for phase in ("performance", "accuracy"):
         if base_generation:
             generation.append(GenerationUsed(phase=phase, **base_generation))
@@ -180,23 +210,33 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
             )
         issued = summary.get("n_samples_issued") if summary and phase == "performance" else None
         datasets.append(DatasetUsed(dataset=ident, phase=phase, samples_issued=issued))
+    return datasets, generation, names
 
-    performance = None
-    if summary is not None:
-        duration = summary.get("duration_ns")
-        performance = PerformanceResult(
-            duration_ms=duration / NS_PER_MS if isinstance(duration, (int, float)) else None,
-            sample_count=summary.get("n_samples_completed"),
-            ttft_p99_ms=_p99_ms(summary.get("ttft")),
-            tpot_p99_ms=_p99_ms(summary.get("tpot")),
-        )
 
+def _performance(summary: Any) -> PerformanceResult | None:
+    """Duration, samples completed and latency percentiles from `result_summary.json`."""
+    if summary is None:
+        return None
+    duration = summary.get("duration_ns")
+    return PerformanceResult(
+        duration_ms=duration / NS_PER_MS if isinstance(duration, (int, float)) else None,
+        sample_count=summary.get("n_samples_completed"),
+        ttft_p99_ms=_p99_ms(summary.get("ttft")),
+        tpot_p99_ms=_p99_ms(summary.get("tpot")),
+    )
+
+
+def _accuracy(
+    config: Any, accuracy: Any, names: dict[tuple[str, str], str], contract: Mapping[str, Any]
+) -> tuple[list[AccuracyResult], dict[str, float | None]]:
+    """Each accuracy dataset's pooled score on its scorer's scale, and TOKENS_PER_SAMPLE when
+    the contract has one accuracy dataset (the client reports lengths per dataset)."""
     scorers = {
         str(e.get("name")): (e.get("accuracy_config") or {}).get("eval_method")
         for e in config.get("datasets") or []
         if e.get("type") == "accuracy"
     }
-    results_accuracy: list[AccuracyResult] = []
+    results: list[AccuracyResult] = []
     metrics: dict[str, float | None] = {}
     for score in (accuracy or {}).get("accuracy_scores") or []:
         if score.get("dataset_type") != "accuracy":
@@ -207,7 +247,7 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
         if ident is None or scale is None:
             continue
         value = score.get("score")
-        results_accuracy.append(
+        results.append(
             AccuracyResult(
                 dataset=ident,
                 scale=scale,  # type: ignore[arg-type]
@@ -218,14 +258,4 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
         lengths = score.get("output_sequence_lengths") or {}
         if isinstance(lengths.get("avg"), (int, float)) and len(_contract_ids(contract, "accuracy")) == 1:
             metrics["TOKENS_PER_SAMPLE"] = float(lengths["avg"])
-    return RunResults(
-        benchmark=contract_terms(contract)["id"],
-        source=f"endpoints run folder {folder}",
-        api_type=(config.get("endpoint_config") or {}).get("api_type"),
-        seeds=seeds,
-        datasets=datasets,
-        generation=generation,
-        performance=performance,
-        accuracy=results_accuracy,
-        metrics=metrics,
-    )
+    return results, metrics

@@ -15,15 +15,18 @@ from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest, resolve_contract
+from catalogctl.catalog.diagnostics import errors_only
+from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import SubsetLoader
+from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.catalog.validation import read_user_document
 from catalogctl.errors import CatalogInvalid, CheckFailed, UsageError
 from catalogctl.io import gitrepo
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
-from catalogctl.model import InferenceBenchmark, Submission
+from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet, Submission
 from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
 from catalogctl.release.releases import require_cohort
 from catalogctl.release.ruleset import ruleset_digest
@@ -48,67 +51,21 @@ def resolve_at(
 ) -> ResolvedConfig:
     """Resolve `submission` against the release tree at `commit`."""
     ref = submission.submission_ref
-    tree = gitrepo.GitTree(repo, commit, label)
-    loader = SubsetLoader(tree)
-    loader.want([("ruleset", ref.cohort), ("benchmark", ref.benchmark)])
-    catalog = loader.result.catalog
-    if ref.benchmark in catalog.benchmarks:
-        loader.want(catalog.sources_of(ref.benchmark))
-    errors = [d for d in loader.result.diagnostics if d.severity.value == "error"]
-    if errors:
-        raise CatalogInvalid(f"the catalog at {label} does not validate", errors)
+    catalog = _load(repo, commit, submission, label)
     ruleset = catalog.rulesets.get(ref.cohort)
     if ruleset is None:
         raise CheckFailed(
             "tag-invalid", f"{label} has no {ruleset_path(ref.cohort)}: it is not the release of {ref.cohort}"
         )
-    members = {b.id: b.digest for b in ruleset.benchmarks}
-    if ref.benchmark not in members:
-        raise CheckFailed(
-            "submission-mismatch",
-            f"benchmark `{ref.benchmark}` is not in cohort {ref.cohort}",
-            f"the cohort's benchmarks: {', '.join(sorted(members))}",
-        )
-    cohort = Cohort.parse(ref.cohort)
-    seeds = next((s for s in ruleset.seed_sets if s.id == ref.seed_set_id), None)
-    valid = [
-        s.id for s in ruleset.seed_sets if Cohort.parse(s.introduced_in) <= cohort <= Cohort.parse(s.valid_through)
-    ]
-    if seeds is None or seeds.id not in valid:
-        raise CheckFailed(
-            "submission-mismatch",
-            f"seed set `{ref.seed_set_id}` is not valid for cohort {ref.cohort}",
-            f"valid seed sets: {', '.join(valid) or 'none'}",
-        )
-    bench = catalog.benchmarks.get(ref.benchmark)
-    if bench is None:
-        raise CheckFailed("contract-mismatch", f"benchmark `{ref.benchmark}` of the ruleset has no contract at {label}")
-    api_type = submission.endpoint_config.api_type
-    if not isinstance(bench, InferenceBenchmark) or bench.api_type != api_type:
-        expected = bench.api_type if isinstance(bench, InferenceBenchmark) else f"none ({bench.kind} benchmark)"
-        raise CheckFailed(
-            "submission-mismatch",
-            f"endpoint_config.api_type is {api_type}, but benchmark `{ref.benchmark}` uses {expected}",
-        )
-    digest = contract_digest(catalog, ref.benchmark)
-    if digest != members[ref.benchmark]:
-        raise CheckFailed(
-            "contract-mismatch",
-            f"the contract of `{ref.benchmark}` at {label} has digest {digest}, "
-            f"but cohort {ref.cohort} froze {members[ref.benchmark]}",
-            "the catalog was edited after the freeze: run exactly the release commit",
-        )
+    frozen = _frozen_digest(ruleset, submission)
+    seeds = _seed_set(ruleset, submission)
+    digest = _contract_digest(catalog, submission, frozen, label)
     ruleset_text = gitrepo.read_blob(commit, ruleset_path(ref.cohort))  # there: the loader read it
     submission_data = submission.model_dump(mode="json", exclude_none=True)
     return ResolvedConfig(
         submission_ref=submission_data["submission_ref"],
         contract=resolve_contract(catalog, ref.benchmark),
-        seeds=ResolvedSeeds(
-            id=seeds.id,
-            scheduler_rng_seed=seeds.scheduler_rng_seed,
-            sample_index_rng_seed=seeds.sample_index_rng_seed,
-            model_seed=seeds.model_seed,
-        ),
+        seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
         endpoint_config=submission_data["endpoint_config"],
         settings=submission_data["settings"],
         submitter=submission_data.get("submitter"),
@@ -123,6 +80,71 @@ def resolve_at(
             remote=remote,
         ),
     )
+
+
+def _load(repo: gitrepo.Repository, commit: gitrepo.Commit, submission: Submission, label: str) -> Catalog:
+    """The cohort's ruleset and the benchmark with what its contract needs, read at `commit`."""
+    ref = submission.submission_ref
+    loader = SubsetLoader(gitrepo.GitTree(repo, commit, label))
+    loader.want([("ruleset", ref.cohort), ("benchmark", ref.benchmark)])
+    catalog = loader.result.catalog
+    if ref.benchmark in catalog.benchmarks:
+        loader.want(catalog.sources_of(ref.benchmark))
+    errors = errors_only(loader.result.diagnostics)
+    if errors:
+        raise CatalogInvalid(f"the catalog at {label} does not validate", errors)
+    return catalog
+
+
+def _frozen_digest(ruleset: Ruleset, submission: Submission) -> str:
+    """The digest the cohort froze for the submission's benchmark."""
+    ref = submission.submission_ref
+    members = {b.id: b.digest for b in ruleset.benchmarks}
+    if ref.benchmark not in members:
+        raise CheckFailed(
+            "submission-mismatch",
+            f"benchmark `{ref.benchmark}` is not in cohort {ref.cohort}",
+            f"the cohort's benchmarks: {', '.join(sorted(members))}",
+        )
+    return members[ref.benchmark]
+
+
+def _seed_set(ruleset: Ruleset, submission: Submission) -> SeedSet:
+    """The seed set the submission adopts, which must be valid for its cohort."""
+    ref = submission.submission_ref
+    seeds = next((s for s in ruleset.seed_sets if s.id == ref.seed_set_id), None)
+    valid = [s.id for s in valid_sets(ruleset.seed_sets, Cohort.parse(ref.cohort))]
+    if seeds is None or seeds.id not in valid:
+        raise CheckFailed(
+            "submission-mismatch",
+            f"seed set `{ref.seed_set_id}` is not valid for cohort {ref.cohort}",
+            f"valid seed sets: {', '.join(valid) or 'none'}",
+        )
+    return seeds
+
+
+def _contract_digest(catalog: Catalog, submission: Submission, frozen: str, label: str) -> str:
+    """The benchmark's contract digest at the release, which must be the frozen one, for the
+    API type the submission serves."""
+    ref = submission.submission_ref
+    bench = catalog.benchmarks.get(ref.benchmark)
+    if bench is None:
+        raise CheckFailed("contract-mismatch", f"benchmark `{ref.benchmark}` of the ruleset has no contract at {label}")
+    api_type = submission.endpoint_config.api_type
+    if not isinstance(bench, InferenceBenchmark) or bench.api_type != api_type:
+        expected = bench.api_type if isinstance(bench, InferenceBenchmark) else f"none ({bench.kind} benchmark)"
+        raise CheckFailed(
+            "submission-mismatch",
+            f"endpoint_config.api_type is {api_type}, but benchmark `{ref.benchmark}` uses {expected}",
+        )
+    digest = contract_digest(catalog, ref.benchmark)
+    if digest != frozen:
+        raise CheckFailed(
+            "contract-mismatch",
+            f"the contract of `{ref.benchmark}` at {label} has digest {digest}, but cohort {ref.cohort} froze {frozen}",
+            "the catalog was edited after the freeze: run exactly the release commit",
+        )
+    return digest
 
 
 def resolve(path: Path, submission_file: Path, ref: str | None = None) -> ResolvedConfig:

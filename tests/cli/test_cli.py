@@ -71,16 +71,6 @@ def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> 
     assert "::warning file=benchmark_suite/datasets/aime25.yaml,line=7,col=8,title=pending-value::" in out
 
 
-def test_github_command_escaping() -> None:
-    from catalogctl.errors import error
-    from catalogctl.render.common import github_command
-
-    d = error("yaml-syntax", "50% bad\nsecond line", "dir,a:b/x.yaml", 3, 4, "fix: it")
-    assert github_command(d) == (
-        "::error file=dir%2Ca%3Ab/x.yaml,line=3,col=4,title=yaml-syntax::50%25 bad%0Asecond line (fix: it)"
-    )
-
-
 def test_validate_at_a_ref(catalog_repo: Path) -> None:
     out = run_cli("validate", str(catalog_repo), "--ref", "v1").stdout
     assert out.splitlines()[-1].startswith("v1 (")

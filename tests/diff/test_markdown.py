@@ -13,6 +13,7 @@ from tests.helpers import git, replace_in, write
 from tests.release_repo import SEEDS_A, make_freezable
 
 BENCHMARKS = "benchmark_suite/benchmarks"
+DEEPSEEK = "benchmark_suite/benchmarks/deepseek-r1.yaml"
 
 
 def test_removed_renamed_added_and_identical_benchmarks_in_words(catalog_repo: Path) -> None:
@@ -89,3 +90,14 @@ def test_two_cohorts_get_a_cohort_table_and_a_note_for_a_missing_tag(catalog_rep
         "| --- | --- | --- | --- |",
         "| policy | ruleset 2026-09-C1: added | – | `rulesets/2026-09-C1.yaml:3:1` |",
     ]
+
+
+def test_a_pending_value_in_a_diffed_value_stays_text(catalog_repo: Path) -> None:
+    # `<TBD>` unescaped is an HTML tag to GitHub: the changelog section showed `"" -> 4388`.
+    replace_in(catalog_repo, DEEPSEEK, "min_sample_count: <TBD>", "min_sample_count: 4388")
+    markdown = diff_markdown(diff_refs(catalog_repo, "v1"))
+    assert (
+        '| contract | benchmark deepseek-r1: performance.requirements.min_sample_count "&lt;TBD>" -> 4388 '
+        "| `deepseek-r1` | `benchmark_suite/benchmarks/deepseek-r1.yaml:25:5` |"
+    ) in markdown.splitlines()
+    assert "<TBD>" not in markdown

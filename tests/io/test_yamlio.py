@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ruamel.yaml import YAML
 
 from catalogctl.catalog.contract import canonical_json
 from catalogctl.io.yamlio import (
@@ -25,6 +26,7 @@ from catalogctl.io.yamlio import (
     YamlProblem,
     dump_yaml,
     parse_document,
+    read_foreign_yaml,
 )
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -549,3 +551,135 @@ _DATA = st.recursive(
 @given(st.dictionaries(_TEXT, _DATA, min_size=1, max_size=4))
 def test_dump_round_trips_random_data(data: dict[str, Any]) -> None:
     assert typed(read(dump_yaml(data))) == typed(data)
+
+
+# -- files other tools wrote --------------------------------------------------------------------
+
+ENDPOINTS_CONFIGS = sorted((REPO_ROOT / "tests/fixtures/endpoints").glob("*.config.yaml"))
+
+
+def foreign_problem(source: str) -> YamlProblem:
+    """The problem `read_foreign_yaml` raises for `source`."""
+    with pytest.raises(YamlProblem) as info:
+        read_foreign_yaml(source.encode("utf-8"))
+    return info.value
+
+
+def test_deeply_nested_foreign_yaml_is_an_error_not_a_crash() -> None:
+    # A 200 KB run config nested 100,000 deep: libyaml's recursive composer, which the foreign
+    # reader once used, segfaults on it (exit -11). Run in a child so a crash fails this test.
+    code = (
+        "from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml\n"
+        "try:\n"
+        "    read_foreign_yaml(b'a: ' + b'[' * 100_000 + b']' * 100_000 + b'\\n')\n"
+        "except YamlProblem as p:\n"
+        "    print(p, end='')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "1:67: yaml-too-deep nesting deeper than 64 levels"
+
+
+@pytest.mark.parametrize("path", ENDPOINTS_CONFIGS, ids=lambda p: p.name)
+def test_real_run_configs_read_as_the_safe_loader_reads_them(path: Path) -> None:
+    data = path.read_bytes()
+    assert typed(read_foreign_yaml(data)) == typed(YAML(typ="safe").load(data))
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("", None, id="empty"),
+        pytest.param("# nothing\n", None, id="comment-only"),
+        pytest.param(
+            "2: a\ntrue: b\n~: c\n2026-09-02: d\n",
+            {2: "a", True: "b", None: "c", dt.date(2026, 9, 2): "d"},
+            id="scalar-keys",
+        ),
+        pytest.param("streaming: on\nwarmup: no\n", {"streaming": "on", "warmup": "no"}, id="yaml-1.2-words"),
+        pytest.param("seed: 16159082839903944936\n", {"seed": 16159082839903944936}, id="64-bit-int"),
+    ],
+)
+def test_foreign_yaml_is_read_without_the_catalogs_rules(source: str, expected: Any) -> None:
+    assert typed(read_foreign_yaml(source.encode("utf-8"))) == typed(expected)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("a: &x 1\n", YamlProblem("yaml-anchor", "anchor &x is not allowed", 1, 4, ANCHOR_HINT)),
+        pytest.param("a: *x\n", YamlProblem("yaml-alias", "alias *x is not allowed", 1, 4, ALIAS_HINT)),
+        pytest.param("a: !!str 1\n", YamlProblem("yaml-tag", "explicit tag !!str is not allowed", 1, 4, TAG_HINT)),
+        pytest.param(
+            "%YAML 1.1\n---\na: no\n",
+            YamlProblem(
+                "yaml-directive",
+                "%YAML and %TAG directives are not allowed",
+                1,
+                1,
+                "remove the directive: the file is read as YAML 1.2",
+            ),
+            id="directive",
+        ),
+        pytest.param(
+            "a: 1\n---\nb: 2\n",
+            YamlProblem(
+                "yaml-multiple-documents",
+                "the file must hold exactly one YAML document",
+                2,
+                1,
+                "split the documents into files of their own",
+            ),
+            id="two-documents",
+        ),
+        pytest.param(
+            "a: 1\na: 2\n",
+            YamlProblem(
+                "yaml-duplicate-key",
+                "duplicate key `a` (first defined at line 1)",
+                2,
+                1,
+                "remove one of the two entries",
+            ),
+            id="duplicate-key",
+        ),
+        pytest.param(
+            "1: a\n1: b\n",
+            YamlProblem(
+                "yaml-duplicate-key",
+                "duplicate key `1` (first defined at line 1)",
+                2,
+                1,
+                "remove one of the two entries",
+            ),
+            id="duplicate-int-key",
+        ),
+        pytest.param(
+            "? [a]\n: b\n",
+            YamlProblem("yaml-non-string-key", "a mapping key must be a scalar, not a collection", 1, 3),
+            id="collection-key",
+        ),
+        pytest.param(
+            "a: " + "1" * (MAX_INT_DIGITS + 1) + "\n",
+            YamlProblem(
+                "yaml-integer-too-long", "integer of 41 characters (at most 40)", 1, 4, "quote it if it is not a number"
+            ),
+            id="integer-too-long",
+        ),
+        pytest.param("a: [1, 2\n", YamlProblem("yaml-syntax", "did not find expected ',' or ']'", 2, 1), id="syntax"),
+    ],
+)
+def test_foreign_yaml_keeps_the_limits(source: str, expected: YamlProblem) -> None:
+    assert foreign_problem(source) == expected
+
+
+def test_foreign_yaml_keeps_the_size_and_encoding_limits() -> None:
+    with pytest.raises(YamlProblem) as info:
+        read_foreign_yaml(b"a: " + b"x" * MAX_FILE_BYTES + b"\n")
+    assert info.value.code == "yaml-too-large"
+    with pytest.raises(YamlProblem) as info:
+        read_foreign_yaml(b"a: \xff\n")
+    assert info.value == YamlProblem("yaml-encoding", "the file is not valid UTF-8", 1, 4)

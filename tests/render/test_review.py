@@ -74,7 +74,7 @@ def test_step_summary_and_comment_body(tmp_path: Path, monkeypatch: pytest.Monke
     text = summary.read_text()
     assert text.startswith("earlier step\n### ❌ Catalog gate failed\n")
     assert (
-        "| ❌ | `ref-unknown-metric` | a \\| b &lt;TBD&gt; | `benchmark_suite/benchmarks/b.yaml:1:1` "
+        "| ❌ | `ref-unknown-metric` | a \\| b &lt;TBD> | `benchmark_suite/benchmarks/b.yaml:1:1` "
         "| `0000000000000001` |" in text
     )
     body = comment.read_text()

@@ -4,7 +4,10 @@ the endpoints client's real result files."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -485,7 +488,7 @@ def test_a_run_file_of_another_shape_names_the_file_and_key(
     if name.endswith(".json"):
         path.write_text(json.dumps(edit(json.loads(path.read_text()))))
     else:
-        path.write_text(dump_yaml(edit(read_foreign_yaml(name, path.read_bytes()))))
+        path.write_text(dump_yaml(edit(read_foreign_yaml(path.read_bytes()))))
     with pytest.raises(UsageError) as raised:
         read_run_folder(folder, resolved_config(deepseek, "deepseek-r1").contract)
     assert str(raised.value) == f"{path} does not have the endpoints client's shape: {problem}"
@@ -670,3 +673,23 @@ def test_a_gate_this_tool_does_not_know_cannot_pass(pinned: Path, gpt_oss_run: P
         "[unknown]",
     ]
     assert lines[-1] == "gpt-oss-120b: INVALID (hard gates not passed: vibes_check)"
+
+
+def test_a_deeply_nested_run_config_is_a_message_not_a_crash(deepseek: Path, tmp_path: Path) -> None:
+    # A 200 KB config.yaml nested 100,000 deep once crashed `check` (exit 139: libyaml's
+    # recursive composer). Run the command in a child so a crash fails this test.
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(resolved_config(deepseek, "deepseek-r1").to_data()))
+    folder = run_folder(tmp_path, "interactive")
+    (folder / "config.yaml").write_bytes(b"a: " + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "catalogctl", "check", str(resolved), str(folder)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"error: {folder / 'config.yaml'}:1:67: nesting deeper than 64 levels\n"

@@ -1,0 +1,47 @@
+"""Between two cohorts: the benchmarks added, removed, identical and changed in their rulesets,
+and the seed sets introduced, still valid and retired."""
+
+from __future__ import annotations
+
+from catalogctl.catalog.cohorts import Cohort, is_cohort_id
+from catalogctl.catalog.seeds import is_valid_in
+from catalogctl.diff.entities import Differ
+from catalogctl.model import Ruleset
+from catalogctl.model.diff import CohortDelta, SeedSetDelta
+
+
+def cohort_delta(differ: Differ, old_ref: str, new_ref: str) -> CohortDelta | None:
+    """The delta between the rulesets of two cohorts; None unless both refs name one."""
+    if not (is_cohort_id(old_ref) and is_cohort_id(new_ref)):
+        return None
+    differ.old.want([("ruleset", old_ref)])
+    differ.new.want([("ruleset", new_ref)])
+    differ.check_valid()
+    before = differ.old_catalog.rulesets.get(old_ref)
+    after = differ.new_catalog.rulesets.get(new_ref)
+    if before is None or after is None:
+        return None
+    old_digests = {b.id: b.digest for b in before.benchmarks}
+    new_digests = {b.id: b.digest for b in after.benchmarks}
+    common = sorted(old_digests.keys() & new_digests.keys())
+    return CohortDelta(
+        old=old_ref,
+        new=new_ref,
+        benchmarks_added=sorted(new_digests.keys() - old_digests.keys()),
+        benchmarks_removed=sorted(old_digests.keys() - new_digests.keys()),
+        benchmarks_identical=[b for b in common if old_digests[b] == new_digests[b]],
+        benchmarks_changed=[b for b in common if old_digests[b] != new_digests[b]],
+        seed_sets=_seed_set_delta(before, after),
+    )
+
+
+def _seed_set_delta(before: Ruleset, after: Ruleset) -> SeedSetDelta:
+    """Sets new in `after`, in both and still valid for its cohort, and gone or expired."""
+    old_ids, new_ids = {s.id for s in before.seed_sets}, {s.id for s in after.seed_sets}
+    cohort = Cohort.parse(after.cohort)
+    retired = sorted(s.id for s in before.seed_sets if s.id not in new_ids or not is_valid_in(s, cohort))
+    return SeedSetDelta(
+        introduced=sorted(new_ids - old_ids),
+        still_valid=sorted(i for i in new_ids & old_ids if i not in retired),
+        retired=retired,
+    )

@@ -1,0 +1,46 @@
+"""The three seeds of a set: one model that a ruleset's seed sets, a seed file for `freeze
+--seeds` and a resolved config's seeds all build on."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+from catalogctl.model.common import StrictModel, Uint64, matching
+
+# Seed set ids are letters in order of publication (A, B, ..., Z, AA, ...); an id names the same
+# seeds forever once published.
+SeedSetId = Annotated[str, AfterValidator(matching(r"[A-Z]{1,3}", "a seed set id: 1-3 capital letters"))]
+
+
+class SeedValues(StrictModel):
+    """The three seeds of a set, each an unsigned 64-bit integer."""
+
+    scheduler_rng_seed: Uint64
+    sample_index_rng_seed: Uint64
+    model_seed: Uint64
+
+    def seed_values(self) -> SeedValues:
+        """Only the three seeds (what a subclass adds dropped): sets compare by value this way."""
+        return SeedValues(
+            scheduler_rng_seed=self.scheduler_rng_seed,
+            sample_index_rng_seed=self.sample_index_rng_seed,
+            model_seed=self.model_seed,
+        )
+
+
+class SeedSetName(StrictModel):
+    """The id a seed set is published under.
+
+    A base of its own so that documents list it first: pydantic orders fields from the last base
+    to the first, so `class X(SeedValues, SeedSetName)` reads id, then the three seeds."""
+
+    id: SeedSetId
+
+
+class SeedFile(SeedValues):
+    """A seed file for `freeze --seeds`: seeds already published elsewhere, imported verbatim,
+    and optionally the id they were published under."""
+
+    id: SeedSetId | None = None

@@ -1,0 +1,114 @@
+"""What a freeze writes, decided before anything is written: the cohort it follows, its
+benchmarks (none with a pending value), and its seed sets. `freeze` runs the transaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
+from catalogctl.errors import CatalogInvalid, Diagnostic, UsageError, error
+from catalogctl.model import Ruleset, SeedSet
+
+
+def previous_ruleset(catalog: Catalog, cohort: Cohort) -> Ruleset | None:
+    """The last frozen cohort's ruleset, which `cohort` must come after."""
+    frozen = {Cohort.parse(c): r for c, r in catalog.rulesets.items() if c != cohort.id}
+    if not frozen:
+        return None
+    last = max(frozen)
+    if last >= cohort:
+        raise UsageError(
+            f"{cohort} is not later than {last}, the last frozen cohort",
+            f"the next cohort is {last.next()} ({last.next().submission_date})",
+        )
+    return frozen[last]
+
+
+def members(catalog: Catalog, previous: Ruleset | None, add: list[str], remove: list[str]) -> set[str]:
+    """The previous cohort's benchmarks with `add` and without `remove`; every problem at once."""
+    carried = {b.id for b in previous.benchmarks} if previous else set()
+    problems: list[str] = []
+    for ident in add:
+        if ident not in catalog.benchmarks:
+            hint = did_you_mean(ident, catalog.benchmarks)
+            problems.append(f"unknown benchmark `{ident}`" + (f" ({hint})" if hint else ""))
+        elif ident in carried:
+            problems.append(f"`{ident}` is already in {previous.cohort if previous else 'the cohort'}")
+    for ident in remove:
+        if ident not in carried:
+            problems.append(f"`{ident}` is not in the previous cohort, so it cannot be removed")
+    result = (carried | set(add)) - set(remove)
+    for ident in sorted(result - catalog.benchmarks.keys()):
+        if ident not in add:
+            problems.append(f"`{ident}` of the previous cohort is no longer in the catalog: --remove it")
+    if problems:
+        raise UsageError("; ".join(problems))
+    if not result:
+        raise UsageError("a cohort needs at least one benchmark", "name them with --add ID")
+    return result
+
+
+def refuse_pending(catalog: Catalog, benchmarks: set[str]) -> None:
+    """Refuse, listing each with its position, the pending values these benchmarks depend on."""
+    pending = catalog.pending_by_entity()
+    found: list[Diagnostic] = []
+    for ident in sorted(benchmarks):
+        for kind, entity in catalog.sources_of(ident):
+            for value in pending.get((kind, entity), []):
+                line, column = catalog.locate(kind, entity, *value.path).position()
+                dotted = ".".join(str(p) for p in value.path)
+                found.append(
+                    error(
+                        "pending-value",
+                        f"{kind} `{entity}`: {dotted} is pending ({value.value}); blocks freezing {ident}",
+                        catalog.locate(kind, entity).document.path,
+                        line,
+                        column,
+                    )
+                )
+    if found:
+        blocked = sorted({d.message.rsplit(" ", 1)[-1] for d in found})
+        raise CatalogInvalid(
+            f"pending values block freezing {', '.join(blocked)}: decide them, or --remove those benchmarks",
+            sorted(set(found)),
+        )
+
+
+def seed_sets(
+    catalog: Catalog, cohort: Cohort, previous: Ruleset | None, seeds_file: Path | None
+) -> tuple[list[SeedSet], str]:
+    """The cohort's seed sets (a new one only when rotation is due: imported from `seeds_file`
+    or generated), and a note on the new set ("" when none)."""
+    suite = catalog.suite
+    assert suite is not None  # a valid catalog has one
+    published = [s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets]
+    imported = read_seed_file(seeds_file) if seeds_file is not None else None
+    sets, new_set = next_seed_sets(
+        suite.policies.seed_rotation,
+        cohort,
+        list(previous.seed_sets) if previous else [],
+        unique_sets(published),
+        imported,
+        imported.id if imported else None,
+    )
+    if new_set is None:
+        return sets, ""
+    origin = "imported" if imported else "generated"
+    return sets, f"seed set {new_set.id} {origin}, valid through {new_set.valid_through}"
+
+
+def check_resumed_seeds(resumed: Ruleset, cohort: Cohort, seeds_file: Path, ruleset_rel: str) -> None:
+    """A rerun with --seeds must ask for the seeds the interrupted freeze already wrote."""
+    imported = read_seed_file(seeds_file)
+    new = [s for s in resumed.seed_sets if s.introduced_in == cohort.id]
+    values = [s.seed_values() for s in new]
+    if values != [imported.seed_values()] or (imported.id is not None and new[0].id != imported.id):
+        shown = f"{new[0].scheduler_rng_seed} / {new[0].sample_index_rng_seed} / {new[0].model_seed}" if new else ""
+        written = f"seed set {new[0].id} = {shown}" if new else "no new seed set"
+        raise UsageError(
+            f"the interrupted freeze left {ruleset_rel} with {written}, not the seeds of {seeds_file}",
+            f"remove {ruleset_rel} to start this freeze over, or rerun without --seeds",
+        )
