@@ -12,11 +12,10 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import entity_path, modeline
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
-from catalogctl.errors import CatalogInvalid, EntityNotFound, UsageError
+from catalogctl.errors import CatalogInvalid, EntityNotFound, UsageError, file_line_col
 from catalogctl.io.tree import WorkingTree
 
 TBD = "<TBD>"
-TABLES = {"model": "models", "dataset": "datasets", "benchmark": "benchmarks"}
 
 
 @dataclass
@@ -88,8 +87,8 @@ def _copy(catalog: Catalog, kind: str, ident: str, source: str) -> dict[str, Any
     from catalogctl.catalog.diagnostics import did_you_mean
     from catalogctl.io.yamlio import parse_document
 
-    if source not in getattr(catalog, TABLES[kind]):
-        hint = did_you_mean(source, getattr(catalog, TABLES[kind]))
+    if source not in catalog.table(kind):
+        hint = did_you_mean(source, catalog.table(kind))
         raise EntityNotFound(f"no valid {kind} `{source}` to copy", hint)
     document = catalog.locate(kind, source).document
     data: dict[str, Any] = dict(parse_document(document.path, document.text.encode("utf-8")).data)
@@ -126,4 +125,4 @@ def scaffold(path: Path, kind: str, ident: str, source: str | None) -> Scaffolde
     if errors:
         target.unlink()
         raise CatalogInvalid(f"the scaffold of {relative} does not validate (a bug): nothing was written", errors)
-    return Scaffolded(relative, [f"{relative}:{d.line}:{d.column}: {d.message}" for d in mine])
+    return Scaffolded(relative, [f"{file_line_col(relative, d.line, d.column)}: {d.message}" for d in mine])

@@ -47,6 +47,17 @@ class Catalog:
     # is not reported again as unknown.
     invalid: set[tuple[str, str]] = field(default_factory=set)
 
+    def table(self, kind: str) -> dict[str, Any]:
+        """The entities of one kind (model, dataset, benchmark, ruleset, metric) by id."""
+        tables: dict[str, dict[str, Any]] = {
+            "model": self.models,
+            "dataset": self.datasets,
+            "benchmark": self.benchmarks,
+            "ruleset": self.rulesets,
+            "metric": self.metrics,
+        }
+        return tables[kind]
+
     def locate(self, kind: str, ident: str, *path: str | int) -> Location:
         """Where an entity (or a path inside it) stands."""
         return self.locations[(kind, ident)].child(*path)

@@ -34,7 +34,6 @@ _SCHEMAS: dict[str, type[BaseModel]] = {
     "dataset": Dataset,
     "ruleset": Ruleset,
 }
-_TABLES = {"model": "models", "dataset": "datasets", "benchmark": "benchmarks", "ruleset": "rulesets"}
 
 ChangeKind = Literal["added", "removed", "renamed", "modified"]
 
@@ -67,7 +66,7 @@ def changed_entities(old: Tree, new: Tree) -> Changed:
 
 
 def _table(catalog: Catalog, kind: str) -> dict[str, Any]:
-    table: dict[str, Any] = getattr(catalog, _TABLES[kind])
+    table: dict[str, Any] = catalog.table(kind)
     return table
 
 

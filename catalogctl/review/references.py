@@ -17,8 +17,6 @@ from catalogctl.model import Ruleset
 from catalogctl.model.review import Finding
 from catalogctl.review.sides import PolicyInput
 
-TABLES = {"benchmark": "benchmarks", "model": "models", "dataset": "datasets"}
-
 
 def reference_cohort(catalog: Catalog, today: dt.date) -> Cohort:
     """The cohort a seed set must still be valid for: the next to freeze, or today's if later."""
@@ -45,7 +43,7 @@ def _uses(catalog: Catalog, bench: str) -> list[tuple[str, str]]:
 def _present(catalog: Catalog, kind: str, ident: str) -> bool:
     if kind == "metric":
         return ident in catalog.metrics or ("metrics", "") not in catalog.locations
-    return ident in getattr(catalog, TABLES[kind]) or (kind, ident) in catalog.invalid
+    return ident in catalog.table(kind) or (kind, ident) in catalog.invalid
 
 
 def removed_references(given: PolicyInput) -> list[Finding]:
@@ -53,8 +51,8 @@ def removed_references(given: PolicyInput) -> list[Finding]:
     base, head = given.base_catalog, given.head_catalog
     reference = reference_cohort(base, given.today)
     renames: dict[tuple[str, str], str] = {}
-    for kind, table in TABLES.items():
-        for ident, entity in getattr(head, table).items():
+    for kind in ("benchmark", "model", "dataset"):
+        for ident, entity in head.table(kind).items():
             origin = getattr(entity, "renamed_from", None)
             if origin:
                 renames[(kind, origin)] = ident
@@ -65,7 +63,7 @@ def removed_references(given: PolicyInput) -> list[Finding]:
                 users.setdefault(key, []).append((cohort, entry.id))
     out: list[Finding] = []
     for (kind, ident), uses in sorted(users.items()):
-        existed = ident in base.metrics if kind == "metric" else ident in getattr(base, TABLES[kind])
+        existed = ident in base.metrics if kind == "metric" else ident in base.table(kind)
         if not existed or _present(head, kind, ident):
             continue
         live = [c for c, _ in uses if _live(base.rulesets[c], reference)]
