@@ -4,6 +4,7 @@ findings, and drafted for the findings nobody has accepted yet."""
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,7 +137,8 @@ def write_drafts(root: Path, accepted: Accepted, drafts: str) -> Path:
         ok = False
     if not ok:
         items = [e.model_dump(exclude_none=True) for e in accepted.entries]
-        body = dump_yaml({"accepted": items}) if items else "accepted:\n"
+        # The list at the drafts' indentation, so that the drafts append to it.
+        body = "accepted:\n" + textwrap.indent(dump_yaml(items), "  ") if items else "accepted:\n"
         combined = SCHEMA_LINE + HEADER + body + drafts
     write_atomic(path, combined.encode("utf-8"))
     return path

@@ -115,7 +115,9 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
         new.order(previous)
         new.digests()
         if head.suite is not None:
-            previous_ruleset = base.rulesets.get(previous.id) if previous is not None else None
+            # The previous cohort is a frozen one (the base's, authoritative) or one this pull
+            # request adds too (the head's): a second new ruleset must carry the first one's sets.
+            previous_ruleset = (base.rulesets.get(previous.id) or head.rulesets.get(previous.id)) if previous else None
             new.seed_sets(head.suite.policies.seed_rotation, previous_ruleset, published)
         previous, published = cohort, unique_sets([*published, *new.ruleset.seed_sets])
     return out

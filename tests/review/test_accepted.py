@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import replace_in, write
 from tests.review_repo import RULESET, gate, verdict
 
@@ -46,11 +44,6 @@ def test_drafts_are_appended_to_a_file_without_a_final_newline(frozen: Path) -> 
     assert (frozen / ACCEPTED).read_text() == f"# ours\naccepted:\n  - {OTHER}\n" + DRAFT
 
 
-@pytest.mark.xfail(
-    reason="known bug (also in the code before the reshape): the whole-file rewrite lists the kept entries at "
-    "indent 0 and appends the drafts at indent 2, which is not YAML; the next run reports accepted-invalid",
-    strict=True,
-)
 def test_a_flow_style_file_is_rewritten_whole_and_still_reads(frozen: Path) -> None:
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
     entry = "{fingerprint: 0123456789abcdef, reason: kept, approver: ana, expires: 2026-12-31}"
