@@ -22,9 +22,12 @@ def _progress() -> Iterator[Callable[[str, int, int | None], None] | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TransferSpeedColumn
 
-    with Progress(BarColumn(), DownloadColumn(), TransferSpeedColumn(), transient=True) as bar:
+    # On stderr, where the isatty above looked: stdout carries the report (JSON, say).
+    console = Console(file=sys.stderr)
+    with Progress(BarColumn(), DownloadColumn(), TransferSpeedColumn(), transient=True, console=console) as bar:
         tasks: dict[str, TaskID] = {}
 
         def update(name: str, done: int, total: int | None) -> None:
