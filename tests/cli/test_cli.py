@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,3 +198,20 @@ def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path: Path) -> None:
         write_atomic(tmp_path / "out.yaml.d", b"new")  # a folder cannot be replaced by a file
     assert target.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml", "out.yaml.d"]
+
+
+def test_help_imports_no_heavy_library() -> None:
+    # `catalogctl --help` must start fast: the CLI imports the library inside its commands.
+    code = (
+        "import runpy, sys\n"
+        "sys.argv = ['catalogctl', '--help']\n"
+        "try:\n"
+        "    runpy.run_module('catalogctl', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = {'pydantic', 'pygit2', 'httpx', 'ruamel', 'deepdiff', 'rich'}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & heavy), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "[]\n")
+    assert "Usage: catalogctl" in done.stdout
