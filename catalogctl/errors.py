@@ -116,6 +116,15 @@ class UsageError(CatalogError):
     exit_code = EXIT_USAGE
 
 
+class InputsUnusable(UsageError):
+    """`check` cannot grade these inputs: unreadable, invalid, edited after `resolve`, not the
+    release's, or a run of another contract. No verdict is given. Exit code 2."""
+
+    def __init__(self, message: str, hint: str = "", diagnostics: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message, hint)
+        self.diagnostics = list(diagnostics)
+
+
 class EntityNotFound(UsageError):
     """An id that is not in the catalog. Exit code 2 (a usage error)."""
 

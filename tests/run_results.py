@@ -6,9 +6,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from catalogctl.catalog.contract import resolve_contract
+from catalogctl.catalog.contract import contract_digest, dataset_sources, digest_of, resolve_contract
 from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
 from catalogctl.model.results import RunResults
+from catalogctl.run.seal import sealed
 from tests.catalog_edit import load
 
 SET_A = {"scheduler_rng_seed": 16159082839903944936, "sample_index_rng_seed": 2747215439041700203, "model_seed": 42}
@@ -25,26 +26,49 @@ def pin_all(root: Path) -> None:
         path.write_text(text.replace("  sha256: <TBD>", f"  sha256: {sha_of(path.stem)}", 1))
 
 
-def resolved_config(root: Path, benchmark: str) -> ResolvedConfig:
+# The model name the endpoints client recorded in the published DeepSeek-R1 run (tests/fixtures/endpoints).
+DEEPSEEK_SERVED = "/lustre/fsw/coreai_mlperf_inference/bofengl/models/DeepSeek-R1-NVFP4-v2-mlpinf"
+
+
+def resolved_config(root: Path, benchmark: str, **endpoint: str) -> ResolvedConfig:
+    """A resolved config of the catalog at `root` as `resolve` writes one (digests and seal
+    real), not tied to a release; `endpoint` adds to its endpoint_config."""
     catalog = load(root).catalog
-    contract = resolve_contract(catalog, benchmark)
-    return ResolvedConfig(
-        submission_ref={"cohort": "2026-09-C0", "seed_set_id": "A", "benchmark": benchmark},
-        contract=contract,
-        seeds=ResolvedSeeds(id="A", **SET_A),
-        endpoint_config={"endpoints": ["http://127.0.0.1:8000/v1"], "api_type": contract.get("api_type", "openai")},
-        settings={"load_pattern": {"type": "concurrency", "target_concurrency": 8}},
-        provenance=Provenance(
-            cohort="2026-09-C0",
-            tag="2026-09-C0",
-            commit="0" * 40,
-            ruleset_digest="sha256:" + "0" * 64,
-            contract_digest="sha256:" + "1" * 64,
-            tool_version="test",
-            resolved_at="2026-09-02T00:00:00+00:00",
-            remote=RemoteVerification(verified=False, note="test"),
-        ),
+    contract = resolve_contract(catalog, benchmark, display=False)
+    if benchmark == "deepseek-r1":
+        endpoint = {"served_model": DEEPSEEK_SERVED, **endpoint}
+    return sealed(
+        ResolvedConfig(
+            submission_ref={"cohort": "2026-09-C0", "seed_set_id": "A", "benchmark": benchmark},
+            contract=contract,
+            seeds=ResolvedSeeds(id="A", **SET_A),
+            sources=dataset_sources(catalog, benchmark),
+            endpoint_config={
+                "endpoints": ["http://127.0.0.1:8000/v1"],
+                "api_type": contract.get("api_type", "openai"),
+                **endpoint,
+            },
+            settings={"load_pattern": {"type": "concurrency", "target_concurrency": 8}},
+            provenance=Provenance(
+                cohort="2026-09-C0",
+                tag="2026-09-C0",
+                commit="0" * 40,
+                ruleset_digest="sha256:" + "0" * 64,
+                contract_digest=contract_digest(catalog, benchmark),
+                tool_version="test",
+                resolved_at="2026-09-02T00:00:00+00:00",
+                remote=RemoteVerification(verified=False, note="test"),
+            ),
+        )
     )
+
+
+def resealed(data: dict[str, Any]) -> dict[str, Any]:
+    """A resolved config's data after an edit, with its digest and seal made to match again: what
+    a newer catalogctl (or a forger) writes. Without --catalog, check can only take it as is."""
+    config = ResolvedConfig.model_validate(data)
+    provenance = config.provenance.model_copy(update={"contract_digest": digest_of(config.contract)})
+    return sealed(config.model_copy(update={"provenance": provenance})).to_data()
 
 
 def gpt_oss_results(**overrides: Any) -> RunResults:

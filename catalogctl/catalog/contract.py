@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from catalogctl.catalog.index import Catalog
 from catalogctl.errors import CatalogError, EntityNotFound
-from catalogctl.model import InferenceBenchmark, is_display
+from catalogctl.model import InferenceBenchmark, Pending, is_display
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, AccuracyDataset, Generation
 
 
@@ -146,10 +146,36 @@ def resolve_contract(catalog: Catalog, bench_id: str, *, display: bool = True) -
 
 
 def contract_digest(catalog: Catalog, bench_id: str) -> str:
-    """`sha256:<hex>` of the canonical JSON of the contract without display copy, in canonical
-    form (so list order does not count)."""
-    contract = canonical_form(resolve_contract(catalog, bench_id, display=False))
-    return "sha256:" + hashlib.sha256(canonical_json(contract)).hexdigest()
+    """The digest a ruleset freezes: `digest_of` the contract without display copy."""
+    return digest_of(resolve_contract(catalog, bench_id, display=False))
+
+
+def digest_of(contract: Any) -> str:
+    """`sha256:<hex>` of a resolved contract (without display copy) as plain data: the canonical
+    JSON of its canonical form, so that list order and number formatting do not count. Freeze
+    digests the contract it resolves with this, and `check` the contract a resolved config
+    carries, so the two cannot drift."""
+    return "sha256:" + hashlib.sha256(canonical_json(canonical_form(contract))).hexdigest()
+
+
+def dataset_sources(catalog: Catalog, bench_id: str) -> dict[str, str]:
+    """Where each dataset of a benchmark's contract is downloaded from (display copy), by id;
+    a pending url is left out."""
+    contract = resolve_contract(catalog, bench_id, display=False)
+    out: dict[str, str] = {}
+    for ident in _dataset_ids(contract):
+        url = catalog.datasets[ident].source.url
+        if not isinstance(url, Pending):
+            out[ident] = str(url)
+    return out
+
+
+def _dataset_ids(contract: dict[str, Any]) -> list[str]:
+    ids = [d["id"] for d in (contract.get("performance") or {}).get("datasets", [])]
+    ids += [e["dataset"]["id"] for e in (contract.get("accuracy") or {}).get("datasets", [])]
+    if "dataset" in contract:
+        ids.append(contract["dataset"]["id"])
+    return list(dict.fromkeys(ids))
 
 
 def canonical_json(data: Any) -> bytes:

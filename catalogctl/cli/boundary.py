@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import typer
 from typer.exceptions import TyperException
 
-from catalogctl.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CatalogError, CatalogInvalid, CheckFailed
+from catalogctl.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CatalogError, CatalogInvalid, CheckFailed, InputsUnusable
 
 F = TypeVar("F", bound=Callable[..., Any])
 TRACEBACK_ENV = "CATALOGCTL_TRACEBACK"
@@ -67,7 +67,7 @@ def report_error(exc: CatalogError) -> None:
         typer.echo(f"error [{exc.code}]: {exc}", err=True)
     else:
         typer.echo(f"error: {exc}", err=True)
-    if isinstance(exc, CatalogInvalid):
+    if isinstance(exc, (CatalogInvalid, InputsUnusable)):
         from catalogctl.render.common import diagnostic_line
 
         for diagnostic in exc.diagnostics:

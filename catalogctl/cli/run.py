@@ -103,17 +103,25 @@ def check(
         Path, typer.Argument(help="The run's results: a catalogctl/results/v1 JSON file, or an endpoints run folder.")
     ],
     fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text, json or markdown.")] = CheckFormat.text,
+    catalog: Annotated[
+        Path | None,
+        typer.Option(
+            "--catalog", help="A clone of the catalog: re-resolve the contract at the cohort's tag and require it."
+        ),
+    ] = None,
 ) -> None:
-    """Apply every gate the contract names to what the run reported.
+    """Prove the inputs, then apply every gate the contract names to what the run reported.
 
-    A gate whose facts the run did not report is "not evaluable" and does not pass. Exit 0 when
-    every hard gate passes, 1 when one fails or cannot be evaluated, 2 on a usage error.
+    The resolved config must be as resolve wrote it (its contract's digest and its seal) and, with
+    --catalog, the release's; the run must be a run of its contract. A gate whose facts the run
+    did not report is "not evaluable" and does not pass. Exit 0 when every hard gate passes, 1
+    when one fails or cannot be evaluated, 2 when the inputs are not usable (unreadable, invalid,
+    edited, or of another run) or on a usage error.
     """
     from catalogctl.render.check import REPORTERS
-    from catalogctl.run.check import check_run, load_resolved, load_results
+    from catalogctl.run.check import check_files
 
-    config = load_resolved(resolved)
-    report = check_run(config, load_results(results, config))
+    report = check_files(resolved, results, catalog)
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 

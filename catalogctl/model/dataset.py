@@ -89,6 +89,11 @@ class Dataset(StrictModel):
     title: Text | None = display(default=None)
     description: Text = display()
     version: Text | None = None
+    aliases: list[Id] = Field(
+        default_factory=list,
+        description="the names runners give this dataset in what they write (the endpoints client's dataset "
+        "`name`): a run's dataset is this one when its name is the id or an alias",
+    )
     samples: Pendable[PositiveInt]
     source: Source
     prompts: Prompts

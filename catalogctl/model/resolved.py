@@ -4,9 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import (
+    Any,
+    Literal,
+    NotRequired,  # pydantic validates these on Python 3.11
+    cast,
+)
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
 from catalogctl.model.benchmark import Scale
 from catalogctl.model.metrics import Unit
@@ -39,6 +45,12 @@ class Provenance(_Out):
     tool_version: str
     resolved_at: str
     remote: RemoteVerification
+    config_digest: str | None = Field(
+        default=None,
+        description="sha256 of the canonical JSON of the whole resolved config without this field: `check` "
+        "refuses a file edited after `resolve` wrote it (against a deliberate forgery, `check --catalog` proves "
+        "the contract and seeds against the release itself)",
+    )
 
 
 class ResolvedSeeds(SeedValues, SeedSetName):
@@ -51,7 +63,15 @@ class ResolvedConfig(_Out):
     schema_: Literal["catalogctl/resolved/v1"] = Field(RESOLVED_SCHEMA, alias="schema")
     type: Literal["resolved_config"] = "resolved_config"
     submission_ref: dict[str, str]
-    contract: dict[str, Any]
+    contract: dict[str, Any] = Field(
+        description="the benchmark's contract with nothing left to look up, without display copy: exactly "
+        "what `provenance.contract_digest` is the digest of"
+    )
+    sources: dict[str, str] = Field(
+        default_factory=dict,
+        description="where to download each dataset of the contract (by id): display copy, not part of the "
+        "contract, since a mirror may move while the sha256 the contract pins stays",
+    )
     seeds: ResolvedSeeds
     endpoint_config: dict[str, Any]
     settings: dict[str, Any]
@@ -86,9 +106,8 @@ class ContractGeneration(TypedDict, total=False):
 
 
 class ContractSource(TypedDict):
-    """Where a dataset's bytes come from, and their sha256."""
+    """The sha256 of a dataset's bytes (where to download them is in the config's `sources`)."""
 
-    url: str
     sha256: str
 
 
@@ -98,6 +117,7 @@ class ContractDataset(TypedDict):
     id: str
     samples: int | str
     source: ContractSource
+    aliases: NotRequired[list[str]]
 
 
 class ContractModel(TypedDict):

@@ -87,6 +87,7 @@ class RunResults(_Results):
     benchmark: Id
     source: str = Field(default="results", description="where these facts were read from")
     api_type: str | None = None
+    model: str | None = Field(default=None, description="the model name the run served, as the runner reports it")
     model_sha: str | None = None
     seeds: SeedsUsed = Field(default_factory=SeedsUsed)
     datasets: list[DatasetUsed] = Field(default_factory=list)

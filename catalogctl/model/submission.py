@@ -24,6 +24,11 @@ class EndpointConfig(StrictModel):
 
     endpoints: list[Url] = Field(min_length=1)
     api_type: ApiType
+    served_model: Text | None = Field(
+        default=None,
+        description="the model name the endpoint serves, as the run reports it, when it is neither the "
+        "contract's model id nor its reference_id (a quantized checkpoint's path, say)",
+    )
 
 
 class LoadPattern(StrictModel):

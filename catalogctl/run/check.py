@@ -6,16 +6,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from catalogctl.errors import CatalogInvalid, Diagnostic, UsageError, error
+from catalogctl.errors import Diagnostic, InputsUnusable, error
 from catalogctl.io.files import read_input
 from catalogctl.io.yamlio import YamlProblem, parse_document
 from catalogctl.model.check import Check, CheckReport, GateResult
-from catalogctl.model.resolved import ResolvedConfig
+from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
 from catalogctl.model.results import RunResults
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
+from catalogctl.run.identity import verify_identity
+from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.shape import Rule, rule, shape_problems
 
 # What `check` and the endpoints reader index in every contract, then what each gate reads, by the
@@ -29,6 +31,8 @@ _CONTRACT: tuple[Rule, ...] = (
     rule("performance?.datasets?.*.id"),
     rule("accuracy?.datasets?.*.dataset.id"),
 )
+_RESULTS_HINT = "a results file follows schemas/results.schema.json (catalogctl/results/v1)"
+_CONTRACT_TYPES: TypeAdapter[ResolvedContract] = TypeAdapter(ResolvedContract)
 _INFERENCE_READS: dict[str, tuple[Rule, ...]] = {
     "dataset_integrity": (
         rule("performance?.datasets?.*.source.sha256"),
@@ -71,12 +75,14 @@ _TRAINING_READS: dict[str, tuple[Rule, ...]] = {
 }
 
 
-def _invalid(path: Path, what: str, exc: ValidationError) -> CatalogInvalid:
+def _unusable(path: Path | str, problem: str, exc: ValidationError, prefix: str = "", hint: str = "") -> InputsUnusable:
+    """A file that does not fit its model: one diagnostic per key, named by its dotted path."""
     found: list[Diagnostic] = []
     for err in exc.errors(include_url=False):
-        where = ".".join(str(p) for p in err["loc"]) or "document"
+        loc = ((prefix,) if prefix else ()) + tuple(err["loc"])
+        where = ".".join(str(part) for part in loc) or "document"
         found.append(error("schema-invalid-value", f"{where}: {err['msg']}", str(path)))
-    return CatalogInvalid(f"{path} is not a valid {what}", found)
+    return InputsUnusable(f"{path}: {problem}", hint or "write it with `catalogctl resolve` or `preflight`", found)
 
 
 def _contract_problems(contract: dict[str, Any]) -> list[str]:
@@ -115,26 +121,31 @@ def _metric_rules(contract: dict[str, Any], gates: list[str]) -> list[Rule]:
 
 
 def _require_gate_inputs(config: ResolvedConfig, where: str) -> None:
+    try:
+        _CONTRACT_TYPES.validate_python(config.contract, strict=True)
+    except ValidationError as exc:
+        raise _unusable(where, "its contract is not a resolved contract", exc, "contract") from None
     problems = _contract_problems(config.contract)
     if problems:
-        raise UsageError(
+        raise InputsUnusable(
             f"{where} cannot be checked: {'; '.join(problems)}",
             "write resolved configs with `catalogctl resolve` or `preflight`",
         )
 
 
 def load_resolved(path: Path) -> ResolvedConfig:
-    """A resolved config written by `resolve` or `preflight` (YAML or JSON), with every key the
-    gates its contract names will read."""
+    """A resolved config written by `resolve` or `preflight` (YAML or JSON), its contract typed,
+    with every key the gates its contract names will read."""
     data = read_input(path)
     try:
         parsed = json.loads(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
-    except (ValueError, YamlProblem) as exc:
-        raise UsageError(f"{path} is not a resolved config: {exc}") from None
+    except (ValueError, YamlProblem, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise InputsUnusable(f"{path} is not a resolved config: {reason}") from None
     try:
         config = ResolvedConfig.model_validate(parsed)
     except ValidationError as exc:
-        raise _invalid(path, "resolved config", exc) from None
+        raise _unusable(path, "not a valid resolved config", exc) from None
     _require_gate_inputs(config, str(path))
     return config
 
@@ -146,17 +157,39 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
     try:
         return RunResults.model_validate_json(read_input(path))
     except ValidationError as exc:
-        raise _invalid(path, "results file", exc) from None
+        raise _unusable(path, "not a valid results file", exc, hint=_RESULTS_HINT) from None
 
 
-def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
-    """Run every gate the contract names, in its order."""
-    _require_gate_inputs(config, "the resolved config")
+def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> CheckReport:
+    """`catalogctl check`: read and prove the resolved config, then read the run's results
+    against its proven contract, then grade."""
+    config = load_resolved(resolved)
+    proven = prove(config, str(resolved), catalog)
+    return grade(config, load_results(results, config), proven)
+
+
+def check_run(
+    config: ResolvedConfig, results: RunResults, *, source: str = "the resolved config", catalog: Path | None = None
+) -> CheckReport:
+    """Prove the inputs, then run every gate the contract names (for callers holding models)."""
+    _require_gate_inputs(config, source)
+    return grade(config, results, prove(config, source, catalog))
+
+
+def prove(config: ResolvedConfig, source: str, catalog: Path | None) -> str | None:
+    """The config is what `resolve` wrote (its digests and seal), and with `catalog` the
+    release's; returns what it was proven against (None: only itself)."""
+    verify_config(config, source)
+    if catalog is None:
+        return None
+    verify_release(config, catalog, source)
+    return f"the release {config.provenance.cohort} in {catalog}"
+
+
+def grade(config: ResolvedConfig, results: RunResults, proven_against: str | None) -> CheckReport:
+    """A run proven to be of this contract, graded by every gate the contract names, in order."""
+    verify_identity(config, results)
     contract = config.contract
-    if results.benchmark != contract["id"]:
-        raise UsageError(
-            f"the results are of benchmark `{results.benchmark}`, the resolved config of `{contract['id']}`"
-        )
     run = Run(contract, config.seeds.model_dump(exclude={"id"}), results)
     gates: list[GateResult] = []
     for name in contract["postprocessing"]["gates"]:
@@ -168,4 +201,4 @@ def check_run(config: ResolvedConfig, results: RunResults) -> CheckReport:
         gates.append(
             GateResult(name=spec.name, severity=spec.severity, description=spec.description, checks=spec.function(run))
         )
-    return CheckReport(benchmark=contract["id"], source=results.source, gates=gates)
+    return CheckReport(benchmark=contract["id"], source=results.source, gates=gates, proven_against=proven_against)

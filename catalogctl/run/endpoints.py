@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from catalogctl.errors import UsageError, file_line_col
+from catalogctl.errors import InputsUnusable, file_line_col
 from catalogctl.io.files import read_input
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
 from catalogctl.model.resolved import accuracy_datasets, contract_terms, performance_datasets
@@ -73,8 +73,10 @@ _ACCURACY_SHAPE: tuple[Rule, ...] = (
 def _json(path: Path) -> Any:
     try:
         return json.loads(read_input(path))
+    except RecursionError:  # the stdlib parser recurses: a hostile file is a message, not a crash
+        raise InputsUnusable(f"{path} is not usable: JSON nested too deeply") from None
     except ValueError as exc:
-        raise UsageError(f"{path} is not JSON: {exc}") from None
+        raise InputsUnusable(f"{path} is not JSON: {exc}") from None
 
 
 def _require_shapes(folder: Path, config: Any, summary: Any, accuracy: Any) -> None:
@@ -86,7 +88,7 @@ def _require_shapes(folder: Path, config: Any, summary: Any, accuracy: Any) -> N
     ):
         problems = shape_problems(data, rules) if data is not None else []
         if problems:
-            raise UsageError(f"{folder / name} does not have the endpoints client's shape: {'; '.join(problems)}")
+            raise InputsUnusable(f"{folder / name} does not have the endpoints client's shape: {'; '.join(problems)}")
 
 
 def _contract_ids(contract: Mapping[str, Any], phase: str) -> list[str]:
@@ -96,14 +98,28 @@ def _contract_ids(contract: Mapping[str, Any], phase: str) -> list[str]:
     return [e["dataset"]["id"] for e in accuracy_datasets(terms)]
 
 
-def match_dataset(name: str, phase: str, contract: Mapping[str, Any]) -> str | None:
-    """The contract's dataset a client dataset name stands for: the same id (a `::variant`
-    suffix dropped), or the phase's only dataset."""
-    ids = _contract_ids(contract, phase)
+def match_dataset(name: str, phase: str, contract: Mapping[str, Any]) -> str:
+    """The contract's dataset a client dataset name stands for: its id or one of its declared
+    aliases (a `::variant` suffix dropped). Any other name is a run of another dataset, and the
+    run is refused: a phase's only dataset is never assumed."""
+    terms = contract_terms(contract)
+    entries = (
+        performance_datasets(terms) if phase == "performance" else [e["dataset"] for e in accuracy_datasets(terms)]
+    )
+    names = {alias: d["id"] for d in entries for alias in (d["id"], *d.get("aliases", []))}
     base = name.split("::", 1)[0]
-    if base in ids:
-        return base
-    return ids[0] if len(ids) == 1 else None
+    if base in names:
+        return names[base]
+    shown = (
+        ", ".join(
+            f"`{d['id']}`" + (f" (aliases: {', '.join(d['aliases'])})" if d.get("aliases") else "") for d in entries
+        )
+        or "none"
+    )
+    raise InputsUnusable(
+        f"this run is of {phase} dataset `{name}`; the contract's {phase} datasets are {shown}",
+        "a run of another benchmark is never graded; a dataset's other names are declared as its `aliases`",
+    )
 
 
 def _p99_ms(block: Any) -> float | None:
@@ -131,7 +147,7 @@ def read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(
+        raise InputsUnusable(
             f"{folder}: a value of the run's files has an unexpected type ({where}: {first['msg']})"
         ) from None
 
@@ -149,6 +165,7 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
         benchmark=contract_terms(contract)["id"],
         source=f"endpoints run folder {folder}",
         api_type=(config.get("endpoint_config") or {}).get("api_type"),
+        model=_served_model(config),
         seeds=seeds,
         datasets=datasets,
         generation=generation,
@@ -161,11 +178,17 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
 def _config(path: Path, folder: Path) -> Any:
     """The client's `config.yaml` (what ran), {} when empty."""
     if not path.is_file():
-        raise UsageError(f"{folder} is not an endpoints run folder: no config.yaml")
+        raise InputsUnusable(f"{folder} is not an endpoints run folder: no config.yaml")
     try:
         return read_foreign_yaml(path.read_bytes()) or {}
     except YamlProblem as problem:
-        raise UsageError(f"{file_line_col(str(path), problem.line, problem.column)}: {problem.message}") from None
+        raise InputsUnusable(f"{file_line_col(str(path), problem.line, problem.column)}: {problem.message}") from None
+
+
+def _served_model(config: Any) -> str | None:
+    """The model name the client sent (`model_params.name`), as it wrote it."""
+    name = (config.get("model_params") or {}).get("name")
+    return str(name) if name is not None else None
 
 
 def _json_if_present(path: Path) -> Any:
@@ -200,8 +223,6 @@ def _datasets(
         if phase not in ("performance", "accuracy"):
             continue
         ident = match_dataset(str(entry.get("name", "")), phase, contract)
-        if ident is None:
-            continue
         names[(phase, str(entry.get("name")))] = ident
         override = entry.get("generation_config_override") or {}
         if override:
@@ -244,7 +265,7 @@ def _accuracy(
         name = str(score.get("dataset_name"))
         ident = names.get(("accuracy", name)) or match_dataset(name, "accuracy", contract)
         scale = SCORER_SCALES.get(scorers.get(name) or "")
-        if ident is None or scale is None:
+        if scale is None:
             continue
         value = score.get("score")
         results.append(

@@ -18,6 +18,7 @@ from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.statement import require_release
 from catalogctl.run.resolve import read_submission, resolve_at
+from catalogctl.run.seal import sealed
 
 
 def _short(commit: str) -> str:
@@ -120,6 +121,8 @@ def preflight(
         now=now,
     )
     if offline:
-        return config
+        return sealed(config)
     verification = check_remote(repo, remote, cohort, str(release.id), github)
-    return config.model_copy(update={"provenance": config.provenance.model_copy(update={"remote": verification})})
+    return sealed(
+        config.model_copy(update={"provenance": config.provenance.model_copy(update={"remote": verification})})
+    )

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
-from catalogctl.catalog.contract import contract_digest, resolve_contract
+from catalogctl.catalog.contract import contract_digest, dataset_sources, resolve_contract
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import ruleset_path
@@ -31,6 +31,7 @@ from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedCo
 from catalogctl.release.releases import require_cohort
 from catalogctl.release.ruleset import ruleset_digest
 from catalogctl.release.statement import require_release
+from catalogctl.run.seal import sealed
 from catalogctl.version import __version__
 
 
@@ -64,7 +65,8 @@ def resolve_at(
     submission_data = submission.model_dump(mode="json", exclude_none=True)
     return ResolvedConfig(
         submission_ref=submission_data["submission_ref"],
-        contract=resolve_contract(catalog, ref.benchmark),
+        contract=resolve_contract(catalog, ref.benchmark, display=False),  # what the digest is of
+        sources=dataset_sources(catalog, ref.benchmark),
         seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
         endpoint_config=submission_data["endpoint_config"],
         settings=submission_data["settings"],
@@ -166,7 +168,7 @@ def resolve(path: Path, submission_file: Path, ref: str | None = None) -> Resolv
     note = "not checked: resolve does not contact the remote (preflight does)"
     if found.note:
         note = f"{found.note}; {note}"
-    return resolve_at(
+    config = resolve_at(
         repo,
         found.commit,
         submission,
@@ -174,6 +176,7 @@ def resolve(path: Path, submission_file: Path, ref: str | None = None) -> Resolv
         tag=tag,
         remote=RemoteVerification(verified=False, note=note),
     )
+    return sealed(config)
 
 
 def render_resolved(config: ResolvedConfig, fmt: Literal["yaml", "json"]) -> str:

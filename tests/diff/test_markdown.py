@@ -38,7 +38,7 @@ def test_removed_renamed_added_and_identical_benchmarks_in_words(catalog_repo: P
         "",
         "| benchmark | contract |",
         "| --- | --- |",
-        "| `deepseek-r1` | removed (was sha256:fac67408aebb…) |",
+        "| `deepseek-r1` | removed (was sha256:bd710f5867de…) |",
         "| `gpt-oss-120b` | contract changed (sha256:c6599751155e… -> sha256:2c230bc7c729…) |",
         "| `gsm8k-cot` | renamed from gsm8k, contract changed (sha256:0a5a40b8aff6… -> sha256:8cdc07c8f61b…) |",
         "| `gsm8k-fast` | added (sha256:fe3cb0d3c9be…) |",

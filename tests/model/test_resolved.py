@@ -4,9 +4,10 @@ declares required is there, and every Literal holds, for each shipped benchmark.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, NotRequired, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, NotRequired, get_args, get_origin, get_type_hints
 
 import pytest
+from typing_extensions import is_typeddict
 
 from catalogctl.catalog.contract import resolve_contract
 from catalogctl.model.resolved import ResolvedContract, contract_terms

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from catalogctl.errors import CatalogInvalid
+from catalogctl.errors import InputsUnusable
 from catalogctl.model.resolved import ResolvedSeeds
 from catalogctl.model.ruleset import SeedSet
 from catalogctl.model.seeds import SeedFile, SeedValues
@@ -44,7 +44,7 @@ def test_a_resolved_config_with_a_seed_out_of_range_is_refused(catalog_dir: Path
     data["seeds"]["model_seed"] = -1
     path = tmp_path / "resolved.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(CatalogInvalid) as info:
+    with pytest.raises(InputsUnusable) as info:
         load_resolved(path)
     assert [d.message for d in info.value.diagnostics] == [
         "seeds.model_seed: Input should be greater than or equal to 0"

@@ -31,8 +31,6 @@ datasets:
 - name: livecodebench
   type: accuracy
   accuracy_config: {eval_method: code_bench_scorer}
-- name: mmlu
-  type: accuracy
 - name: warmup
   type: warmup
 settings:
@@ -74,9 +72,7 @@ def gpt_oss(catalog_dir: Path, tmp_path: Path) -> tuple[Path, Path]:
     return resolved, folder
 
 
-def test_datasets_map_by_id_and_unknown_scorers_and_names_are_left_out(
-    catalog_dir: Path, gpt_oss: tuple[Path, Path]
-) -> None:
+def test_datasets_map_by_id_and_unknown_scorers_are_left_out(catalog_dir: Path, gpt_oss: tuple[Path, Path]) -> None:
     _, folder = gpt_oss
     results = read_run_folder(folder, resolved_config(catalog_dir, "gpt-oss-120b").contract)
     base = {"temperature": 1.0, "top_p": 1.0, "top_k": 0, "max_new_tokens": 32768}
@@ -85,7 +81,7 @@ def test_datasets_map_by_id_and_unknown_scorers_and_names_are_left_out(
         "source": f"endpoints run folder {folder}",
         "api_type": "openai",
         "seeds": {"scheduler_rng_seed": 1, "sample_index_rng_seed": 2},  # the client records no model seed
-        "datasets": [  # mmlu is no dataset of the contract, warmup no phase: left out
+        "datasets": [  # warmup is no phase: left out
             {"dataset": "gpt_oss_perf", "phase": "performance", "samples_issued": 6400},
             {"dataset": "aime25", "phase": "accuracy"},
             {"dataset": "gpqa", "phase": "accuracy"},  # the `::cot` variant of gpqa
@@ -104,6 +100,19 @@ def test_datasets_map_by_id_and_unknown_scorers_and_names_are_left_out(
         ],
         "metrics": {},  # an average output length stands for TOKENS_PER_SAMPLE only with one dataset
     }
+
+
+def test_a_dataset_of_another_contract_is_refused_not_left_out(gpt_oss: tuple[Path, Path]) -> None:
+    # Was left out, and the run graded on the rest; an accuracy file of another run graded as this one's.
+    resolved, folder = gpt_oss
+    (folder / "config.yaml").write_text(
+        CONFIG.replace("- name: warmup", "- name: mmlu\n  type: accuracy\n- name: warmup")
+    )
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        "error: this run is of accuracy dataset `mmlu`; the contract's accuracy datasets are `aime25`, `gpqa`, "
+        "`livecodebench`\n"
+        "hint: a run of another benchmark is never graded; a dataset's other names are declared as its `aliases`\n"
+    )
 
 
 def test_a_folder_without_config_yaml_is_no_run_folder(gpt_oss: tuple[Path, Path]) -> None:

@@ -1,0 +1,61 @@
+"""A run must show it is a run of the contract before it is graded: its benchmark, its API type,
+its model (the contract's, or the served model the submission declares) and its datasets (the
+contract's, by id, and by sha256 where the run reports one). Otherwise "this run is of X; the
+contract is of Y", never a table of verdicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalogctl.errors import InputsUnusable
+from catalogctl.model.resolved import ResolvedConfig
+from catalogctl.model.results import RunResults
+
+_HINT = "check the run folder or results file against the resolved config: they are of different runs"
+
+
+def contract_datasets(contract: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every dataset the contract inlines, by id (performance, accuracy, a training dataset)."""
+    found = [*(contract.get("performance") or {}).get("datasets", [])]
+    found += [entry["dataset"] for entry in (contract.get("accuracy") or {}).get("datasets", [])]
+    if isinstance(contract.get("dataset"), dict):
+        found.append(contract["dataset"])
+    return {d["id"]: d for d in found}
+
+
+def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
+    """Refuse a run that is not of this contract (see the module docstring)."""
+    contract = config.contract
+    _same("benchmark", results.benchmark, [contract["id"]])
+    if results.api_type is not None and "api_type" in contract:
+        _same("API type", results.api_type, [contract["api_type"]])
+    if results.model is not None:
+        model = contract.get("model") or {}
+        names = [model.get("id"), model.get("reference_id"), config.endpoint_config.get("served_model")]
+        _same(
+            "model",
+            results.model,
+            [n for n in names if n],
+            "if the endpoint serves the contract's model under another name, declare it in the "
+            "submission: endpoint_config.served_model",
+        )
+    datasets = contract_datasets(contract)
+    used = [d.dataset for d in results.datasets] + [a.dataset for a in results.accuracy]
+    used += [g.dataset for g in results.generation if g.dataset is not None]
+    for ident in dict.fromkeys(used):
+        _same("dataset", ident, sorted(datasets), "a dataset's other names are declared as its `aliases`")
+    for loaded in results.datasets:
+        pinned = (datasets[loaded.dataset].get("source") or {}).get("sha256")
+        known = isinstance(pinned, str) and not pinned.startswith("<")  # a pending sha256 proves nothing
+        if loaded.sha256 is not None and known and loaded.sha256 != pinned:
+            raise InputsUnusable(
+                f"this run loaded dataset `{loaded.dataset}` with sha256 {loaded.sha256}; "
+                f"the contract's is {pinned}: it is a run of other data",
+                _HINT,
+            )
+
+
+def _same(what: str, found: str, expected: list[str], hint: str = _HINT) -> None:
+    if found not in expected:
+        shown = " or ".join(f"`{e}`" for e in expected) or "none"
+        raise InputsUnusable(f"this run is of {what} `{found}`; the contract is of {what} {shown}", hint)

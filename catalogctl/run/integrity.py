@@ -1,0 +1,97 @@
+"""What `check` proves before a single gate runs: that the resolved config is what `resolve`
+wrote (its contract hashes to the digest the freeze used, its seal holds), that it is the
+release's (with `--catalog`: re-resolved at the cohort's tag), and that the run is a run of
+this contract. Any doubt is `InputsUnusable`: no verdict is given on inputs not proven.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from catalogctl.catalog.contract import digest_of
+from catalogctl.errors import CatalogError, InputsUnusable
+from catalogctl.io import gitrepo
+from catalogctl.model import Submission
+from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
+from catalogctl.release.statement import require_release
+from catalogctl.run.resolve import resolve_at
+from catalogctl.run.seal import config_digest
+
+_RESOLVE_AGAIN = "resolve it again (catalogctl resolve or preflight) and rerun the check on that file"
+
+
+def verify_config(config: ResolvedConfig, source: str) -> None:
+    """The resolved config is as `resolve` wrote it: its contract hashes to its contract digest,
+    its seal holds, and its parts name the same cohort, seed set and benchmark."""
+    claimed = config.provenance.contract_digest
+    actual = digest_of(config.contract)
+    if actual != claimed:
+        raise InputsUnusable(
+            f"{source}: the contract was edited: it hashes to {actual}, but provenance.contract_digest is {claimed}",
+            _RESOLVE_AGAIN,
+        )
+    seal = config.provenance.config_digest
+    if seal is None:
+        raise InputsUnusable(
+            f"{source}: the resolved config carries no seal (provenance.config_digest)", _RESOLVE_AGAIN
+        )
+    if config_digest(config) != seal:
+        raise InputsUnusable(
+            f"{source}: the resolved config was edited after it was written (its seal does not match): "
+            "the seeds, the submission or the provenance changed",
+            _RESOLVE_AGAIN,
+        )
+    ref = config.submission_ref
+    pairs = (
+        ("provenance.cohort", config.provenance.cohort, "submission_ref.cohort", ref.get("cohort")),
+        ("seeds.id", config.seeds.id, "submission_ref.seed_set_id", ref.get("seed_set_id")),
+        ("contract.id", config.contract.get("id"), "submission_ref.benchmark", ref.get("benchmark")),
+    )
+    for left, a, right, b in pairs:
+        if a != b:
+            raise InputsUnusable(f"{source}: {left} is {a!r}, but {right} is {b!r}", _RESOLVE_AGAIN)
+
+
+def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
+    """Re-resolve the submission at the cohort's release in the clone `catalog`: the release
+    statement must hold, and the contract, seeds and ruleset digest must be the ones the config
+    carries."""
+    cohort = config.provenance.cohort
+    try:
+        repo = gitrepo.open_repository(catalog)
+        state, release = require_release(repo, cohort)
+        submission = Submission.model_validate(
+            {
+                "type": "submission",
+                "submission_ref": config.submission_ref,
+                "endpoint_config": config.endpoint_config,
+                "settings": config.settings,
+                **({"submitter": config.submitter} if config.submitter is not None else {}),
+            }
+        )
+        fresh = resolve_at(
+            repo, release, submission, label=f"{cohort} ({str(release.id)[:12]})", tag=cohort, remote=_NOT_CHECKED
+        )
+    except (CatalogError, ValueError) as exc:
+        raise InputsUnusable(
+            f"{source} could not be proven against the release of {cohort} in {catalog}: {exc}",
+            getattr(exc, "hint", "") or "check the clone: catalogctl verify " + cohort,
+        ) from None
+    found = config.provenance
+    if found.tag not in (None, cohort):
+        raise InputsUnusable(f"{source}: provenance.tag is {found.tag!r}, not the cohort's tag {cohort!r}")
+    for what, carried, released in (
+        ("commit", found.commit, str(release.id)),
+        ("ruleset digest", found.ruleset_digest, state.digest),
+        ("contract digest", found.contract_digest, fresh.provenance.contract_digest),
+        ("seeds", config.seeds.model_dump(), fresh.seeds.model_dump()),
+    ):
+        if carried != released:
+            raise InputsUnusable(
+                f"{source}: its {what} is not the release's: {carried} in the resolved config, "
+                f"{released} in {cohort} ({str(release.id)[:12]})",
+                _RESOLVE_AGAIN,
+            )
+
+
+_NOT_CHECKED = RemoteVerification(verified=False, note="re-resolved by check")
