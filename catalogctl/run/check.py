@@ -134,8 +134,8 @@ def _require_gate_inputs(config: ResolvedConfig, where: str) -> None:
 
 
 def load_resolved(path: Path) -> ResolvedConfig:
-    """A resolved config written by `resolve` or `preflight` (YAML or JSON), its contract typed,
-    with every key the gates its contract names will read."""
+    """A resolved config written by `resolve` or `preflight` (YAML or JSON), as its model reads
+    it (`prove` then shows it is what `resolve` wrote)."""
     data = read_input(path)
     try:
         parsed = json.loads(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
@@ -143,11 +143,9 @@ def load_resolved(path: Path) -> ResolvedConfig:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise InputsUnusable(f"{path} is not a resolved config: {reason}") from None
     try:
-        config = ResolvedConfig.model_validate(parsed)
+        return ResolvedConfig.model_validate(parsed)
     except ValidationError as exc:
         raise _unusable(path, "not a valid resolved config", exc) from None
-    _require_gate_inputs(config, str(path))
-    return config
 
 
 def load_results(path: Path, config: ResolvedConfig) -> RunResults:
@@ -172,7 +170,6 @@ def check_run(
     config: ResolvedConfig, results: RunResults, *, source: str = "the resolved config", catalog: Path | None = None
 ) -> CheckReport:
     """Prove the inputs, then run every gate the contract names (for callers holding models)."""
-    _require_gate_inputs(config, source)
     return grade(config, results, prove(config, source, catalog))
 
 
@@ -180,6 +177,7 @@ def prove(config: ResolvedConfig, source: str, catalog: Path | None) -> str | No
     """The config is what `resolve` wrote (its digests and seal), and with `catalog` the
     release's; returns what it was proven against (None: only itself)."""
     verify_config(config, source)
+    _require_gate_inputs(config, source)  # a contract as written: now every key a gate reads is there
     if catalog is None:
         return None
     verify_release(config, catalog, source)

@@ -24,7 +24,10 @@ def verify_config(config: ResolvedConfig, source: str) -> None:
     """The resolved config is as `resolve` wrote it: its contract hashes to its contract digest,
     its seal holds, and its parts name the same cohort, seed set and benchmark."""
     claimed = config.provenance.contract_digest
-    actual = digest_of(config.contract)
+    try:
+        actual = digest_of(config.contract)
+    except ValueError as exc:  # NaN or infinity: JSON that canonical JSON refuses
+        raise InputsUnusable(f"{source}: its contract is not canonical JSON: {exc}", _RESOLVE_AGAIN) from None
     if actual != claimed:
         raise InputsUnusable(
             f"{source}: the contract was edited: it hashes to {actual}, but provenance.contract_digest is {claimed}",
@@ -32,9 +35,7 @@ def verify_config(config: ResolvedConfig, source: str) -> None:
         )
     seal = config.provenance.config_digest
     if seal is None:
-        raise InputsUnusable(
-            f"{source}: the resolved config carries no seal (provenance.config_digest)", _RESOLVE_AGAIN
-        )
+        raise InputsUnusable(f"{source}: the resolved config has no seal (provenance.config_digest)", _RESOLVE_AGAIN)
     if config_digest(config) != seal:
         raise InputsUnusable(
             f"{source}: the resolved config was edited after it was written (its seal does not match): "
@@ -49,7 +50,8 @@ def verify_config(config: ResolvedConfig, source: str) -> None:
     )
     for left, a, right, b in pairs:
         if a != b:
-            raise InputsUnusable(f"{source}: {left} is {a!r}, but {right} is {b!r}", _RESOLVE_AGAIN)
+            shown = [repr(v) if v is not None else "missing" for v in (a, b)]
+            raise InputsUnusable(f"{source}: {left} is {shown[0]}, but {right} is {shown[1]}", _RESOLVE_AGAIN)
 
 
 def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
