@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from catalogctl.model.results import RunResults
 from catalogctl.run.seal import sealed
 from tests.catalog_edit import load
 
+ENDPOINTS_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
 SET_A = {"scheduler_rng_seed": 16159082839903944936, "sample_index_rng_seed": 2747215439041700203, "model_seed": 42}
 
 
@@ -115,3 +117,29 @@ def gpt_oss_results(**overrides: Any) -> RunResults:
     }
     data.update(overrides)
     return RunResults.model_validate(data)
+
+
+def set_deepseek_sample_count(root: Path) -> Path:
+    """Give deepseek-r1 the min_sample_count of the endpoints run (pending in the shipped catalog)."""
+    path = root / "benchmark_suite/benchmarks/deepseek-r1.yaml"
+    path.write_text(path.read_text().replace("min_sample_count: <TBD>", "min_sample_count: 4388"))
+    return root
+
+
+def run_folder(tmp_path: Path, scenario: str, with_accuracy: bool = True) -> Path:
+    """A run folder of the endpoints client's DeepSeek-R1 run (`interactive` or `offline`), with or
+    without its accuracy file."""
+    folder = tmp_path / scenario
+    (folder / "performance").mkdir(parents=True)
+    shutil.copy(ENDPOINTS_FIXTURES / "v6.1-nvidia-deepseek-r1-interactive.config.yaml", folder / "config.yaml")
+    shutil.copy(
+        ENDPOINTS_FIXTURES / f"v6.1-nvidia-deepseek-r1-{scenario}.result_summary.json",
+        folder / "performance" / "result_summary.json",
+    )
+    if with_accuracy:
+        (folder / "accuracy").mkdir()
+        shutil.copy(
+            ENDPOINTS_FIXTURES / "v6.1-nvidia-deepseek-r1-interactive.accuracy_results.json",
+            folder / "accuracy" / "accuracy_results.json",
+        )
+    return folder

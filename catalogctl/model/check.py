@@ -75,8 +75,9 @@ class CheckReport(Report):
     source: str = Field(description="where the run's facts were read from")
     gates: list[GateResult]
     proven_against: str | None = Field(
+        default=None,
         description="the release the resolved config was re-resolved at (`check --catalog`), or null when it "
-        "was checked against itself only (its digests and seal)"
+        "was checked against itself only (its digests and seal)",
     )
 
     @computed_field(alias="valid")  # type: ignore[prop-decorator]

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from catalogctl.model.check import Check, CheckReport
+from catalogctl.io.markdown import md_code, md_text
+from catalogctl.model.check import Check, CheckReport, GateResult
 from catalogctl.render.common import as_json, table
-
-_MARK = {"pass": "pass", "fail": "FAIL", "not-evaluable": "NOT EVALUABLE"}
 
 
 def _is_number(value: object) -> bool:
@@ -43,6 +42,17 @@ def observed_text(check: Check) -> str:
     return f"{text} {check.unit}" if check.unit and _is_number(check.observed) else text
 
 
+def status_word(status: str) -> str:
+    """A check's status or a gate's verdict as the JSON names it, in capitals unless it passed:
+    `pass`, `FAIL`, `UNKNOWN`, `NOT EVALUABLE`."""
+    return status if status == "pass" else status.replace("-", " ").upper()
+
+
+def gate_label(gate: GateResult) -> str:
+    """`accuracy_gate (hard)`: the gate and how bad its failure is."""
+    return f"{gate.name} ({gate.severity})"
+
+
 def _verdict_line(report: CheckReport) -> str:
     failed = [g.name for g in report.gates if g.severity == "hard" and g.verdict != "pass"]
     warned = [g.name for g in report.gates if g.severity == "soft" and g.verdict != "pass"]
@@ -51,40 +61,52 @@ def _verdict_line(report: CheckReport) -> str:
     return f"{report.benchmark}: {verdict}{soft}"
 
 
+def proof_line(report: CheckReport) -> str:
+    """What the inputs were proven against: the release, or the resolved config's own digests."""
+    if report.proven_against is not None:
+        return f"inputs: proven against {report.proven_against}"
+    return "inputs: checked against the resolved config's own digests; --catalog CLONE proves them against the release"
+
+
 def check_text(report: CheckReport) -> str:
-    """One row per check: gate, verdict, what, expected, observed."""
+    """A line per gate with its verdict, under it a line per check with the check's own status."""
     rows = []
     for gate in report.gates:
-        verdict = _MARK[gate.verdict] + (" (soft)" if gate.severity == "soft" and gate.verdict != "pass" else "")
+        rows.append([gate_label(gate), status_word(gate.verdict), "", ""])
         if not gate.checks:
-            rows.append([gate.name, verdict, "nothing to check", "", ""])
+            rows.append(["  nothing to check", "", "", ""])
         for check in gate.checks:
-            status = "" if check.status == "pass" else f"  [{check.status}]"
-            rows.append([gate.name, verdict, check.what, expected_text(check), observed_text(check) + status])
+            rows.append(["  " + check.what, status_word(check.status), expected_text(check), observed_text(check)])
     return (
         f"source: {report.source}\n"
-        + table(["gate", "verdict", "check", "expected", "observed"], rows)
+        + f"{proof_line(report)}\n"
+        + table(["gate / check", "status", "expected", "observed"], rows)
         + _verdict_line(report)
         + "\n"
     )
 
 
 def check_markdown(report: CheckReport) -> str:
-    """A Markdown table, fit for a PR or a submission review."""
+    """A Markdown table, fit for a PR or a submission review: a bold row per gate with its
+    verdict, then a row per check with the check's own status."""
     lines = [
-        f"### Checks of `{report.benchmark}`",
+        f"### Checks of {md_code(report.benchmark)}",
         "",
-        f"Source: {report.source}",
+        f"Source: {md_text(report.source)}",
         "",
-        "| gate | verdict | check | expected | observed |",
-        "| --- | --- | --- | --- | --- |",
+        md_text(proof_line(report)[0].upper() + proof_line(report)[1:]),
+        "",
+        "| gate / check | status | expected | observed |",
+        "| --- | --- | --- | --- |",
     ]
     for gate in report.gates:
-        rows = [[c.what, expected_text(c), observed_text(c)] for c in gate.checks] or [["nothing to check", "", ""]]
-        for row in rows:
-            cells = [gate.name, _MARK[gate.verdict], *row]
-            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    lines += ["", f"**{_verdict_line(report)}**"]
+        lines.append(f"| **{md_text(gate_label(gate))}** | **{status_word(gate.verdict)}** | | |")
+        if not gate.checks:
+            lines.append("| nothing to check | | | |")
+        for check in gate.checks:
+            cells = [check.what, status_word(check.status), expected_text(check), observed_text(check)]
+            lines.append("| " + " | ".join(md_text(cell) for cell in cells) + " |")
+    lines += ["", f"**{md_text(_verdict_line(report))}**"]
     return "\n".join(lines) + "\n"
 
 

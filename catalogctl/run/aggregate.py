@@ -20,10 +20,6 @@ class NotEvaluable(Exception):
     """A figure cannot be computed from what the run reported."""
 
 
-class MissingMetric(NotEvaluable):
-    """A metric a threshold applies to was not reported, or reported as null: a failure."""
-
-
 def pass_at_k(n: int, c: int, k: int) -> Fraction:
     """The unbiased pass@k estimate of one task: n attempts, c correct."""
     if not 0 <= c <= n:

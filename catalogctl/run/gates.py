@@ -16,7 +16,7 @@ from typing import Any, Literal
 from catalogctl.catalog.formula import FormulaError, evaluate
 from catalogctl.catalog.gatenames import GATE_KINDS
 from catalogctl.model.benchmark import Scale
-from catalogctl.model.check import Check, Status
+from catalogctl.model.check import Check
 from catalogctl.model.gates import GateInfo, GateListing
 from catalogctl.model.resolved import (
     ContractDataset,
@@ -27,7 +27,7 @@ from catalogctl.model.resolved import (
     performance_datasets,
 )
 from catalogctl.model.results import PerformanceResult, RunResults
-from catalogctl.run.aggregate import MissingMetric, NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
+from catalogctl.run.aggregate import NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
 
 
 @dataclass(frozen=True)
@@ -176,9 +176,9 @@ def _threshold_values(run: Run, key: str, scale: Scale) -> dict[str, float]:
             return {"": reported}
         return {"": to_scale(in_range(reported, metric["unit"], key), metric["unit"], scale)}
     if key in run.results.metrics:
-        raise MissingMetric(f"{key} was reported as null")
+        raise NotEvaluable(f"{key} was reported as null")
     if metric["unit"] not in ("percent", "fraction"):
-        raise MissingMetric(f"the run did not report {key}")
+        raise NotEvaluable(f"the run did not report {key}")
     accuracy = run.terms["accuracy"]
     by_dataset = {r.dataset: r for r in run.results.accuracy}
     scores = []
@@ -218,16 +218,14 @@ def accuracy_gate(run: Run) -> list[Check]:
             )
         try:
             values = _threshold_values(run, key, threshold["scale"])
-        except NotEvaluable as exc:
-            # A missing or null metric fails; a score the run's facts cannot yield is not evaluable.
-            status: Status = "fail" if isinstance(exc, MissingMetric) else "unknown"
+        except NotEvaluable as exc:  # not reported, null, or not computable: as every gate's missing fact
             for at_least, limit, factor in bounds:
                 sign: Literal[">=", "<="] = ">=" if at_least else "<="
                 checks.append(
                     Check(
                         what=key,
                         expected=limit,
-                        status=status,
+                        status="unknown",
                         bound=sign,
                         reference=threshold["reference"],
                         factor=factor,
@@ -257,16 +255,15 @@ def quality_target(run: Run) -> list[Check]:
     """The validation metric reached the quality target."""
     target = run.terms["quality_target"]
     metric = run.terms["metrics"][target["metric"]]
+    at_least = metric["direction"] != "lower"
     value = run.results.metrics.get(target["metric"])
     if value is not None and metric["unit"] in ("percent", "fraction"):
         try:
             value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
-        except NotEvaluable as exc:
-            return [Check(what=target["metric"], expected=target["target"], status="fail", bound=">=", note=str(exc))]
-    at_least = metric["direction"] != "lower"
-    check = _bound(target["metric"], value, target["target"], at_least)
-    # A missing or null quality metric is a failure, never a pass.
-    return [check.model_copy(update={"status": "fail"}) if value is None else check]
+        except NotEvaluable as exc:  # a value off its scale says nothing about the target: not evaluable
+            check = _bound(target["metric"], None, target["target"], at_least)
+            return [check.model_copy(update={"note": str(exc)})]
+    return [_bound(target["metric"], value, target["target"], at_least)]
 
 
 def evaluation_schedule(run: Run) -> list[Check]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,15 +14,22 @@ import pytest
 
 from catalogctl.errors import InputsUnusable
 from catalogctl.model.check import Check, CheckReport
+from catalogctl.model.resolved import ResolvedConfig
 from catalogctl.model.results import RunResults
 from catalogctl.render.check import expected_text, observed_text
 from catalogctl.run.check import check_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES
 from tests.helpers import run_cli
-from tests.run_results import gpt_oss_results, pin_all, resealed, resolved_config, sha_of
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "endpoints"  # real files of a published v6.1 run
+from tests.run_results import (
+    gpt_oss_results,
+    pin_all,
+    resealed,
+    resolved_config,
+    run_folder,
+    set_deepseek_sample_count,
+    sha_of,
+)
 
 
 @pytest.fixture
@@ -225,7 +231,11 @@ def test_post_training_quality_target_and_schedule(pinned: Path) -> None:
         Shown("first evaluation at gbs 256", ">= 4608 samples", "4000 samples", "fail")
     ]
     unknown = check_run(config, training_results(metrics={"pass_at_4": None}, training=None))
-    assert gate(unknown, "quality_target") == ("fail", [Shown("pass_at_4", ">= 0.69", "not reported", "fail")])
+    # Not reported is not a measured miss: the gate cannot be evaluated, and the run is not valid.
+    assert gate(unknown, "quality_target") == (
+        "not-evaluable",
+        [Shown("pass_at_4", ">= 0.69", "not reported", "unknown")],
+    )
     assert gate(unknown, "evaluation_schedule")[1] == [
         Shown("first evaluation", "gbs * ceil(2.5 + 3840 / gbs)", "gbs not reported", "unknown")
     ]
@@ -250,30 +260,9 @@ def test_every_registered_gate_is_exercised() -> None:
 # -- the endpoints client's real files -----------------------------------------------------------
 
 
-def run_folder(tmp_path: Path, scenario: str, with_accuracy: bool = True) -> Path:
-    folder = tmp_path / scenario
-    (folder / "performance").mkdir(parents=True)
-    shutil.copy(FIXTURES / "v6.1-nvidia-deepseek-r1-interactive.config.yaml", folder / "config.yaml")
-    shutil.copy(
-        FIXTURES / f"v6.1-nvidia-deepseek-r1-{scenario}.result_summary.json",
-        folder / "performance" / "result_summary.json",
-    )
-    if with_accuracy:
-        (folder / "accuracy").mkdir()
-        shutil.copy(
-            FIXTURES / "v6.1-nvidia-deepseek-r1-interactive.accuracy_results.json",
-            folder / "accuracy" / "accuracy_results.json",
-        )
-    return folder
-
-
 @pytest.fixture
 def deepseek(pinned: Path) -> Path:
-    text = (pinned / "benchmark_suite/benchmarks/deepseek-r1.yaml").read_text()
-    (pinned / "benchmark_suite/benchmarks/deepseek-r1.yaml").write_text(
-        text.replace("min_sample_count: <TBD>", "min_sample_count: 4388")
-    )
-    return pinned
+    return set_deepseek_sample_count(pinned)
 
 
 def test_endpoints_run_folder_against_the_deepseek_contract(deepseek: Path, tmp_path: Path) -> None:
@@ -308,9 +297,32 @@ def test_a_non_streaming_run_has_no_ttft(deepseek: Path, tmp_path: Path) -> None
     assert results.performance.ttft_p99_ms is None
     assert results.accuracy == []
     report = check_run(config, results)
-    verdict, checks = gate(report, "accuracy_gate")
-    assert verdict == "fail"  # TOKENS_PER_SAMPLE is missing: a failure
-    assert [c.status for c in checks] == ["unknown", "fail", "fail"]  # exact_match: no accuracy results to score
+    # No accuracy file: neither the score nor TOKENS_PER_SAMPLE was reported, and both say so alike.
+    assert gate(report, "accuracy_gate") == (
+        "not-evaluable",
+        [
+            Shown(
+                "exact_match",
+                ">= 80.544618 (81.3582 x 0.99)",
+                "the run reported no accuracy for mlperf_deepseek_r1",
+                "unknown",
+            ),
+            Shown(
+                "TOKENS_PER_SAMPLE",
+                ">= 3497.60466 (3886.2274 x 0.9)",
+                "the run did not report TOKENS_PER_SAMPLE",
+                "unknown",
+            ),
+            Shown(
+                "TOKENS_PER_SAMPLE",
+                "<= 4274.85014 (3886.2274 x 1.1)",
+                "the run did not report TOKENS_PER_SAMPLE",
+                "unknown",
+            ),
+        ],
+    )
+    assert "accuracy_gate" in [g.name for g in report.gates if g.verdict != "pass"]
+    assert not report.passed
 
 
 def test_check_json_writes_numbers_as_numbers(deepseek: Path, tmp_path: Path) -> None:
@@ -344,7 +356,14 @@ def test_check_command_exit_codes_and_formats(deepseek: Path, tmp_path: Path, pi
     assert as_json["schema"] == "catalogctl/check/v1"
     assert as_json["valid"] is False
     markdown = run_cli("check", str(resolved), str(tmp_path / "interactive"), "-f", "markdown", code=1).stdout
-    assert "| accuracy_gate | pass | exact_match | >= 80.544618 (81.3582 x 0.99) | 80.629 |" in markdown
+    rows = markdown.splitlines()
+    at = rows.index("| **accuracy_gate (hard)** | **pass** | | |")
+    assert rows[at + 1 : at + 5] == [
+        "| exact_match | pass | >= 80.544618 (81.3582 x 0.99) | 80.629 |",
+        "| TOKENS_PER_SAMPLE | pass | >= 3497.60466 (3886.2274 x 0.9) | 3825.63 |",
+        "| TOKENS_PER_SAMPLE | pass | &lt;= 4274.85014 (3886.2274 x 1.1) | 3825.63 |",
+        "",
+    ]
 
     good = tmp_path / "gpt.json"
     good.write_text(json.dumps(resolved_config(pinned, "gpt-oss-120b").to_data()))
@@ -368,14 +387,56 @@ def test_gates_and_metrics_listings(catalog_dir: Path) -> None:
     assert metrics.stdout.splitlines()[0].split() == ["KEY", "LABEL", "UNIT", "DIRECTION"]
 
 
-def test_a_missing_or_null_threshold_metric_fails(deepseek: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("metrics", "note"),
+    [
+        ({}, "the run did not report TOKENS_PER_SAMPLE"),
+        ({"TOKENS_PER_SAMPLE": None}, "TOKENS_PER_SAMPLE was reported as null"),
+    ],
+)
+def test_a_missing_or_null_threshold_metric_is_not_evaluable(
+    deepseek: Path, tmp_path: Path, metrics: dict[str, Any], note: str
+) -> None:
     config = resolved_config(deepseek, "deepseek-r1")
     results = read_run_folder(run_folder(tmp_path, "interactive"), config.contract)
-    for metrics in ({}, {"TOKENS_PER_SAMPLE": None}):
-        report = check_run(config, results.model_copy(update={"metrics": metrics}))
-        verdict, checks = gate(report, "accuracy_gate")
-        assert verdict == "fail"
-        assert [c.status for c in checks if c.what == "TOKENS_PER_SAMPLE"] == ["fail", "fail"]
+    report = check_run(config, results.model_copy(update={"metrics": metrics}))
+    assert gate(report, "accuracy_gate") == (
+        "not-evaluable",
+        [
+            Shown("exact_match", ">= 80.544618 (81.3582 x 0.99)", "80.629", "pass"),
+            Shown("TOKENS_PER_SAMPLE", ">= 3497.60466 (3886.2274 x 0.9)", note, "unknown"),
+            Shown("TOKENS_PER_SAMPLE", "<= 4274.85014 (3886.2274 x 1.1)", note, "unknown"),
+        ],
+    )
+    assert "accuracy_gate" in [g.name for g in report.gates if g.severity == "hard" and g.verdict != "pass"]
+
+
+def test_a_fact_the_run_did_not_report_has_one_status_in_every_gate(pinned: Path) -> None:
+    # Once `fail` where a threshold's metric was missing and `unknown` where a requirement's was.
+    contract = resolved_config(pinned, "gpt-oss-120b")
+    accuracy = [{"dataset": "aime25", "scale": "fraction", "repeat_scores": [0.9] * 8, "samples_scored": 240}]
+    report = check_run(
+        contract,
+        gpt_oss_results(model_sha=None, seeds={}, datasets=[], generation=[], performance=None, accuracy=accuracy),
+    )
+    missing = {(g.name, c.what, c.status) for g in report.gates for c in g.checks if c.observed is None}
+    assert {status for _, _, status in missing} == {"unknown"}
+    assert {name for name, _, _ in missing} == {g.name for g in report.gates}
+    assert {g.name: g.verdict for g in report.gates} == {
+        "dataset_integrity": "not-evaluable",
+        "model_integrity": "not-evaluable",
+        "generation_integrity": "not-evaluable",
+        "seeds": "not-evaluable",
+        "requirements": "not-evaluable",
+        "accuracy_gate": "not-evaluable",
+    }
+    training = check_run(resolved_config(pinned, "llm-post-training"), training_results(metrics={}, training=None))
+    assert [(g.name, g.verdict, [c.status for c in g.checks]) for g in training.gates][-2:] == [
+        ("quality_target", "not-evaluable", ["unknown"]),
+        ("evaluation_schedule", "not-evaluable", ["unknown"]),
+    ]
+    assert not report.passed
+    assert not training.passed
 
 
 # -- what a run reports must be plausible before it can pass -------------------------------------
@@ -396,10 +457,21 @@ def test_a_percentage_labelled_a_fraction_cannot_pass(pinned: Path) -> None:
 def test_a_reported_ratio_metric_out_of_range_cannot_pass(pinned: Path) -> None:
     config = resolved_config(pinned, "llm-post-training")
     report = check_run(config, training_results(metrics={"pass_at_4": 69.0}))
+    # As in accuracy_gate: a value off its scale cannot be judged, so the gate is not evaluable.
     assert gate(report, "quality_target") == (
-        "fail",
-        [Shown("pass_at_4", ">= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "fail")],
+        "not-evaluable",
+        [Shown("pass_at_4", ">= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "unknown")],
     )
+    assert not report.passed
+
+
+def test_a_lower_is_better_quality_metric_off_its_scale_keeps_its_bound(pinned: Path) -> None:
+    data = resolved_config(pinned, "llm-post-training").to_data()
+    data["contract"]["metrics"]["pass_at_4"]["direction"] = "lower"  # a contract frozen so
+    report = check_run(ResolvedConfig.model_validate(resealed(data)), training_results(metrics={"pass_at_4": 69.0}))
+    assert gate(report, "quality_target")[1] == [
+        Shown("pass_at_4", "<= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "unknown")
+    ]
 
 
 def test_a_run_reporting_another_dataset_is_refused(pinned: Path) -> None:
@@ -680,18 +752,12 @@ def test_a_gate_this_tool_does_not_know_cannot_pass(pinned: Path, gpt_oss_run: P
     resolved = tmp_path / "resolved.json"
     resolved.write_text(json.dumps(resealed(data)))
     lines = run_cli("check", resolved, gpt_oss_run, code=1).stdout.splitlines()
-    assert lines[-2].split() == [
-        "vibes_check",
-        "NOT",
-        "EVALUABLE",
-        "vibes_check",
-        "a",
-        "registered",
-        "gate",
-        "unknown",
-        "[unknown]",
+    assert lines[-3:] == [
+        "vibes_check (hard)                         NOT EVALUABLE",
+        "  vibes_check                              UNKNOWN        a registered gate"
+        "                                                 unknown",
+        "gpt-oss-120b: INVALID (hard gates not passed: vibes_check)",
     ]
-    assert lines[-1] == "gpt-oss-120b: INVALID (hard gates not passed: vibes_check)"
 
 
 def test_a_deeply_nested_run_config_is_a_message_not_a_crash(deepseek: Path, tmp_path: Path) -> None:
