@@ -136,6 +136,11 @@ def _require_gate_inputs(config: ResolvedConfig, where: str) -> None:
 def load_resolved(path: Path) -> ResolvedConfig:
     """A resolved config written by `resolve` or `preflight` (YAML or JSON), as its model reads
     it (`prove` then shows it is what `resolve` wrote)."""
+    return read_resolved(path)[0]
+
+
+def read_resolved(path: Path) -> tuple[ResolvedConfig, Any]:
+    """The resolved config of a file, and the data the file holds (what its seal is of)."""
     data = read_input(path)
     try:
         parsed = json.loads(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
@@ -143,7 +148,7 @@ def load_resolved(path: Path) -> ResolvedConfig:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise InputsUnusable(f"{path} is not a resolved config: {reason}") from None
     try:
-        return ResolvedConfig.model_validate(parsed)
+        return ResolvedConfig.model_validate(parsed), parsed
     except ValidationError as exc:
         raise _unusable(path, "not a valid resolved config", exc) from None
 
@@ -161,8 +166,8 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
 def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> CheckReport:
     """`catalogctl check`: read and prove the resolved config, then read the run's results
     against its proven contract, then grade."""
-    config = load_resolved(resolved)
-    proven = prove(config, str(resolved), catalog)
+    config, written = read_resolved(resolved)
+    proven = prove(config, str(resolved), catalog, written)
     return grade(config, load_results(results, config), proven)
 
 
@@ -173,10 +178,11 @@ def check_run(
     return grade(config, results, prove(config, source, catalog))
 
 
-def prove(config: ResolvedConfig, source: str, catalog: Path | None) -> str | None:
-    """The config is what `resolve` wrote (its digests and seal), and with `catalog` the
-    release's; returns what it was proven against (None: only itself)."""
-    verify_config(config, source)
+def prove(config: ResolvedConfig, source: str, catalog: Path | None, written: Any = None) -> str | None:
+    """The config is what `resolve` wrote (its digests and seal, over the file's data when
+    `written`), and with `catalog` the release's; returns what it was proven against (None:
+    only itself)."""
+    verify_config(config, source, written if isinstance(written, dict) else None)
     _require_gate_inputs(config, source)  # a contract as written: now every key a gate reads is there
     if catalog is None:
         return None

@@ -35,7 +35,7 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
         _same(
             "model",
             results.model,
-            [n for n in names if n],
+            list(dict.fromkeys(n for n in names if n)),
             "if the endpoint serves the contract's model under another name, declare it in the "
             "submission: endpoint_config.served_model",
         )

@@ -7,6 +7,7 @@ this contract. Any doubt is `InputsUnusable`: no verdict is given on inputs not 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from catalogctl.catalog.contract import digest_of
 from catalogctl.errors import CatalogError, InputsUnusable
@@ -20,9 +21,10 @@ from catalogctl.run.seal import config_digest
 _RESOLVE_AGAIN = "resolve it again (catalogctl resolve or preflight) and rerun the check on that file"
 
 
-def verify_config(config: ResolvedConfig, source: str) -> None:
+def verify_config(config: ResolvedConfig, source: str, written: dict[str, Any] | None = None) -> None:
     """The resolved config is as `resolve` wrote it: its contract hashes to its contract digest,
-    its seal holds, and its parts name the same cohort, seed set and benchmark."""
+    its seal holds (over `written`, the data of its file, when it was read from one), and its
+    parts name the same cohort, seed set and benchmark."""
     claimed = config.provenance.contract_digest
     try:
         actual = digest_of(config.contract)
@@ -36,7 +38,7 @@ def verify_config(config: ResolvedConfig, source: str) -> None:
     seal = config.provenance.config_digest
     if seal is None:
         raise InputsUnusable(f"{source}: the resolved config has no seal (provenance.config_digest)", _RESOLVE_AGAIN)
-    if config_digest(config) != seal:
+    if config_digest(written if written is not None else config) != seal:
         raise InputsUnusable(
             f"{source}: the resolved config was edited after it was written (its seal does not match): "
             "the seeds, the submission or the provenance changed",

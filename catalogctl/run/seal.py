@@ -8,6 +8,7 @@ itself: `check --catalog`.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from typing import Any
 
@@ -15,10 +16,13 @@ from catalogctl.catalog.contract import canonical_json
 from catalogctl.model.resolved import ResolvedConfig
 
 
-def config_digest(config: ResolvedConfig) -> str:
-    """`sha256:<hex>` of the canonical JSON of the config as written, without its own seal."""
-    data: dict[str, Any] = config.to_data()
-    data["provenance"].pop("config_digest", None)
+def config_digest(config: ResolvedConfig | dict[str, Any]) -> str:
+    """`sha256:<hex>` of the canonical JSON of the config as written (or of the data a file
+    holds, so that not even a key equal to its default can be dropped), without its own seal."""
+    data: dict[str, Any] = copy.deepcopy(config) if isinstance(config, dict) else config.to_data()
+    provenance = data.get("provenance")
+    if isinstance(provenance, dict):
+        provenance.pop("config_digest", None)
     return "sha256:" + hashlib.sha256(canonical_json(data)).hexdigest()
 
 

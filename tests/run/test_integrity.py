@@ -176,3 +176,12 @@ def test_a_catalog_whose_tag_moved_proves_nothing(released: tuple[Path, Path, Pa
     stderr = run_cli("check", resolved, results, "--catalog", repo, code=2).stderr
     assert stderr.startswith(f"error: {resolved} could not be proven against the release of 2026-09-C0 in {repo}: ")
     assert "the tag moved" in stderr
+
+
+def test_a_yaml_resolved_config_keeps_its_seal(released: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    repo, _, results = released
+    yaml_config = tmp_path / "resolved.yaml"
+    run_cli("resolve", tmp_path / "submission.yaml", "-C", repo, "-o", yaml_config)
+    done = run_cli("check", yaml_config, results, "--catalog", repo, code=1)
+    assert done.stderr == ""
+    assert done.stdout.splitlines()[1] == f"inputs: proven against the release 2026-09-C0 in {repo}"

@@ -1,0 +1,119 @@
+"""A run is graded only against its own contract, on the endpoints client's real files: before
+this, each case below printed a table of verdicts (exit 1, as for a run that failed a gate); now
+each is refused with exit 2 and says what the run is of."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_cli, write
+from tests.run_results import (
+    DEEPSEEK_SERVED,
+    ENDPOINTS_FIXTURES,
+    gpt_oss_results,
+    pin_all,
+    resolved_config,
+    run_folder,
+    set_deepseek_sample_count,
+)
+
+HINT = "hint: a run of another benchmark is never graded; a dataset's other names are declared as its `aliases`\n"
+
+
+@pytest.fixture
+def catalog(catalog_dir: Path) -> Path:
+    pin_all(catalog_dir)
+    return set_deepseek_sample_count(catalog_dir)
+
+
+def resolved(tmp_path: Path, catalog: Path, benchmark: str, **endpoint: str) -> Path:
+    data = resolved_config(catalog, benchmark, **endpoint).to_data()
+    return write(tmp_path, f"{benchmark}.resolved.json", json.dumps(data))
+
+
+def test_the_deepseek_run_is_graded_against_its_own_contract(catalog: Path, tmp_path: Path) -> None:
+    done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), run_folder(tmp_path, "interactive"), code=1)
+    assert done.stderr == ""
+    assert "  exact_match" in done.stdout  # graded: the run is of this contract (its names are aliases)
+
+
+def test_a_gsm8k_contract_against_the_deepseek_run_is_refused(catalog: Path, tmp_path: Path) -> None:
+    # Was graded: gsm8k's generation was compared with what the DeepSeek-R1 run happened to send.
+    done = run_cli("check", resolved(tmp_path, catalog, "gsm8k"), run_folder(tmp_path, "interactive"), code=2)
+    assert done.stdout == ""
+    assert done.stderr == (
+        "error: this run is of performance dataset `dsr1-perf`; the contract's performance datasets are none\n" + HINT
+    )
+
+
+def test_a_renamed_dataset_is_a_run_of_another_dataset(catalog: Path, tmp_path: Path) -> None:
+    # Was `exact_match pass`: a phase's only dataset was assumed to be any name.
+    folder = run_folder(tmp_path, "interactive")
+    scores = folder / "accuracy" / "accuracy_results.json"
+    scores.write_text(scores.read_text().replace('"deepseek_r1_accuracy"', '"something_else"'))
+    done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), folder, code=2)
+    assert done.stderr == (
+        "error: this run is of accuracy dataset `something_else`; the contract's accuracy datasets are "
+        "`mlperf_deepseek_r1` (aliases: dsr1-perf, deepseek_r1_accuracy)\n" + HINT
+    )
+
+
+def test_the_qwen3_vl_accuracy_file_is_not_graded_as_deepseek(catalog: Path, tmp_path: Path) -> None:
+    # Was graded as a DeepSeek-R1 run (an accuracy file of another model, on another scale).
+    folder = run_folder(tmp_path, "interactive")
+    shutil.copy(
+        ENDPOINTS_FIXTURES / "v6.1-nvidia-qwen3-vl-server.accuracy_results.json",
+        folder / "accuracy" / "accuracy_results.json",
+    )
+    done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), folder, code=2)
+    assert done.stderr == (
+        "error: this run is of accuracy dataset `shopify_product_catalogue::q3vl`; the contract's accuracy "
+        "datasets are `mlperf_deepseek_r1` (aliases: dsr1-perf, deepseek_r1_accuracy)\n" + HINT
+    )
+
+
+def test_a_served_model_the_submission_does_not_declare(catalog: Path, tmp_path: Path) -> None:
+    config = resolved(tmp_path, catalog, "deepseek-r1", served_model="deepseek-ai/DeepSeek-R1-0528")
+    done = run_cli("check", config, run_folder(tmp_path, "interactive"), code=2)
+    assert done.stderr == (
+        f"error: this run is of model `{DEEPSEEK_SERVED}`; the contract is of model `deepseek-r1` or "
+        "`deepseek-ai/DeepSeek-R1-0528`\n"
+        "hint: if the endpoint serves the contract's model under another name, declare it in the submission: "
+        "endpoint_config.served_model\n"
+    )
+
+
+def test_the_contracts_reference_id_needs_no_declaration(catalog: Path, tmp_path: Path) -> None:
+    folder = run_folder(tmp_path, "interactive")
+    config_yaml = folder / "config.yaml"
+    config_yaml.write_text(config_yaml.read_text().replace(DEEPSEEK_SERVED, "deepseek-ai/DeepSeek-R1-0528", 1))
+    done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1", served_model=""), folder, code=1)
+    assert done.stderr == ""
+
+
+def test_a_results_file_nested_too_deeply_is_a_message(catalog: Path, tmp_path: Path) -> None:
+    # Was a RecursionError traceback.
+    results = write(tmp_path, "results.json", '{"benchmark": "gpt-oss-120b", "metrics": ' + "[" * 100_000)
+    done = run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2)
+    assert done.stderr.startswith(f"error: {results}: not a valid results file\n")
+
+
+def test_a_run_folder_file_nested_too_deeply_is_a_message(catalog: Path, tmp_path: Path) -> None:
+    folder = run_folder(tmp_path, "interactive")
+    summary = folder / "performance" / "result_summary.json"
+    summary.write_text("[" * 100_000 + "]" * 100_000)
+    done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), folder, code=2)
+    assert done.stderr == f"error: {summary} is not usable: JSON nested too deeply\n"
+
+
+def test_a_results_file_of_another_benchmark(catalog: Path, tmp_path: Path) -> None:
+    results = write(tmp_path, "results.json", gpt_oss_results().model_dump_json(by_alias=True))
+    done = run_cli("check", resolved(tmp_path, catalog, "gsm8k"), results, code=2)
+    assert done.stderr == (
+        "error: this run is of benchmark `gpt-oss-120b`; the contract is of benchmark `gsm8k`\n"
+        "hint: check the run folder or results file against the resolved config: they are of different runs\n"
+    )
