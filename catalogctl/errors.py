@@ -8,7 +8,7 @@ Exit codes (every verb):
 | --- | --- |
 | 0 | success (warnings allowed) |
 | 1 | the verb ran and found problems: an invalid catalog, a failed gate, a diff over `--fail-on`, a refusing remote |
-| 2 | usage or environment error: no repository, unknown ref, id or cohort, a missing file, an unreachable remote |
+| 2 | usage or environment: no repository, unknown ref/id/cohort, a missing file, no network, `check` inputs unusable |
 | 3 | `preflight`: HEAD is not the cohort's release commit (`checkout-mismatch`) |
 | 4 | `preflight`: uncommitted changes in `benchmark_suite/` or `rulesets/` (`catalog-dirty`) |
 | 5 | `resolve`, `preflight`: the release tag is missing, lightweight, moved or without the digest (`tag-invalid`) |
