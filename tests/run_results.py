@@ -80,6 +80,7 @@ def gpt_oss_results(**overrides: Any) -> RunResults:
         "schema": "catalogctl/results/v1",
         "benchmark": "gpt-oss-120b",
         "api_type": "openai",
+        "model": "openai/gpt-oss-120b",
         "model_sha": "b5c939de8f754692c1647ca79fbf85e8c1e70f8a",
         "seeds": dict(SET_A),
         "datasets": [

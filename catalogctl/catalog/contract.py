@@ -56,11 +56,19 @@ def canonical_form(value: Any) -> Any:
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
             for key in IDENTITY_KEYS:
-                ids = [str(v.get(key)) for v in value]
+                ids = [_identity(v.get(key)) for v in value]
                 if all(key in v for v in value) and len(set(ids)) == len(ids):
                     return {i: canonical_form(v) for i, v in zip(ids, value, strict=True)}
         return sorted((canonical_form(v) for v in value), key=repr)
     return value
+
+
+def _identity(value: Any) -> str:
+    """An item's identity as text: an inlined entity (a dataset in an accuracy entry) by its id,
+    never by its repr, which would depend on key order."""
+    if isinstance(value, dict) and "id" in value:
+        return str(value["id"])
+    return str(value)
 
 
 def merge_generation(base: Generation, override: Generation | None) -> Generation:

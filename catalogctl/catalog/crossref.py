@@ -318,7 +318,24 @@ class _Checker:
                 warn=True,
             )
 
+    def aliases(self) -> None:
+        """A name stands for one dataset: an alias is no other dataset's id nor another's alias."""
+        owner: dict[str, str] = {ident: ident for ident in self.catalog.datasets}
+        for ident, dataset in sorted(self.catalog.datasets.items()):
+            for index, alias in enumerate(dataset.aliases):
+                other = owner.get(alias)
+                if other is not None and other != ident:
+                    what = "the id of" if alias in self.catalog.datasets else "an alias of"
+                    self.report(
+                        "alias-ambiguous",
+                        f"alias `{alias}` of dataset `{ident}` is {what} dataset `{other}`: a run's dataset "
+                        "name must stand for one dataset",
+                        self.catalog.locate("dataset", ident, "aliases", index),
+                    )
+                owner.setdefault(alias, ident)
+
     def run(self) -> list[Diagnostic]:
+        self.aliases()
         for ident in self.catalog.datasets:
             self.dataset(ident)
         for ident in self.catalog.benchmarks:

@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "file-missing": "a file the catalog requires is absent",
     "file-unreadable": "a catalog file the operating system refused to read",
     "id-collision": "two ids equal when case-folded",
+    "alias-ambiguous": "a dataset alias that is another dataset's id or alias",
     "ref-unknown-model": "a benchmark names a model that does not exist",
     "ref-unknown-dataset": "a benchmark names a dataset that does not exist",
     "ref-unknown-recipe": "an evaluation recipe the dataset does not define",

@@ -6,15 +6,26 @@ import os
 import tempfile
 from pathlib import Path
 
+MAX_INPUT = 64 * 1024 * 1024  # a document, not a dataset: far above any real config or results file
 
-def read_input(path: Path) -> bytes:
-    """The bytes of a file the user named; a usage error (exit 2) when it cannot be read."""
+
+def read_input(path: Path, max_bytes: int = MAX_INPUT) -> bytes:
+    """The bytes of a regular file the user named, up to `max_bytes`; a usage error (exit 2)
+    when it cannot be read, is not a regular file (a FIFO would block forever) or is larger."""
+    import stat
+
     from catalogctl.errors import UsageError
 
     try:
-        return path.read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):  # before opening: opening a FIFO blocks
+            raise UsageError(f"cannot read {path}: not a regular file")
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise UsageError(f"cannot read {path}: larger than {max_bytes // (1024 * 1024)} MiB")
+    return data
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -38,7 +38,7 @@ class Provenance(_Out):
     """Where a resolved config came from."""
 
     cohort: str
-    tag: str | None = Field(description="the release tag, or null when found by its ruleset's commit")
+    tag: str | None = Field(default=None, description="the release tag, or absent when found by its ruleset's commit")
     commit: str
     ruleset_digest: str
     contract_digest: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +9,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from catalogctl.errors import Diagnostic, InputsUnusable, error
 from catalogctl.io.files import read_input
+from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, parse_document
 from catalogctl.model.check import Check, CheckReport, GateResult
 from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
@@ -143,10 +143,9 @@ def read_resolved(path: Path) -> tuple[ResolvedConfig, Any]:
     """The resolved config of a file, and the data the file holds (what its seal is of)."""
     data = read_input(path)
     try:
-        parsed = json.loads(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
-    except (ValueError, YamlProblem, RecursionError) as exc:
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise InputsUnusable(f"{path} is not a resolved config: {reason}") from None
+        parsed = parse_json(data) if path.suffix.lower() == ".json" else parse_document(str(path), data).data
+    except (JsonProblem, YamlProblem) as exc:
+        raise InputsUnusable(f"{path} is not a resolved config: {exc}") from None
     try:
         return ResolvedConfig.model_validate(parsed), parsed
     except ValidationError as exc:
@@ -158,7 +157,9 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
     if path.is_dir():
         return read_run_folder(path, config.contract)
     try:
-        return RunResults.model_validate_json(read_input(path))
+        return RunResults.model_validate(parse_json(read_input(path)))
+    except JsonProblem as exc:
+        raise InputsUnusable(f"{path}: not a valid results file: {exc}", _RESULTS_HINT) from None
     except ValidationError as exc:
         raise _unusable(path, "not a valid results file", exc, hint=_RESULTS_HINT) from None
 

@@ -8,7 +8,6 @@ scores: those facts stay unreported, so the gates that need them say so instead 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from pydantic import ValidationError
 
 from catalogctl.errors import InputsUnusable, file_line_col
 from catalogctl.io.files import read_input
+from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
 from catalogctl.model.resolved import accuracy_datasets, contract_terms, performance_datasets
 from catalogctl.model.results import (
@@ -72,11 +72,9 @@ _ACCURACY_SHAPE: tuple[Rule, ...] = (
 
 def _json(path: Path) -> Any:
     try:
-        return json.loads(read_input(path))
-    except RecursionError:  # the stdlib parser recurses: a hostile file is a message, not a crash
-        raise InputsUnusable(f"{path} is not usable: JSON nested too deeply") from None
-    except ValueError as exc:
-        raise InputsUnusable(f"{path} is not JSON: {exc}") from None
+        return parse_json(read_input(path))
+    except JsonProblem as exc:
+        raise InputsUnusable(f"{path} is not usable JSON: {exc}") from None
 
 
 def _require_shapes(folder: Path, config: Any, summary: Any, accuracy: Any) -> None:
@@ -106,10 +104,14 @@ def match_dataset(name: str, phase: str, contract: Mapping[str, Any]) -> str:
     entries = (
         performance_datasets(terms) if phase == "performance" else [e["dataset"] for e in accuracy_datasets(terms)]
     )
-    names = {alias: d["id"] for d in entries for alias in (d["id"], *d.get("aliases", []))}
     base = name.split("::", 1)[0]
-    if base in names:
-        return names[base]
+    meant = sorted({d["id"] for d in entries if base in (d["id"], *d.get("aliases", []))})
+    if len(meant) == 1:
+        return meant[0]
+    if meant:  # validation refuses such aliases; a hand-made contract may still hold them
+        raise InputsUnusable(
+            f"dataset name `{name}` stands for {' and '.join(meant)}: which one the run used is unknown"
+        )
     shown = (
         ", ".join(
             f"`{d['id']}`" + (f" (aliases: {', '.join(d['aliases'])})" if d.get("aliases") else "") for d in entries
@@ -135,7 +137,7 @@ def _p99_ms(block: Any) -> float | None:
 def _generation(params: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: params[k] for k in _GENERATION_KEYS if params.get(k) is not None}
     for key in ("temperature", "top_p"):
-        if isinstance(out.get(key), int):
+        if isinstance(out.get(key), int) and not isinstance(out.get(key), bool):  # true is no temperature
             out[key] = float(out[key])
     return out
 

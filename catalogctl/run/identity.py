@@ -29,6 +29,11 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
     _same("benchmark", results.benchmark, [contract["id"]])
     if results.api_type is not None and "api_type" in contract:
         _same("API type", results.api_type, [contract["api_type"]])
+    if results.model is None:
+        raise InputsUnusable(
+            "this run does not say which model it served, so it cannot be shown to be a run of this contract",
+            "report the served model: `model` in a results file (the endpoints client writes model_params.name)",
+        )
     if results.model is not None:
         model = contract.get("model") or {}
         names = [model.get("id"), model.get("reference_id"), config.endpoint_config.get("served_model")]
@@ -40,6 +45,10 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
             "submission: endpoint_config.served_model",
         )
     datasets = contract_datasets(contract)
+    scored = [a.dataset for a in results.accuracy]
+    twice = sorted({d for d in scored if scored.count(d) > 1})
+    if twice:  # two scores of one dataset: which is the run's?
+        raise InputsUnusable(f"this run reports accuracy for {', '.join(twice)} more than once", _HINT)
     used = [d.dataset for d in results.datasets] + [a.dataset for a in results.accuracy]
     used += [g.dataset for g in results.generation if g.dataset is not None]
     for ident in dict.fromkeys(used):

@@ -28,8 +28,8 @@ def verify_config(config: ResolvedConfig, source: str, written: dict[str, Any] |
     claimed = config.provenance.contract_digest
     try:
         actual = digest_of(config.contract)
-    except ValueError as exc:  # NaN or infinity: JSON that canonical JSON refuses
-        raise InputsUnusable(f"{source}: its contract is not canonical JSON: {exc}", _RESOLVE_AGAIN) from None
+    except (ValueError, TypeError, RecursionError) as exc:  # a date, NaN, a lone surrogate: not JSON data
+        raise InputsUnusable(f"{source}: its contract is not plain JSON data: {exc}", _RESOLVE_AGAIN) from None
     if actual != claimed:
         raise InputsUnusable(
             f"{source}: the contract was edited: it hashes to {actual}, but provenance.contract_digest is {claimed}",
@@ -38,7 +38,11 @@ def verify_config(config: ResolvedConfig, source: str, written: dict[str, Any] |
     seal = config.provenance.config_digest
     if seal is None:
         raise InputsUnusable(f"{source}: the resolved config has no seal (provenance.config_digest)", _RESOLVE_AGAIN)
-    if config_digest(written if written is not None else config) != seal:
+    try:
+        resealed = config_digest(written if written is not None else config)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise InputsUnusable(f"{source}: the resolved config is not plain JSON data: {exc}", _RESOLVE_AGAIN) from None
+    if resealed != seal:
         raise InputsUnusable(
             f"{source}: the resolved config was edited after it was written (its seal does not match): "
             "the seeds, the submission or the provenance changed",
@@ -63,6 +67,11 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
     cohort = config.provenance.cohort
     try:
         repo = gitrepo.open_repository(catalog)
+        if gitrepo.is_shallow(repo):  # its oldest commit seems to add every file: no release can be proven
+            raise InputsUnusable(
+                f"{catalog} is a shallow clone: the release of {cohort} cannot be proven on history it lacks",
+                "fetch the full history: git fetch --unshallow --tags (in GitHub Actions: fetch-depth: 0)",
+            )
         state, release = require_release(repo, cohort)
         submission = Submission.model_validate(
             {
@@ -89,6 +98,7 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
         ("ruleset digest", found.ruleset_digest, state.digest),
         ("contract digest", found.contract_digest, fresh.provenance.contract_digest),
         ("seeds", config.seeds.model_dump(), fresh.seeds.model_dump()),
+        ("sources", config.sources, fresh.sources),  # where the runner downloaded from
     ):
         if carried != released:
             raise InputsUnusable(

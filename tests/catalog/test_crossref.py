@@ -170,3 +170,18 @@ def test_renamed_from_an_entity_that_still_exists(catalog_dir: Path) -> None:
         f"{GPT_FILE}:3:15: contract-inconsistent renamed_from `deepseek-r1`, but that benchmark still exists "
         "(remove the old file, or drop renamed_from)"
     ]
+
+
+def test_a_dataset_alias_stands_for_one_dataset(catalog_dir: Path) -> None:
+    # Colliding aliases validated, and a run's `gpqa` was scored as livecodebench (the last one won).
+    replace_in(
+        catalog_dir, "benchmark_suite/datasets/livecodebench.yaml", "samples: ", "aliases: [gpqa, shared]\nsamples: "
+    )
+    replace_in(catalog_dir, "benchmark_suite/datasets/aime25.yaml", "samples: ", "aliases: [shared]\nsamples: ")
+    found = [line for line in problems(catalog_dir) if "alias-ambiguous" in line]
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "alias-ambiguous alias `gpqa` of dataset `livecodebench` is the id of dataset `gpqa`: a run's dataset name "
+        "must stand for one dataset",
+        "alias-ambiguous alias `shared` of dataset `livecodebench` is an alias of dataset `aime25`: a run's dataset "
+        "name must stand for one dataset",
+    ]

@@ -76,7 +76,10 @@ def runs(tmp_path: Path) -> dict[str, tuple[Path, Path]]:
     for benchmark, results in (
         ("deepseek-r1", folder),
         ("gpt-oss-120b", write(tmp_path, "gpt.json", gpt_oss_results().model_dump_json(by_alias=True))),
-        ("llm-post-training", write(tmp_path, "training.json", '{"benchmark": "llm-post-training"}')),
+        (
+            "llm-post-training",
+            write(tmp_path, "training.json", '{"benchmark": "llm-post-training", "model": "qwen3-5-397b-a17b"}'),
+        ),
     ):
         resolved = write(
             tmp_path, f"{benchmark}.resolved.json", json.dumps(resolved_config(catalog, benchmark).to_data())

@@ -200,6 +200,7 @@ def test_results_of_another_benchmark_are_refused(pinned: Path) -> None:
 def training_results(**overrides: Any) -> RunResults:
     data: dict[str, Any] = {
         "benchmark": "llm-post-training",
+        "model": "Qwen/Qwen3.5-397B-A17B",
         "model_sha": None,
         "seeds": {
             "scheduler_rng_seed": 16159082839903944936,
@@ -505,6 +506,7 @@ def test_pass_at_k_over_fewer_tasks_than_the_dataset_is_not_evaluable(pinned: Pa
     results = RunResults.model_validate(
         {
             "benchmark": "gsm8k",
+            "model": "llama3-1-8b",
             "accuracy": [
                 {"dataset": "gsm8k", "scale": "fraction", "task_attempts": {"t1": [True]}, "samples_scored": 1}
             ],

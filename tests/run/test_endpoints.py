@@ -134,5 +134,6 @@ def test_a_result_summary_that_is_not_json(gpt_oss: tuple[Path, Path]) -> None:
     summary = write(folder, "performance/result_summary.json", "{not json")
     done = run_cli("check", resolved, folder, code=2)
     assert done.stderr == (
-        f"error: {summary} is not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n"
+        f"error: {summary} is not usable JSON: "
+        "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n"
     )

@@ -5,6 +5,7 @@ each is refused with exit 2 and says what the run is of."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -99,7 +100,10 @@ def test_a_results_file_nested_too_deeply_is_a_message(catalog: Path, tmp_path: 
     # Was a RecursionError traceback.
     results = write(tmp_path, "results.json", '{"benchmark": "gpt-oss-120b", "metrics": ' + "[" * 100_000)
     done = run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2)
-    assert done.stderr.startswith(f"error: {results}: not a valid results file\n")
+    assert done.stderr == (
+        f"error: {results}: not a valid results file: nesting deeper than 64 levels\n"
+        "hint: a results file follows schemas/results.schema.json (catalogctl/results/v1)\n"
+    )
 
 
 def test_a_run_folder_file_nested_too_deeply_is_a_message(catalog: Path, tmp_path: Path) -> None:
@@ -107,7 +111,7 @@ def test_a_run_folder_file_nested_too_deeply_is_a_message(catalog: Path, tmp_pat
     summary = folder / "performance" / "result_summary.json"
     summary.write_text("[" * 100_000 + "]" * 100_000)
     done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), folder, code=2)
-    assert done.stderr == f"error: {summary} is not usable: JSON nested too deeply\n"
+    assert done.stderr == f"error: {summary} is not usable JSON: nesting deeper than 64 levels\n"
 
 
 def test_a_results_file_of_another_benchmark(catalog: Path, tmp_path: Path) -> None:
@@ -117,3 +121,29 @@ def test_a_results_file_of_another_benchmark(catalog: Path, tmp_path: Path) -> N
         "error: this run is of benchmark `gpt-oss-120b`; the contract is of benchmark `gsm8k`\n"
         "hint: check the run folder or results file against the resolved config: they are of different runs\n"
     )
+
+
+def test_a_run_that_does_not_name_its_model_is_not_shown_to_be_of_the_contract(catalog: Path, tmp_path: Path) -> None:
+    results = write(tmp_path, "results.json", gpt_oss_results(model=None).model_dump_json(by_alias=True))
+    assert run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2).stderr == (
+        "error: this run does not say which model it served, so it cannot be shown to be a run of this contract\n"
+        "hint: report the served model: `model` in a results file (the endpoints client writes model_params.name)\n"
+    )
+
+
+def test_two_scores_of_one_dataset_are_refused(catalog: Path, tmp_path: Path) -> None:
+    accuracy = [a.model_dump() for a in gpt_oss_results().accuracy]
+    low = {**accuracy[0], "repeat_scores": [0.05] * 8}
+    results = write(tmp_path, "results.json", gpt_oss_results(accuracy=[low, *accuracy]).model_dump_json(by_alias=True))
+    stderr = run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2).stderr
+    assert stderr.startswith("error: this run reports accuracy for aime25 more than once\n")
+
+
+def test_a_boolean_temperature_is_not_one(catalog: Path, tmp_path: Path) -> None:
+    folder = run_folder(tmp_path, "interactive")
+    config_yaml = folder / "config.yaml"
+    text = config_yaml.read_text()
+    assert "  temperature: " in text
+    config_yaml.write_text(re.sub(r"  temperature: [^\n]+", "  temperature: true", text, count=1))
+    done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), folder, code=2)
+    assert "temperature" in done.stderr

@@ -121,6 +121,7 @@ GSM8K_RUN = {
     "schema": "catalogctl/results/v1",
     "benchmark": "gsm8k",
     "api_type": "openai_completions",
+    "model": "meta-llama/Llama-3.1-8B-Instruct",
     "seeds": {"scheduler_rng_seed": 16159082839903944936, "sample_index_rng_seed": 2747215439041700203},
     "accuracy": [{"dataset": "gsm8k", "scale": "percent", "pooled_score": 80.0, "samples_scored": 1319}],
 }
@@ -185,3 +186,114 @@ def test_a_yaml_resolved_config_keeps_its_seal(released: tuple[Path, Path, Path]
     done = run_cli("check", yaml_config, results, "--catalog", repo, code=1)
     assert done.stderr == ""
     assert done.stdout.splitlines()[1] == f"inputs: proven against the release 2026-09-C0 in {repo}"
+
+
+# -- found by trying to break it -------------------------------------------------------------------
+
+
+def test_a_shallow_clone_proves_no_release(released: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    # A depth-1 clone's only commit seems to add every file: a tag moved there looked like the release.
+    repo, resolved, results = released
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow))
+    stderr = run_cli("check", resolved, results, "--catalog", shallow, code=2).stderr
+    assert stderr == (
+        f"error: {resolved} could not be proven against the release of 2026-09-C0 in {shallow}: {shallow} is a "
+        "shallow clone: the release of 2026-09-C0 cannot be proven on history it lacks\n"
+        "hint: fetch the full history: git fetch --unshallow --tags (in GitHub Actions: fetch-depth: 0)\n"
+    )
+
+
+def test_forged_sources_are_not_the_releases(released: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    repo, resolved, results = released
+    data = json.loads(resolved.read_text())
+    data["sources"] = {"gsm8k": "https://evil.example/poisoned.parquet"}
+    forged = write(tmp_path, "forged.json", json.dumps(resealed(data)))
+    stderr = run_cli("check", forged, results, "--catalog", repo, code=2).stderr
+    assert stderr.startswith(f"error: {forged}: its sources is not the release's: ")
+
+
+def test_a_config_resolved_without_the_tag_is_checkable(released: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    # resolve's fallback (no tag in the clone) wrote a config check could never read: provenance.tag
+    # was required but left out.
+    repo, _, results = released
+    git(repo, "tag", "-d", "2026-09-C0")
+    config = tmp_path / "untagged.json"
+    run_cli("resolve", tmp_path / "submission.yaml", "-C", repo, "-o", config)
+    assert "tag" not in json.loads(config.read_text())["provenance"]
+    assert run_cli("check", config, results, code=1).stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '{"schema": "catalogctl/resolved/v1", "seeds": {}, "seeds": {}}',
+            "the key 'seeds' appears twice in one object",
+        ),
+        ('{"a": NaN}', "NaN is not a JSON number"),
+        ('{"a": ' + "[" * 500 + "]" * 500 + "}", "nesting deeper than 64 levels"),
+    ],
+)
+def test_json_a_reader_could_read_two_ways_is_refused(tmp_path: Path, text: str, said: str) -> None:
+    resolved = write(tmp_path, "resolved.json", text)
+    results = write(tmp_path, "results.json", "{}")
+    assert run_cli("check", resolved, results, code=2).stderr == f"error: {resolved} is not a resolved config: {said}\n"
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [("settings.note", "\ud800"), ("provenance.remote.note", "\ud800"), ("contract.model.license", "\ud800")],
+)
+def test_a_lone_surrogate_is_refused_not_a_crash(
+    inputs: tuple[dict[str, Any], Path], tmp_path: Path, where: str, value: str
+) -> None:
+    data, results = inputs
+    _set(where, value)(data)
+    stderr = check(tmp_path, data, results, code=2)
+    assert stderr.startswith(f"error: {tmp_path / 'resolved.json'}: "), stderr
+    assert "not plain JSON data" in stderr
+
+
+def test_a_yaml_date_in_the_contract_is_refused_not_a_crash(
+    inputs: tuple[dict[str, Any], Path], tmp_path: Path
+) -> None:
+    data, results = inputs
+    from catalogctl.io.yamlio import dump_yaml
+
+    resolved = write(
+        tmp_path,
+        "resolved.yaml",
+        dump_yaml(data).replace("  id: gpt-oss-120b\n", "  id: gpt-oss-120b\n  released: 2026-01-01\n", 1),
+    )
+    stderr = run_cli("check", resolved, results, code=2).stderr
+    assert stderr.startswith(f"error: {resolved}: its contract is not plain JSON data: "), stderr
+
+
+def test_a_fifo_or_a_huge_file_is_a_message(inputs: tuple[dict[str, Any], Path], tmp_path: Path) -> None:
+    import os
+
+    data, _ = inputs
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    resolved = write(tmp_path, "resolved.json", json.dumps(data))
+    assert run_cli("check", resolved, fifo, code=2).stderr == f"error: cannot read {fifo}: not a regular file\n"
+    big = tmp_path / "big.json"
+    with big.open("wb") as out:
+        out.truncate(65 * 1024 * 1024)
+    assert run_cli("check", resolved, big, code=2).stderr == f"error: cannot read {big}: larger than 64 MiB\n"
+
+
+def test_a_contract_with_its_keys_reordered_keeps_its_digest(
+    inputs: tuple[dict[str, Any], Path], tmp_path: Path
+) -> None:
+    # `jq -S` once made an honest config "edited": an accuracy entry's identity was its dataset's repr.
+    data, results = inputs
+
+    def sort(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: sort(value[k]) for k in sorted(value)}
+        return [sort(v) for v in value] if isinstance(value, list) else value
+
+    data["contract"] = sort(data["contract"])
+    assert check(tmp_path, data, results, code=0).splitlines()[-1] == "gpt-oss-120b: VALID"
