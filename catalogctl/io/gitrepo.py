@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygit2
 
-from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem, RemoteProblem, RemoteUnreachable
+from catalogctl.errors import CheckFailed, ConcurrentUpdate, EnvironmentProblem, RemoteProblem, RemoteUnreachable
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 
 # The types other modules name; they never import pygit2 themselves.
@@ -43,7 +43,11 @@ def work_dir(repo: pygit2.Repository) -> Path:
 
 
 def lookup(repo: pygit2.Repository, ref: str) -> pygit2.Commit | None:
-    """The commit a tag, branch, remote branch or (abbreviated) commit id names; None if none."""
+    """The commit a tag, branch, remote branch or (abbreviated) commit id names; None if none.
+    A tag that names a tree or a blob is an error, never skipped for another candidate."""
+    tag = tag_state(repo, ref)
+    if tag is not None:
+        return commit_by_id(repo, tag.commit)
     for candidate in (f"refs/tags/{ref}", f"refs/heads/{ref}", f"refs/remotes/{ref}", ref):
         try:
             return repo.revparse_single(candidate).peel(pygit2.Commit)
@@ -242,16 +246,26 @@ class TagState:
 
 
 def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
-    """The tag `name`, peeled to its commit; None when absent."""
+    """The tag `name`, peeled to its commit; None when absent. A tag that names a tree or a blob
+    is `CheckFailed("tag-invalid")`: a tag never names a commit by accident."""
     try:
         ref = repo.references[f"refs/tags/{name}"]
-    except KeyError:
+    except (KeyError, ValueError, pygit2.InvalidSpecError):
         return None
     target = repo.get(ref.target)
-    if isinstance(target, pygit2.Tag):
-        return TagState(name, str(target.peel(pygit2.Commit).id), True, target.message or "")
     assert target is not None
-    return TagState(name, str(target.peel(pygit2.Commit).id), False, "")
+    named = target
+    while isinstance(named, pygit2.Tag):  # an annotated tag may name another tag
+        named = named.get_object()
+    if not isinstance(named, pygit2.Commit):
+        raise CheckFailed(
+            "tag-invalid",
+            f"tag `{name}` names a {named.type_str} ({str(named.id)[:12]}), not a commit",
+            "a release tag names the commit that added its ruleset: ask the maintainers which commit is the release",
+        )
+    if isinstance(target, pygit2.Tag):
+        return TagState(name, str(named.id), True, target.message or "")
+    return TagState(name, str(named.id), False, "")
 
 
 def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, message: str) -> None:
