@@ -13,6 +13,9 @@ import pygit2
 from catalogctl.errors import CheckFailed, ConcurrentUpdate, EnvironmentProblem, RemoteProblem, RemoteUnreachable
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 
+# The branch a release is on when the remote does not say (its HEAD symref) which one is.
+DEFAULT_BRANCH = "refs/heads/main"
+
 # The types other modules name; they never import pygit2 themselves.
 Repository = pygit2.Repository
 Commit = pygit2.Commit
@@ -322,9 +325,18 @@ def _remote_error(exc: Exception, message: str, hint: str = "") -> RemoteProblem
     return RemoteProblem(message, hint)
 
 
-def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
-    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win).
-    A remote that cannot be reached is `RemoteUnreachable`; one that refuses, `RemoteProblem`."""
+@dataclass(frozen=True)
+class RemoteListing:
+    """A remote's refs (annotated tags peeled) and the branch its HEAD names."""
+
+    refs: dict[str, str]
+    default_branch: str  # `refs/heads/<name>`: the remote's HEAD symref, else `refs/heads/main`
+
+
+def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
+    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win),
+    and its default branch. A remote that cannot be reached is `RemoteUnreachable`; one that
+    refuses, `RemoteProblem`."""
     try:
         heads = _remote(repo, remote).list_heads()
     except (pygit2.GitError, OSError) as exc:
@@ -332,13 +344,21 @@ def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
             exc, f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
         ) from None
     refs: dict[str, str] = {}
+    default = DEFAULT_BRANCH
     for head_ in heads:
         name = str(head_.name)
+        if name == "HEAD" and head_.symref_target:
+            default = str(head_.symref_target)
         if name.endswith("^{}"):
             refs[name[:-3]] = str(head_.oid)
         else:
             refs.setdefault(name, str(head_.oid))
-    return refs
+    return RemoteListing(refs, default)
+
+
+def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
+    """The remote's refs, annotated tags peeled to their commit (see `remote_listing`)."""
+    return remote_listing(repo, remote).refs
 
 
 class _PushCallbacks(pygit2.RemoteCallbacks):
@@ -364,6 +384,34 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
     if callbacks.rejected:
         reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
         raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
+
+
+def has_commit(repo: pygit2.Repository, ident: str) -> bool:
+    """Whether the commit `ident` is in this clone's object database."""
+    try:
+        return isinstance(repo.get(ident), pygit2.Commit)
+    except ValueError:
+        return False
+
+
+def is_ancestor(repo: pygit2.Repository, commit: str, tip: str) -> bool:
+    """Whether `commit` is `tip` or in its history (both must be in the clone)."""
+    return commit == tip or bool(repo.descendant_of(tip, commit))
+
+
+def default_branch_tips(repo: pygit2.Repository, remote: str = "origin") -> dict[str, str]:
+    """The default branch as this clone knows it, by ref name: the branch `<remote>/HEAD` names
+    (else `main`), both the local one and `<remote>`'s remote-tracking one, those that exist."""
+    name = DEFAULT_BRANCH.removeprefix("refs/heads/")
+    symref = repo.references.get(f"refs/remotes/{remote}/HEAD")
+    if symref is not None and isinstance(symref.target, str):
+        name = symref.target.removeprefix(f"refs/remotes/{remote}/")
+    tips: dict[str, str] = {}
+    for ref_name in (f"refs/heads/{name}", f"refs/remotes/{remote}/{name}"):
+        ref = repo.references.get(ref_name)
+        if ref is not None:
+            tips[ref_name] = str(ref.peel(pygit2.Commit).id)
+    return tips
 
 
 def ahead_behind(repo: pygit2.Repository, local: pygit2.Commit, upstream: pygit2.Commit) -> tuple[int, int]:

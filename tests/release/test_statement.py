@@ -85,3 +85,101 @@ def test_a_tag_on_a_tree_or_a_blob_is_a_message_in_every_verb(
             "ask the maintainers which commit is the release\n"
         ), verb
     assert (git(release, "status", "--porcelain"), git(release, "rev-parse", "HEAD")) == before
+
+
+# -- a release commit is on the default branch ----------------------------------------------------
+
+
+def _sibling_release(origin: Path, tmp_path: Path) -> str:
+    """Force-push tag 2026-09-C0 to a sibling of the release commit that re-adds an edited
+    ruleset, as a freeze would write it (annotated, at the commit that adds it, its digest)."""
+    attacker = tmp_path / "attacker"
+    git(tmp_path, "clone", "-q", str(origin), str(attacker))
+    git(attacker, "checkout", "-q", "-b", "longer", "2026-09-C0~1")
+    path = attacker / "benchmark_suite/benchmarks/gsm8k.yaml"
+    path.write_text(path.read_text().replace("max_new_tokens: 256", "max_new_tokens: 4096"))
+    git(attacker, "commit", "-qam", "Longer answers")
+    git(attacker, "tag", "-d", "2026-09-C0")
+    seeds = write(tmp_path, "seeds-attacker.yaml", SEEDS_A)
+    freeze(attacker, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW))
+    git(attacker, "push", "-q", "-f", "origin", "refs/tags/2026-09-C0")
+    return git(attacker, "rev-parse", "2026-09-C0^{commit}")
+
+
+def _runner(origin: Path, tmp_path: Path) -> Path:
+    """A fresh runner's clone, at the tag."""
+    runner = tmp_path / "runner"
+    git(tmp_path, "clone", "-q", str(origin), str(runner))
+    git(runner, "checkout", "-q", "2026-09-C0")
+    return runner
+
+
+def test_a_tag_on_a_sibling_of_the_protected_branch_is_no_release(
+    release: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    sibling = _sibling_release(origin, tmp_path)
+    runner = _runner(origin, tmp_path)
+    main = git(runner, "rev-parse", "main")
+    off = (
+        f"tag `2026-09-C0` points at {sibling[:12]}, which is not on the default branch "
+        f"(`main` at {main[:12]}, `origin/main` at {main[:12]})"
+    )
+    hint = (
+        "hint: a release is a commit of the protected branch: do not run it; ask the maintainers which commit is it\n"
+    )
+    output = tmp_path / "resolved.json"
+    for verb in (["preflight", str(submission), "-o", str(output)], ["resolve", str(submission), "-o", str(output)]):
+        result = run_cli(*verb, "-C", str(runner), code=9)
+        assert result.stderr == f"error [release-unreachable]: {off}\n{hint}"
+        assert not output.exists()
+    cohorts = run_cli("cohorts", "-C", str(runner), code=1)
+    assert cohorts.stdout.splitlines()[1].split() == ["2026-09-C0", "2026-09-02", "2", "A", "moved"]
+    verify = run_cli("verify", "2026-09-C0", "-C", str(runner), code=1)
+    assert f"FAIL  {off}" in verify.stdout.splitlines()
+    assert verify.stdout.splitlines()[-1].startswith("2026-09-C0: NOT verified: 1 problem(s)")
+
+
+def test_preflight_finds_the_release_on_the_remotes_default_branch(
+    release: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    sibling = _sibling_release(origin, tmp_path)
+    runner = _runner(origin, tmp_path)
+    main = git(runner, "rev-parse", "main")
+    # This clone's branches were moved to the sibling: only the remote still tells the truth.
+    git(runner, "update-ref", "refs/heads/main", sibling)
+    git(runner, "update-ref", "refs/remotes/origin/main", sibling)
+    result = run_cli("preflight", str(submission), "-C", str(runner), code=9)
+    assert result.stderr == (
+        f"error [release-unreachable]: the release commit {sibling[:12]} is not on the remote `origin`'s "
+        f"default branch `main` (at {main[:12]})\n"
+        "hint: a release is a commit of the protected branch: do not run it; ask the maintainers which commit is it\n"
+    )
+    run_cli("preflight", str(submission), "-C", str(runner), "--offline")  # the local view alone cannot tell
+
+
+def test_preflight_refuses_a_remote_branch_it_has_not_fetched(
+    release: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    runner = _runner(origin, tmp_path)
+    (release / "NOTES.md").write_text("later\n")
+    git(release, "add", "NOTES.md")
+    git(release, "commit", "-qm", "Later")
+    git(release, "push", "-q", "origin", "main")
+    later = git(release, "rev-parse", "HEAD")
+    result = run_cli("preflight", str(submission), "-C", str(runner), code=2)
+    assert result.stderr == (
+        f"error: the remote `origin`'s `main` is at {later[:12]}, which this clone has not fetched\n"
+        "hint: fetch it: git fetch origin main\n"
+    )
+    git(runner, "fetch", "-q", "origin")
+    run_cli("preflight", str(submission), "-C", str(runner))
+
+
+def test_the_remotes_head_names_its_default_branch(release: Path, origin: Path, submission: Path) -> None:
+    git(release, "push", "-q", "origin", "main:protected")
+    git(origin, "symbolic-ref", "HEAD", "refs/heads/protected")
+    git(release, "push", "-q", "-f", "origin", "main~1:main")  # main no longer holds the release
+    run_cli("preflight", str(submission), "-C", str(release))
+    git(origin, "symbolic-ref", "HEAD", "refs/heads/main")
+    result = run_cli("preflight", str(submission), "-C", str(release), code=9)
+    assert "is not on the remote `origin`'s default branch `main`" in result.stderr
