@@ -10,11 +10,21 @@ from pathlib import Path
 
 import pygit2
 
-from catalogctl.errors import CheckFailed, ConcurrentUpdate, EnvironmentProblem, RemoteProblem, RemoteUnreachable
+from catalogctl.errors import (
+    CheckFailed,
+    ConcurrentUpdate,
+    EnvironmentProblem,
+    HistoryIncomplete,
+    RemoteProblem,
+    RemoteUnreachable,
+)
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 
 # The branch a release is on when the remote does not say (its HEAD symref) which one is.
 DEFAULT_BRANCH = "refs/heads/main"
+
+# The command that fetches what a shallow or tagless clone lacks.
+FETCH_HISTORY = "git fetch --unshallow --tags origin"
 
 # The types other modules name; they never import pygit2 themselves.
 Repository = pygit2.Repository
@@ -67,9 +77,19 @@ def _has_path(commit: pygit2.Commit, path: str) -> bool:
     return True
 
 
+def require_full_history(repo: pygit2.Repository, path: str) -> None:
+    """Refuse a shallow clone: the commit that added `path` (and its tag) may be in the part cut off."""
+    if is_shallow(repo):
+        raise HistoryIncomplete(
+            f"this clone is shallow: its history is cut off, so the commit that added {path} cannot be found",
+            f"fetch the full history: {FETCH_HISTORY} (in GitHub Actions: fetch-depth: 0)",
+        )
+
+
 def commit_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> pygit2.Commit | None:
     """The newest commit reachable from `start` (default HEAD) that added `path` (its parents
-    lack it)."""
+    lack it). A shallow clone cannot tell (its oldest commit seems to add everything): an error."""
+    require_full_history(repo, path)
     if start is None:
         if repo.head_is_unborn:
             return None
@@ -431,3 +451,11 @@ def remote_url(repo: pygit2.Repository, remote: str) -> str:
 def is_shallow(repo: pygit2.Repository) -> bool:
     """Whether the clone lacks part of its history (`git clone --depth`)."""
     return bool(repo.is_shallow)
+
+
+def tags_not_fetched(repo: pygit2.Repository, remote: str = "origin") -> bool:
+    """Whether this clone never fetches `remote`'s tags (`git clone --no-tags` sets tagOpt)."""
+    try:
+        return str(repo.config[f"remote.{remote}.tagOpt"]) == "--no-tags"
+    except (KeyError, ValueError):
+        return False

@@ -98,9 +98,8 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
         return
     if gitrepo.commit_adding(repo, path) is not None:
         return
+    # (A shallow clone never gets here: commit_adding refuses to walk a history it lacks.)
     hint = "list the frozen cohorts with `catalogctl cohorts`"
-    if gitrepo.is_shallow(repo):
-        hint = "this is a shallow clone: fetch the full history (git fetch --unshallow --tags, or fetch-depth: 0)"
     raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {path}", hint)
 
 

@@ -95,6 +95,13 @@ def state_release(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
     """Check the statement for `cohort`, every clause that can be checked."""
     tag = gitrepo.tag_state(repo, cohort)
     if tag is None:
+        gitrepo.require_full_history(repo, ruleset_path(cohort))  # a shallow clone fetches few tags
+        if gitrepo.tags_not_fetched(repo):  # every release would read "missing": say why instead
+            raise HistoryIncomplete(
+                f"the release tag `{cohort}` is not here: this clone does not fetch tags (remote.origin.tagopt "
+                "is --no-tags)",
+                "fetch them: git fetch --tags origin",
+            )
         missing = ReleaseCheck(
             "tag", False, f"the release tag `{cohort}` is missing", "fetch it: git fetch --tags origin"
         )

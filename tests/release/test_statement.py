@@ -183,3 +183,78 @@ def test_the_remotes_head_names_its_default_branch(release: Path, origin: Path, 
     git(origin, "symbolic-ref", "HEAD", "refs/heads/main")
     result = run_cli("preflight", str(submission), "-C", str(release), code=9)
     assert "is not on the remote `origin`'s default branch `main`" in result.stderr
+
+
+# -- a verdict only on history the clone has --------------------------------------------------------
+
+SHALLOW = (
+    "error: this clone is shallow: its history is cut off, so the commit that added rulesets/2026-09-C0.yaml "
+    "cannot be found\n"
+    "hint: fetch the full history: git fetch --unshallow --tags origin (in GitHub Actions: fetch-depth: 0)\n"
+)
+
+
+@pytest.fixture
+def later(release: Path) -> Path:
+    """A commit on main after the release (gsm8k answers longer), pushed: the tag is one commit back."""
+    path = release / "benchmark_suite/benchmarks/gsm8k.yaml"
+    path.write_text(path.read_text().replace("max_new_tokens: 256", "max_new_tokens: 4096"))
+    git(release, "commit", "-qam", "Longer answers")
+    git(release, "push", "-q", "origin", "main")
+    return release
+
+
+def test_a_shallow_clone_gives_no_verdict_on_history_it_lacks(
+    later: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", str(shallow))
+    assert git(shallow, "tag", "--list") == ""  # the tag's commit is not in the one commit fetched
+    for verb in (
+        ["diff", "2026-09-C0"],
+        ["ci", "--base", "2026-09-C0"],
+        ["cohorts"],
+        ["verify", "2026-09-C0"],
+        ["resolve", str(submission)],
+        ["preflight", str(submission), "--offline"],
+    ):
+        assert run_cli(*verb, "-C", str(shallow), code=2).stderr == SHALLOW, verb
+    git(shallow, "fetch", "-q", "--unshallow", "--tags", "origin")
+    diff = run_cli("diff", "2026-09-C0", "-C", str(shallow))
+    assert "max_new_tokens" in diff.stdout
+    gate = run_cli("ci", "--base", "2026-09-C0", "-C", str(shallow))  # now it sees the change
+    assert "contract-change-next-freeze" in gate.stdout
+    assert "(0 errors, 1 warning, 0 accepted)" in gate.stdout
+
+
+def test_a_shallow_clone_of_the_tag_itself_cannot_prove_the_release(
+    release: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "2026-09-C0", f"file://{origin}", str(shallow))
+    assert run_cli("preflight", str(submission), "-C", str(shallow), code=2).stderr == SHALLOW
+
+
+def test_a_clone_without_tags_says_the_tags_were_not_fetched(
+    later: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    clone = tmp_path / "notags"
+    git(tmp_path, "clone", "-q", "--no-tags", str(origin), str(clone))
+    message = (
+        "error: the release tag `2026-09-C0` is not here: this clone does not fetch tags "
+        "(remote.origin.tagopt is --no-tags)\nhint: fetch them: git fetch --tags origin\n"
+    )
+    for verb in (["cohorts"], ["verify", "2026-09-C0"], ["preflight", str(submission), "--offline"]):
+        assert run_cli(*verb, "-C", str(clone), code=2).stderr == message, verb
+    git(clone, "fetch", "-q", "--tags", "origin")
+    assert run_cli("cohorts", "-C", str(clone)).stdout.splitlines()[1].split()[-1] == "matches"
+
+
+def test_a_clone_without_the_default_branch_cannot_place_the_tag(release: Path, submission: Path) -> None:
+    git(release, "branch", "-m", "main", "work")
+    git(release, "update-ref", "-d", "refs/remotes/origin/main")
+    result = run_cli("verify", "2026-09-C0", "-C", str(release), code=2)
+    assert result.stderr == (
+        "error: cannot tell whether tag `2026-09-C0` is on the default branch: this clone has neither `main` "
+        "nor `origin/main`\nhint: fetch it: git fetch origin main\n"
+    )
