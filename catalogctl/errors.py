@@ -11,10 +11,11 @@ Exit codes (every verb):
 | 2 | usage or environment: no repository, unknown ref/id/cohort, a missing file, no network, `check` inputs unusable |
 | 3 | `preflight`: HEAD is not the cohort's release commit (`checkout-mismatch`) |
 | 4 | `preflight`: uncommitted changes in `benchmark_suite/` or `rulesets/` (`catalog-dirty`) |
-| 5 | `resolve`, `preflight`: the release tag is missing, lightweight, moved or without the digest (`tag-invalid`) |
+| 5 | the release tag is missing, lightweight, moved, without the digest, or on a tree or blob (`tag-invalid`) |
 | 6 | `preflight`: the remote's tag is elsewhere or missing, or the remote is unreachable (`remote-mismatch`) |
 | 7 | `resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`) |
 | 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
+| 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
 | 70 | internal error: a bug in catalogctl (one line; rerun with `--traceback` and report it) |
 | 130 | interrupted (Ctrl-C) |
 """
@@ -109,6 +110,11 @@ class ConcurrentUpdate(EnvironmentProblem):
     """Someone else changed HEAD or a tag between our read and our write. Exit code 2."""
 
 
+class HistoryIncomplete(EnvironmentProblem):
+    """History a verb must see is not in the clone (shallow, or a branch, base or tags not
+    fetched): no verdict is given on it. Exit code 2."""
+
+
 class UsageError(CatalogError):
     """Arguments that cannot be acted on (a cohort not later than the last one, an id to add that
     is already there, a file that does not exist). Exit code 2."""
@@ -157,10 +163,11 @@ class DownloadProblem(CatalogError):
 CHECK_EXIT_CODES: dict[str, int] = {
     "checkout-mismatch": 3,  # HEAD is not the cohort's release commit
     "catalog-dirty": 4,  # modified, staged or untracked files under benchmark_suite/ or rulesets/
-    "tag-invalid": 5,  # the release tag is missing, lightweight, or does not carry the ruleset's digest
+    "tag-invalid": 5,  # the release tag is missing, lightweight, names no commit, or lacks the ruleset's digest
     "remote-mismatch": 6,  # the remote's tag points elsewhere, is missing, or the remote is unreachable
     "submission-mismatch": 7,  # benchmark not in the cohort, seed set not valid for it, api_type differs
     "contract-mismatch": 8,  # the contract at the tag no longer has the digest the ruleset froze
+    "release-unreachable": 9,  # the release commit is not on the default branch (the remote's, in preflight)
 }
 
 

@@ -10,8 +10,21 @@ from pathlib import Path
 
 import pygit2
 
-from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem, RemoteProblem, RemoteUnreachable
+from catalogctl.errors import (
+    CheckFailed,
+    ConcurrentUpdate,
+    EnvironmentProblem,
+    HistoryIncomplete,
+    RemoteProblem,
+    RemoteUnreachable,
+)
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
+
+# The branch a release is on when the remote does not say (its HEAD symref) which one is.
+DEFAULT_BRANCH = "refs/heads/main"
+
+# The command that fetches what a shallow or tagless clone lacks.
+FETCH_HISTORY = "git fetch --unshallow --tags origin"
 
 # The types other modules name; they never import pygit2 themselves.
 Repository = pygit2.Repository
@@ -43,7 +56,11 @@ def work_dir(repo: pygit2.Repository) -> Path:
 
 
 def lookup(repo: pygit2.Repository, ref: str) -> pygit2.Commit | None:
-    """The commit a tag, branch, remote branch or (abbreviated) commit id names; None if none."""
+    """The commit a tag, branch, remote branch or (abbreviated) commit id names; None if none.
+    A tag that names a tree or a blob is an error, never skipped for another candidate."""
+    tag = tag_state(repo, ref)
+    if tag is not None:
+        return commit_by_id(repo, tag.commit)
     for candidate in (f"refs/tags/{ref}", f"refs/heads/{ref}", f"refs/remotes/{ref}", ref):
         try:
             return repo.revparse_single(candidate).peel(pygit2.Commit)
@@ -60,9 +77,19 @@ def _has_path(commit: pygit2.Commit, path: str) -> bool:
     return True
 
 
+def require_full_history(repo: pygit2.Repository, path: str) -> None:
+    """Refuse a shallow clone: the commit that added `path` (and its tag) may be in the part cut off."""
+    if is_shallow(repo):
+        raise HistoryIncomplete(
+            f"this clone is shallow: its history is cut off, so the commit that added {path} cannot be found",
+            f"fetch the full history: {FETCH_HISTORY} (in GitHub Actions: fetch-depth: 0)",
+        )
+
+
 def commit_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> pygit2.Commit | None:
     """The newest commit reachable from `start` (default HEAD) that added `path` (its parents
-    lack it)."""
+    lack it). A shallow clone cannot tell (its oldest commit seems to add everything): an error."""
+    require_full_history(repo, path)
     if start is None:
         if repo.head_is_unborn:
             return None
@@ -242,16 +269,26 @@ class TagState:
 
 
 def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
-    """The tag `name`, peeled to its commit; None when absent."""
+    """The tag `name`, peeled to its commit; None when absent. A tag that names a tree or a blob
+    is `CheckFailed("tag-invalid")`: a tag never names a commit by accident."""
     try:
         ref = repo.references[f"refs/tags/{name}"]
-    except KeyError:
+    except (KeyError, ValueError, pygit2.InvalidSpecError):
         return None
     target = repo.get(ref.target)
-    if isinstance(target, pygit2.Tag):
-        return TagState(name, str(target.peel(pygit2.Commit).id), True, target.message or "")
     assert target is not None
-    return TagState(name, str(target.peel(pygit2.Commit).id), False, "")
+    named = target
+    while isinstance(named, pygit2.Tag):  # an annotated tag may name another tag
+        named = named.get_object()
+    if not isinstance(named, pygit2.Commit):
+        raise CheckFailed(
+            "tag-invalid",
+            f"tag `{name}` names a {named.type_str} ({str(named.id)[:12]}), not a commit",
+            "a release tag names the commit that added its ruleset: ask the maintainers which commit is the release",
+        )
+    if isinstance(target, pygit2.Tag):
+        return TagState(name, str(named.id), True, target.message or "")
+    return TagState(name, str(named.id), False, "")
 
 
 def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, message: str) -> None:
@@ -308,9 +345,18 @@ def _remote_error(exc: Exception, message: str, hint: str = "") -> RemoteProblem
     return RemoteProblem(message, hint)
 
 
-def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
-    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win).
-    A remote that cannot be reached is `RemoteUnreachable`; one that refuses, `RemoteProblem`."""
+@dataclass(frozen=True)
+class RemoteListing:
+    """A remote's refs (annotated tags peeled) and the branch its HEAD names."""
+
+    refs: dict[str, str]
+    default_branch: str  # `refs/heads/<name>`: the remote's HEAD symref, else `refs/heads/main`
+
+
+def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
+    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win),
+    and its default branch. A remote that cannot be reached is `RemoteUnreachable`; one that
+    refuses, `RemoteProblem`."""
     try:
         heads = _remote(repo, remote).list_heads()
     except (pygit2.GitError, OSError) as exc:
@@ -318,13 +364,21 @@ def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
             exc, f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
         ) from None
     refs: dict[str, str] = {}
+    default = DEFAULT_BRANCH
     for head_ in heads:
         name = str(head_.name)
+        if name == "HEAD" and head_.symref_target:
+            default = str(head_.symref_target)
         if name.endswith("^{}"):
             refs[name[:-3]] = str(head_.oid)
         else:
             refs.setdefault(name, str(head_.oid))
-    return refs
+    return RemoteListing(refs, default)
+
+
+def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
+    """The remote's refs, annotated tags peeled to their commit (see `remote_listing`)."""
+    return remote_listing(repo, remote).refs
 
 
 class _PushCallbacks(pygit2.RemoteCallbacks):
@@ -352,6 +406,34 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
         raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
 
 
+def has_commit(repo: pygit2.Repository, ident: str) -> bool:
+    """Whether the commit `ident` is in this clone's object database."""
+    try:
+        return isinstance(repo.get(ident), pygit2.Commit)
+    except ValueError:
+        return False
+
+
+def is_ancestor(repo: pygit2.Repository, commit: str, tip: str) -> bool:
+    """Whether `commit` is `tip` or in its history (both must be in the clone)."""
+    return commit == tip or bool(repo.descendant_of(tip, commit))
+
+
+def default_branch_tips(repo: pygit2.Repository, remote: str = "origin") -> dict[str, str]:
+    """The default branch as this clone knows it, by ref name: the branch `<remote>/HEAD` names
+    (else `main`), both the local one and `<remote>`'s remote-tracking one, those that exist."""
+    name = DEFAULT_BRANCH.removeprefix("refs/heads/")
+    symref = repo.references.get(f"refs/remotes/{remote}/HEAD")
+    if symref is not None and isinstance(symref.target, str):
+        name = symref.target.removeprefix(f"refs/remotes/{remote}/")
+    tips: dict[str, str] = {}
+    for ref_name in (f"refs/heads/{name}", f"refs/remotes/{remote}/{name}"):
+        ref = repo.references.get(ref_name)
+        if ref is not None:
+            tips[ref_name] = str(ref.peel(pygit2.Commit).id)
+    return tips
+
+
 def ahead_behind(repo: pygit2.Repository, local: pygit2.Commit, upstream: pygit2.Commit) -> tuple[int, int]:
     """How many commits `local` has that `upstream` lacks, and the other way round."""
     ahead, behind = repo.ahead_behind(local.id, upstream.id)
@@ -369,3 +451,11 @@ def remote_url(repo: pygit2.Repository, remote: str) -> str:
 def is_shallow(repo: pygit2.Repository) -> bool:
     """Whether the clone lacks part of its history (`git clone --depth`)."""
     return bool(repo.is_shallow)
+
+
+def tags_not_fetched(repo: pygit2.Repository, remote: str = "origin") -> bool:
+    """Whether this clone never fetches `remote`'s tags (`git clone --no-tags` sets tagOpt)."""
+    try:
+        return str(repo.config[f"remote.{remote}.tagOpt"]) == "--no-tags"
+    except (KeyError, ValueError):
+        return False

@@ -26,14 +26,15 @@ def tag_status(
 ) -> tuple[TagStatus, str | None, str | None]:
     """The state of a cohort's tag, by the release statement: matches (it is the release),
     present (there, but lightweight or without the digest of the ruleset HEAD holds), moved (not
-    at the commit that added the ruleset in HEAD's history), missing. Also the tag's commit and
-    the ruleset's commit."""
+    at the commit that added the ruleset in HEAD's history, or not on the default branch),
+    missing. Also the tag's commit and the ruleset's commit."""
     added = gitrepo.commit_adding(repo, ruleset_path(cohort))
     ruleset_commit = str(added.id) if added else None
     state = state_release(repo, cohort)
     if state.tag is None:
         return "missing", None, ruleset_commit
-    if state.tag.commit != ruleset_commit or state.failed("at-ruleset-commit"):
+    off_branch = state.failed("on-default-branch")  # a tag pushed to a sibling commit is not where the release is
+    if state.tag.commit != ruleset_commit or state.failed("at-ruleset-commit") or off_branch:
         return "moved", state.tag.commit, ruleset_commit
     if not state.ok or ruleset_text is None or ruleset_digest(ruleset_text) != state.digest:
         return "present", state.tag.commit, ruleset_commit
@@ -97,9 +98,8 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
         return
     if gitrepo.commit_adding(repo, path) is not None:
         return
+    # (A shallow clone never gets here: commit_adding refuses to walk a history it lacks.)
     hint = "list the frozen cohorts with `catalogctl cohorts`"
-    if gitrepo.is_shallow(repo):
-        hint = "this is a shallow clone: fetch the full history (git fetch --unshallow --tags, or fetch-depth: 0)"
     raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {path}", hint)
 
 

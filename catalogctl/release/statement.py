@@ -1,9 +1,11 @@
 """What a release is, stated once. Freeze, cohorts, verify, resolve and preflight all ask here.
 
 A cohort is released when its tag exists, is annotated, points at the commit that added
-`rulesets/<cohort>.yaml` (in the tag's own history), and carries that ruleset's digest. The
-checks are made in that order; one that fails makes the later ones meaningless, except that a
-lightweight tag is still placed.
+`rulesets/<cohort>.yaml` (in the tag's own history), that commit is on the default branch (the
+branch `origin/HEAD` names, else `main`: local or remote-tracking), and the tag carries that
+ruleset's digest. The checks are made in that order; one that fails makes the later ones
+meaningless, except that a lightweight tag is still placed. A tag on a sibling commit that
+re-adds an edited ruleset holds every clause but the branch one.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from catalogctl.catalog.layout import ruleset_path
-from catalogctl.errors import CatalogInvalid, CheckFailed
+from catalogctl.errors import CatalogInvalid, CheckFailed, HistoryIncomplete
 from catalogctl.io import gitrepo
 from catalogctl.release.ruleset import digest_in_tag, ruleset_digest
 
-CheckName = Literal["tag", "annotated", "at-ruleset-commit", "digest"]
+CheckName = Literal["tag", "annotated", "at-ruleset-commit", "on-default-branch", "digest"]
+
+# The exit code (see `errors.CHECK_EXIT_CODES`) of a release whose first failing clause is this one.
+_CHECK_CODE: dict[CheckName, str] = {"on-default-branch": "release-unreachable"}
 
 
 @dataclass(frozen=True)
@@ -59,10 +64,44 @@ def _short(commit: str) -> str:
     return commit[:12]
 
 
+def _branch_name(ref: str) -> str:
+    return ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+
+
+def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str) -> ReleaseCheck:
+    """Whether the tag's commit is on the default branch; a clone without it cannot tell."""
+    tips = gitrepo.default_branch_tips(repo)
+    if not tips:
+        raise HistoryIncomplete(
+            f"cannot tell whether tag `{cohort}` is on the default branch: this clone has neither `main` "
+            "nor `origin/main`",
+            "fetch it: git fetch origin main",
+        )
+    on = [ref for ref, tip in tips.items() if gitrepo.is_ancestor(repo, commit, tip)]
+    if on:
+        return ReleaseCheck(
+            "on-default-branch", True, f"the tag's commit is on the default branch `{_branch_name(on[0])}`"
+        )
+    where = ", ".join(f"`{_branch_name(ref)}` at {_short(tip)}" for ref, tip in tips.items())
+    return ReleaseCheck(
+        "on-default-branch",
+        False,
+        f"tag `{cohort}` points at {_short(commit)}, which is not on the default branch ({where})",
+        "a release is a commit of the protected branch: do not run it; ask the maintainers which commit is it",
+    )
+
+
 def state_release(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
     """Check the statement for `cohort`, every clause that can be checked."""
     tag = gitrepo.tag_state(repo, cohort)
     if tag is None:
+        gitrepo.require_full_history(repo, ruleset_path(cohort))  # a shallow clone fetches few tags
+        if gitrepo.tags_not_fetched(repo):  # every release would read "missing": say why instead
+            raise HistoryIncomplete(
+                f"the release tag `{cohort}` is not here: this clone does not fetch tags (remote.origin.tagopt "
+                "is --no-tags)",
+                "fetch them: git fetch --tags origin",
+            )
         missing = ReleaseCheck(
             "tag", False, f"the release tag `{cohort}` is missing", "fetch it: git fetch --tags origin"
         )
@@ -98,6 +137,7 @@ def state_release(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
                 "at-ruleset-commit", True, f"the tag points at {_short(tag.commit)}, the commit that added {path}"
             )
         )
+    checks.append(_on_default_branch(repo, cohort, tag.commit))
     text = gitrepo.read_blob_or_none(tagged, path)
     if text is None:
         checks.append(ReleaseCheck("digest", False, f"{path} was deleted at the tag's commit {_short(tag.commit)}"))
@@ -119,10 +159,11 @@ def state_release(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
 
 
 def require_release(repo: gitrepo.Repository, cohort: str) -> tuple[ReleaseState, gitrepo.Commit]:
-    """The release commit of `cohort`; the first clause that fails is `CheckFailed("tag-invalid")`."""
+    """The release commit of `cohort`; the first clause that fails is `CheckFailed`: "tag-invalid",
+    or "release-unreachable" for a commit off the default branch."""
     state = state_release(repo, cohort)
     if not state.ok:
         problem = state.problems[0]
-        raise CheckFailed("tag-invalid", problem.message, problem.hint)
+        raise CheckFailed(_CHECK_CODE.get(problem.name, "tag-invalid"), problem.message, problem.hint)
     assert state.tag is not None
     return state, gitrepo.commit_by_id(repo, state.tag.commit)

@@ -12,7 +12,7 @@ import datetime as dt
 from pathlib import Path
 
 from catalogctl.catalog.layout import CATALOG_PATHS
-from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, RemoteUnreachable
+from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
@@ -54,6 +54,32 @@ def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
     return release
 
 
+def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitrepo.RemoteListing, release: str) -> None:
+    """The release commit must be on the remote's default branch (its HEAD symref, else main):
+    a tag force-pushed to a commit beside the protected branch is no release."""
+    branch = listing.default_branch
+    name = branch.removeprefix("refs/heads/")
+    tip = listing.refs.get(branch)
+    if tip is None:
+        raise CheckFailed(
+            "release-unreachable",
+            f"the remote `{remote}` has no default branch `{name}` to find the release on",
+            "ask the maintainers which branch is protected",
+        )
+    if not gitrepo.has_commit(repo, tip):
+        raise HistoryIncomplete(
+            f"the remote `{remote}`'s `{name}` is at {_short(tip)}, which this clone has not fetched",
+            f"fetch it: git fetch {remote} {name}",
+        )
+    if not gitrepo.is_ancestor(repo, release, tip):
+        raise CheckFailed(
+            "release-unreachable",
+            f"the release commit {_short(release)} is not on the remote `{remote}`'s default branch "
+            f"`{name}` (at {_short(tip)})",
+            "a release is a commit of the protected branch: do not run it; ask the maintainers which commit is it",
+        )
+
+
 def check_remote(
     repo: gitrepo.Repository, remote: str, cohort: str, release: str, github: str | None = None
 ) -> RemoteVerification:
@@ -61,14 +87,14 @@ def check_remote(
     a GitHub repository also through the REST API."""
     url = gitrepo.remote_url(repo, remote)
     try:
-        refs = gitrepo.remote_refs(repo, remote)
+        listing = gitrepo.remote_listing(repo, remote)
     except CatalogError as exc:
         raise CheckFailed(
             "remote-mismatch",
             f"the remote `{remote}` is unreachable: {exc}",
             "pass --offline to run without verifying the remote (recorded in the resolved config)",
         ) from None
-    there = refs.get(f"refs/tags/{cohort}")
+    there = listing.refs.get(f"refs/tags/{cohort}")
     if there is None:
         raise CheckFailed(
             "remote-mismatch", f"the remote `{remote}` has no tag `{cohort}`", "push the release tag first"
@@ -79,6 +105,7 @@ def check_remote(
             f"the remote `{remote}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
             "the tag moved on one side: do not run until the two agree",
         )
+    check_remote_branch(repo, remote, listing, release)
     methods = ["git"]
     repository = github or github_repository(url)
     if repository is not None:

@@ -144,6 +144,7 @@ def test_verify_a_tag_whose_ruleset_is_not_yaml(released: Path) -> None:
     assert cli.stderr == ""
     assert cli.stdout.splitlines() == [
         "ok    the tag is annotated",
+        "ok    the tag's commit is on the default branch `main`",
         f"FAIL  tag `2026-09-C0` points at {head[:12]}, but rulesets/2026-09-C0.yaml was added by {added[:12]}: "
         "the tag moved",
         "FAIL  rulesets/2026-09-C0.yaml is not valid YAML at the tag: did not find expected ',' or ']'",
