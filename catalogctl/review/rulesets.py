@@ -8,7 +8,7 @@ digests equal to the contracts at the head.
 
 from __future__ import annotations
 
-from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.cohorts import Cohort, skipped
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import RULESETS_DIR, entity_path
@@ -176,6 +176,14 @@ class _NewRuleset:
         ruleset, cohort = self.ruleset, self.cohort
         if previous is not None and cohort <= previous:
             self.add("ruleset-order", f"not later than {previous}, the last frozen cohort", "cohort")
+        elif previous is not None and skipped(previous, cohort)[0]:
+            # As `freeze --skip-cohorts`: a gap is a decision, recorded by accepting this finding.
+            self.add(
+                "ruleset-cohort-gap",
+                f"skips {skipped(previous, cohort)[1]} after {previous}, the last frozen cohort",
+                "cohort",
+                hint=f"the next cohort is {previous.next()}; if the gap is meant, accept this finding",
+            )
         wanted = previous.id if previous is not None else None
         if ruleset.previous != wanted:
             self.add(

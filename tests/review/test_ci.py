@@ -181,6 +181,30 @@ def test_a_new_seed_set_when_no_rotation_is_due_fails(frozen: Path) -> None:
     ]
 
 
+def test_a_new_ruleset_that_skips_cohorts_is_a_finding(frozen: Path) -> None:
+    freeze(frozen, FreezeRequest("2026-10-C1", skip_cohorts=2, now=NOW))
+    done = gate(frozen, code=1)
+    assert done.stdout.splitlines()[0] == (
+        "rulesets/2026-10-C1.yaml:3:9: error ruleset-cohort-gap: new ruleset 2026-10-C1: skips 2 cohorts (2026-09-C1 "
+        "to 2026-10-C0) after 2026-09-C0, the last frozen cohort (the next cohort is 2026-09-C1; if the gap is meant, "
+        "accept this finding) [1ba59bbfa78b8528]"
+    )
+
+
+def test_a_ruleset_id_with_non_ascii_digits_is_invalid(frozen: Path) -> None:
+    # `\d` matched it: it validated, showed in `cohorts`, and `ci` crashed with KeyError: '2026-09-C1'.
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    odd = "\u0662\u0660\u0662\u0666-09-C1"
+    text = (frozen / "rulesets/2026-09-C1.yaml").read_text().replace("cohort: 2026-09-C1", f"cohort: {odd}")
+    (frozen / "rulesets/2026-09-C1.yaml").unlink()
+    write(frozen, f"rulesets/{odd}.yaml", text)
+    message = f"cohort: `{odd}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1"
+    done = gate(frozen, code=1)
+    assert done.stdout.splitlines()[0].startswith(f"rulesets/{odd}.yaml:3:9: error schema-invalid-value: {message} [")
+    assert f"rulesets/{odd}.yaml:3:9: schema-invalid-value {message}\n" in run_cli("validate", frozen, code=1).stdout
+    assert odd not in run_cli("cohorts", "-C", frozen).stdout
+
+
 # -- accepted findings ------------------------------------------------------------------------------
 
 
