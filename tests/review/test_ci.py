@@ -28,6 +28,19 @@ def test_editing_a_frozen_ruleset_fails_with_an_annotation_on_the_line(frozen: P
     ]
 
 
+def test_the_fingerprint_of_an_edit_does_not_depend_on_other_errors(frozen: Path) -> None:
+    # With an unrelated validation error the catalog's diff was skipped: the finding became "its
+    # text changed" with another fingerprint (12e090180503f678), and its acceptance lapsed.
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
+    done = gate(frozen, code=1)
+    assert (
+        "rulesets/2026-09-C0.yaml:17:3: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: "
+        "seed_sets.A.model_seed changed (revert the edit; a cohort changes only by freezing the next one) "
+        "[b6ae4b57dc851539]"
+    ) in done.stdout.splitlines()
+
+
 def test_a_comment_only_edit_of_a_frozen_ruleset_still_fails(frozen: Path) -> None:
     replace_in(frozen, RULESET, "seed_sets:\n", "# reviewed\nseed_sets:\n")
     done = gate(frozen, code=1)
