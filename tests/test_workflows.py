@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 
 from catalogctl.io.yamlio import parse_document
-from tests.helpers import REPO_ROOT
+from tests.helpers import REPO_ROOT, write
+from tests.review_repo import gate, make_frozen
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
+TRUSTED = ".trusted-catalogctl"  # where the gate checks out the base branch's catalogctl
 
 
 def load(relative: str) -> Any:
@@ -62,13 +64,36 @@ def test_the_gate_runs_on_catalog_changes_with_full_history_and_never_writes() -
     assert gate["permissions"] == {"contents": "read"}
     steps = gate["jobs"]["gate"]["steps"]
     assert steps[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
-    run = steps[1]
-    assert run["uses"] == "./"
+    run = steps[2]
     assert run["with"] == {"base": "origin/${{ github.base_ref }}", "format": "github", "fail": "false"}
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()"
     assert upload["with"]["path"].split() == ["catalogctl-comment.md", "pr-number.txt"]
     assert steps[-1]["if"] == "steps.gate.outputs.exit-code != '0'"  # fails after the upload
+
+
+def test_the_gate_runs_catalogctl_as_it_is_on_the_base_branch() -> None:
+    # It ran `uses: ./`, the pull request's own checkout: a PR editing catalogctl/ certified itself.
+    steps = load(".github/workflows/catalog-gate.yml")["jobs"]["gate"]["steps"]
+    trusted = steps[1]
+    assert trusted["uses"] == "actions/checkout@v4"
+    assert trusted["with"] == {
+        "ref": "${{ github.event.pull_request.base.sha }}",
+        "path": TRUSTED,
+        "persist-credentials": False,
+    }
+    assert steps[2]["uses"] == f"./{TRUSTED}"
+    for name in ("catalog-gate.yml", "catalog-gate-comment.yml"):
+        for job in load(f".github/workflows/{name}")["jobs"].values():
+            assert all(step.get("uses") not in ("./", ".") for step in job["steps"]), name
+
+
+def test_the_trusted_checkout_is_not_part_of_the_catalog(catalog_repo: Path, tmp_path: Path) -> None:
+    repo = make_frozen(catalog_repo, tmp_path)
+    before = gate(repo).stdout
+    shutil.copytree(REPO_ROOT / "catalogctl", repo / TRUSTED / "catalogctl")
+    write(repo, f"{TRUSTED}/benchmark_suite/suite.yaml", "not: a suite\n")
+    assert gate(repo).stdout == before
 
 
 def test_the_comment_job_follows_the_gate_and_reads_its_artifact() -> None:

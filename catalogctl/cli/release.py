@@ -62,6 +62,10 @@ def freeze(
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
     seeds: Annotated[Path | None, typer.Option("--seeds", help="Import already-published seeds (YAML).")] = None,
+    skip_cohorts: Annotated[
+        int,
+        typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
+    ] = 0,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
@@ -83,6 +87,7 @@ def freeze(
         push=push,
         message=message,
         seeds_file=seeds,
+        skip_cohorts=skip_cohorts,
     )
     result = run_freeze(path or Path.cwd(), request)
     out(render_release.freeze_text(result))

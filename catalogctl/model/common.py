@@ -13,7 +13,10 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, core_schema
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
-COHORT_PATTERN = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-C([01])")
+# ASCII digits only: `\d` also matches other scripts' digits (`٢٠٢٦-12-C1`), which int() reads
+# as 2026, so a second spelling of a cohort would pass.
+COHORT_PATTERN = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])-C([01])")
+FIRST_COHORT_YEAR, LAST_COHORT_YEAR = 2000, 9999
 PENDING_PATTERN = re.compile(r"<[^<>\n]+>")
 METRIC_KEY_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.,:-]{0,127}")
 UINT64_MAX = 2**64 - 1
@@ -83,11 +86,20 @@ def _check_text(value: str) -> str:
     return value
 
 
+def cohort_id_problem(value: str) -> str | None:
+    """Why `value` is not a cohort id (None when it is one)."""
+    match = COHORT_PATTERN.fullmatch(value)
+    if match is None:
+        return f"`{_shown(value)}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1"
+    if not FIRST_COHORT_YEAR <= int(match.group(1)) <= LAST_COHORT_YEAR:
+        return f"`{value}` is out of range: cohort years run from {FIRST_COHORT_YEAR} to {LAST_COHORT_YEAR}"
+    return None
+
+
 def _check_cohort(value: str) -> str:
-    if not COHORT_PATTERN.fullmatch(value):
-        raise PydanticCustomError(
-            "invalid_cohort", "`{value}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1", {"value": _shown(value)}
-        )
+    problem = cohort_id_problem(value)
+    if problem is not None:
+        raise PydanticCustomError("invalid_cohort", "{problem}", {"problem": problem})
     return value
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.cohorts import Cohort, skipped
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
@@ -63,6 +63,7 @@ class FreezeRequest:
     message: str | None = None
     seeds_file: Path | None = None
     now: dt.datetime | None = None
+    skip_cohorts: int = 0
 
 
 class _Freeze:
@@ -150,7 +151,10 @@ class _Freeze:
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog
-        previous = previous_ruleset(catalog, self.cohort)
+        previous = previous_ruleset(catalog, self.cohort, self.request.skip_cohorts)
+        if self.request.skip_cohorts and previous is not None:
+            which = skipped(Cohort.parse(previous.cohort), self.cohort)[1]
+            self.notes.append(f"{self.cohort} skips {which} after {previous.cohort}")
         benchmarks = members(catalog, previous, self.request.add, self.request.remove)
         refuse_pending(catalog, benchmarks)
         digests = {ident: contract_digest(catalog, ident) for ident in sorted(benchmarks)}

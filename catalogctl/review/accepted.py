@@ -21,12 +21,36 @@ DRAFT_DAYS = 30
 HEADER = '# Findings of `catalogctl ci` accepted on purpose (see README, "The PR gate").\n'
 
 
+# Errors a maintainer may accept (every warning may be too). Any other error either breaks a
+# published cohort or leaves a head that `freeze` refuses: accepting it would pass the gate and
+# fail on main.
+ACCEPTABLE_ERRORS = frozenset({"ruleset-cohort-gap"})
+_WHY_NOT = {
+    "ruleset-modified": "a published cohort's ruleset never changes",
+    "ruleset-deleted": "a published cohort's ruleset is never removed",
+    "frozen-reference-removed": "a frozen cohort with a seed set still valid uses what was removed",
+    "accepted-invalid": "the file that accepts findings must itself be valid",
+}
+_NEW_RULESET = "a new ruleset must be exactly what `catalogctl freeze` writes"
+_UNFREEZABLE = "a head that does not validate cannot be frozen"
+
+
+def why_not_acceptable(finding: Finding) -> str | None:
+    """Why no entry of accepted.yaml can accept `finding` (None when one can)."""
+    if finding.severity != "error" or finding.code in ACCEPTABLE_ERRORS:
+        return None
+    if finding.code in _WHY_NOT:
+        return _WHY_NOT[finding.code]
+    return _NEW_RULESET if finding.code.startswith("ruleset-") else _UNFREEZABLE
+
+
 @dataclass
 class Accepted:
-    """The accepted findings of a tree, and the problems of the file itself."""
+    """The accepted findings of a tree, their positions in the file, and the file's problems."""
 
     entries: list[AcceptedFinding] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def read_accepted(tree: Tree) -> Accepted:
@@ -47,7 +71,11 @@ def read_accepted(tree: Tree) -> Accepted:
     if value is None:
         found = [from_diagnostic(d) for d in diagnostics]
         return Accepted(problems=[f.model_copy(update={"code": "accepted-invalid"}) for f in found])
-    return Accepted(entries=list(value.accepted))
+    positions = {}
+    for index, entry in enumerate(value.accepted):
+        at, _ = doc.positions.nearest(("accepted", index, "fingerprint"))
+        positions[entry.fingerprint] = (at.line, at.column)
+    return Accepted(entries=list(value.accepted), positions=positions)
 
 
 def _problem(message: str, line: int, column: int) -> Finding:
@@ -74,6 +102,10 @@ def apply_accepted(findings: list[Finding], accepted: Accepted, today: dt.date) 
             out.append(finding)
             continue
         used.add(entry.fingerprint)
+        refused = why_not_acceptable(finding)
+        if refused is not None:
+            out += [finding, _refusal(finding, refused, accepted.positions.get(entry.fingerprint, (0, 0)))]
+            continue
         if isinstance(entry.reason, Pending) or isinstance(entry.approver, Pending):
             status, note = "acceptance-pending", "drafted in accepted.yaml, but reason or approver is still pending"
         elif entry.expires < today:
@@ -85,6 +117,20 @@ def apply_accepted(findings: list[Finding], accepted: Accepted, today: dt.date) 
     return out, stale
 
 
+def _refusal(finding: Finding, why: str, position: tuple[int, int]) -> Finding:
+    """The error of an entry that names a finding no entry can accept."""
+    return Finding(
+        severity="error",
+        code="accepted-not-allowed",
+        message=f"{finding.fingerprint} is {finding.code}, which can never be accepted: {why}",
+        file=ACCEPTED_FILE,
+        line=position[0],
+        column=position[1],
+        hint="fix the finding, and remove its entry",
+        fingerprint=subject_fingerprint("accepted-not-allowed", finding.fingerprint),
+    )
+
+
 def draft_entries(findings: list[Finding], accepted: Accepted, today: dt.date) -> tuple[str, int]:
     """YAML list items accepting every finding not in the file yet (reason and approver pending)."""
     from catalogctl.io.yamlio import dump_yaml
@@ -93,7 +139,7 @@ def draft_entries(findings: list[Finding], accepted: Accepted, today: dt.date) -
     expires = today + dt.timedelta(days=DRAFT_DAYS)
     items = []
     for finding in findings:
-        if finding.fingerprint in present or finding.status == "accepted":
+        if finding.fingerprint in present or finding.status == "accepted" or why_not_acceptable(finding):
             continue
         present.add(finding.fingerprint)
         items.append(

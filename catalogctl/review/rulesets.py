@@ -8,14 +8,16 @@ digests equal to the contracts at the head.
 
 from __future__ import annotations
 
-from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.cohorts import Cohort, skipped
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import RULESETS_DIR, entity_path
 from catalogctl.catalog.seeds import advance, is_valid_in, rotation_due, set_id, set_index, unique_sets
+from catalogctl.diff.entities import Differ
 from catalogctl.diff.fields import fingerprint
 from catalogctl.errors import CatalogError
 from catalogctl.model import Ruleset, SeedSet
+from catalogctl.model.diff import Change
 from catalogctl.model.review import Finding
 from catalogctl.model.suite import SeedRotation
 from catalogctl.review.findings import subject_fingerprint
@@ -64,11 +66,7 @@ def frozen_rulesets(given: PolicyInput) -> list[Finding]:
 def _modified(given: PolicyInput, path: str, cohort: str, file_id: str) -> list[Finding]:
     """A finding per field the head changed in a frozen ruleset, or one for its text."""
     hint = "revert the edit; a cohort changes only by freezing the next one"
-    changes = [
-        c
-        for c in (given.diff.changes if given.diff else [])
-        if c.kind == "ruleset" and c.id == cohort and c.change == "modified"
-    ]
+    changes = _field_changes(given, cohort)
     out = [
         Finding(
             severity="error",
@@ -96,6 +94,19 @@ def _modified(given: PolicyInput, path: str, cohort: str, file_id: str) -> list[
             )
         )
     return out
+
+
+def _field_changes(given: PolicyInput, cohort: str) -> list[Change]:
+    """The fields of a frozen ruleset the head changed, compared on their own: the catalog's
+    diff is skipped when anything else fails to validate, and a finding's fingerprint must not
+    depend on what else the pull request does."""
+    before, after = given.base_catalog.rulesets.get(cohort), given.head_catalog.rulesets.get(cohort)
+    if before is None or after is None or before == after:
+        return []
+    differ = Differ(given.base, given.head)
+    location = given.head_catalog.locations.get(("ruleset", cohort))
+    differ.compare("ruleset", cohort, Ruleset, before, after, location)
+    return differ.changes
 
 
 # -- new rulesets ---------------------------------------------------------------------------------
@@ -176,6 +187,14 @@ class _NewRuleset:
         ruleset, cohort = self.ruleset, self.cohort
         if previous is not None and cohort <= previous:
             self.add("ruleset-order", f"not later than {previous}, the last frozen cohort", "cohort")
+        elif previous is not None and skipped(previous, cohort)[0]:
+            # As `freeze --skip-cohorts`: a gap is a decision, recorded by accepting this finding.
+            self.add(
+                "ruleset-cohort-gap",
+                f"skips {skipped(previous, cohort)[1]} after {previous}, the last frozen cohort",
+                "cohort",
+                hint=f"the next cohort is {previous.next()}; if the gap is meant, accept this finding",
+            )
         wanted = previous.id if previous is not None else None
         if ruleset.previous != wanted:
             self.add(

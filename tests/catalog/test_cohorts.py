@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from catalogctl import load_catalog
-from catalogctl.catalog.cohorts import Cohort, is_cohort_id
+from catalogctl.catalog.cohorts import Cohort, is_cohort_id, skipped
 from catalogctl.catalog.source import open_tree
-from catalogctl.errors import RefNotFound
+from catalogctl.errors import RefNotFound, UsageError
 from tests.helpers import commit_all, git, write
 
 
@@ -48,6 +48,36 @@ def test_invalid_cohort_ids(text: str) -> None:
     assert not is_cohort_id(text)
     with pytest.raises(ValueError, match="is not a cohort id"):
         Cohort.parse(text)
+
+
+@pytest.mark.parametrize("text", ["٢٠٢٦-12-C1", "2026-١٢-C1", "２０２６-12-C0"])
+def test_cohort_ids_are_ascii(text: str) -> None:
+    # `\d` matched these, and int() read them as 2026: a second spelling of a real cohort.
+    assert not is_cohort_id(text)
+    with pytest.raises(ValueError, match="is not a cohort id"):
+        Cohort.parse(text)
+
+
+@pytest.mark.parametrize("text", ["0000-01-C0", "1999-12-C1"])
+def test_years_before_2000_are_out_of_range(text: str) -> None:
+    assert not is_cohort_id(text)
+    with pytest.raises(ValueError, match="out of range") as caught:
+        Cohort.parse(text)
+    assert str(caught.value) == f"`{text}` is out of range: cohort years run from 2000 to 9999"
+
+
+def test_no_cohort_follows_the_last_one() -> None:
+    with pytest.raises(UsageError) as caught:
+        Cohort.parse("9999-12-C1").next()
+    assert str(caught.value) == "no cohort follows 9999-12-C1: cohort years end at 9999"
+
+
+def test_cohorts_skipped_between_two() -> None:
+    c0 = Cohort.parse("2026-12-C0")
+    assert skipped(c0, Cohort.parse("2026-12-C1")) == (0, "")
+    assert skipped(c0, Cohort.parse("2027-01-C0")) == (1, "1 cohort (2026-12-C1)")
+    assert skipped(c0, Cohort.parse("2099-12-C1")) == (1752, "1752 cohorts (2026-12-C1 to 2099-12-C0)")
+    assert Cohort.from_ordinal(Cohort.parse("2027-01-C0").ordinal) == Cohort.parse("2027-01-C0")
 
 
 def test_a_cohort_without_its_tag_is_found_by_the_commit_that_added_its_ruleset(catalog_repo: Path) -> None:

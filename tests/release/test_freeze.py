@@ -164,6 +164,46 @@ def test_a_cohort_must_be_later_than_the_last(repo: Path, seeds_a: Path) -> None
     assert snapshot(repo) == before
 
 
+def test_a_cohort_that_skips_cohorts_needs_skip_cohorts(repo: Path, seeds_a: Path) -> None:
+    # 2099-12-C1 was frozen, after which every real cohort was "not later than" it.
+    freeze(repo, request("2026-12-C0", add=["gsm8k"], seeds_file=seeds_a))
+    before = snapshot(repo)
+    done = run_cli("freeze", "2099-12-C1", "-C", str(repo), code=2)
+    assert done.stderr == (
+        "error: 2099-12-C1 skips 1752 cohorts (2026-12-C1 to 2099-12-C0) after 2026-12-C0, the last frozen cohort\n"
+        "hint: the next cohort is 2026-12-C1 (2026-12-16); to skip, pass --skip-cohorts 1752\n"
+    )
+    done = run_cli("freeze", "2027-01-C0", "--skip-cohorts", "2", "-C", str(repo), code=2)
+    assert done.stderr.startswith("error: 2027-01-C0 skips 1 cohort (2026-12-C1) after 2026-12-C0, the last")
+    done = run_cli("freeze", "2026-12-C1", "--skip-cohorts", "1", "-C", str(repo), code=2)
+    assert done.stderr == "error: 2026-12-C1 follows 2026-12-C0 and skips no cohort\nhint: drop --skip-cohorts\n"
+    assert snapshot(repo) == before
+    done = run_cli("freeze", "2027-01-C0", "--skip-cohorts", "1", "-C", str(repo))
+    assert done.stdout.startswith("note: 2027-01-C0 skips 1 cohort (2026-12-C1) after 2026-12-C0\n")
+    assert ruleset_at(repo, "2027-01-C0").previous == "2026-12-C0"
+
+
+def test_nothing_to_skip_before_the_first_cohort(repo: Path) -> None:
+    done = run_cli("freeze", "2026-12-C0", "--add", "gsm8k", "--skip-cohorts", "3", "-C", str(repo), code=2)
+    assert done.stderr == "error: no cohort is frozen yet, so there is none to skip\nhint: drop --skip-cohorts\n"
+
+
+@pytest.mark.parametrize(
+    ("cohort", "skip", "message"),
+    [
+        ("0000-01-C0", "0", "`0000-01-C0` is out of range: cohort years run from 2000 to 9999"),
+        # Its seed set would be valid through 10000-02-C0: a pydantic traceback.
+        ("9999-12-C1", "191352", "no cohort follows 9999-12-C1: cohort years end at 9999"),
+    ],
+)
+def test_out_of_range_cohorts_are_messages(repo: Path, seeds_a: Path, cohort: str, skip: str, message: str) -> None:
+    freeze(repo, request("2026-12-C0", add=["gsm8k"], seeds_file=seeds_a))
+    before = snapshot(repo)
+    done = run_cli("freeze", cohort, "--skip-cohorts", skip, "-C", str(repo), code=2)
+    assert done.stderr == f"error: {message}\n"
+    assert snapshot(repo) == before
+
+
 def test_invalid_cohort_id_is_a_usage_error(repo: Path) -> None:
     with pytest.raises(UsageError, match="is not a cohort id"):
         freeze(repo, request("2026-9-C0"))
@@ -235,9 +275,9 @@ def test_rerun_after_a_crash_finishes_with_one_commit_one_tag_and_the_same_seeds
     freeze(repo, request("2026-09-C0", add=["gsm8k"]))  # A generated
     before = commit_count(repo)
     with pytest.raises(Crash):
-        freeze(repo, request("2026-10-C0"), failpoint=crash_at(step))
+        freeze(repo, request("2026-10-C0", skip_cohorts=1), failpoint=crash_at(step))
     written = Ruleset.model_validate(parse_document("r", (repo / "rulesets/2026-10-C0.yaml").read_bytes()).data)
-    result = freeze(repo, request("2026-10-C0", now=NOW + dt.timedelta(hours=1)))
+    result = freeze(repo, request("2026-10-C0", skip_cohorts=1, now=NOW + dt.timedelta(hours=1)))
     assert result.state == ("resumed" if step != "tag" else "already-frozen")
     assert commit_count(repo) == before + 1
     assert tags(repo) == ["2026-09-C0", "2026-10-C0"]

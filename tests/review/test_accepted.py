@@ -5,18 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers import replace_in, write
-from tests.review_repo import RULESET, gate, verdict
+from tests.helpers import write
+from tests.review_repo import GAP_DRAFT, GAP_FINDING, gate, skip_a_cohort, verdict
 
 ACCEPTED = ".catalogctl/accepted.yaml"
 OTHER = "fingerprint: 0123456789abcdef\n    reason: kept\n    approver: ana\n    expires: 2026-12-31"
-DRAFT = (
-    "  - fingerprint: b6ae4b57dc851539\n"
-    "    finding: 'error ruleset-modified: frozen ruleset 2026-09-C0 was modified: seed_sets.A.model_seed changed'\n"
-    "    reason: <TBD>\n"
-    "    approver: <TBD>\n"
-    "    expires: 2026-09-29\n"
-)
+DRAFT = GAP_DRAFT
 
 
 def test_an_accepted_file_that_is_not_yaml_is_a_finding_at_its_position(frozen: Path) -> None:
@@ -38,21 +32,20 @@ def test_an_accepted_file_that_is_a_symlink_is_never_read(frozen: Path) -> None:
 
 
 def test_drafts_are_appended_to_a_file_without_a_final_newline(frozen: Path) -> None:
-    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    skip_a_cohort(frozen)
     write(frozen, ACCEPTED, f"# ours\naccepted:\n  - {OTHER}")
     gate(frozen, "--write-accepted", code=1)
     assert (frozen / ACCEPTED).read_text() == f"# ours\naccepted:\n  - {OTHER}\n" + DRAFT
 
 
 def test_a_flow_style_file_is_rewritten_whole_and_still_reads(frozen: Path) -> None:
-    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    skip_a_cohort(frozen)
     entry = "{fingerprint: 0123456789abcdef, reason: kept, approver: ana, expires: 2026-12-31}"
     write(frozen, ACCEPTED, f"# a comment that goes\naccepted: [{entry}]\n")
     assert "drafted 1 entries in .catalogctl/accepted.yaml" in gate(frozen, "--write-accepted", code=1).stderr
     assert gate(frozen, code=1).stdout.splitlines() == [
-        "rulesets/2026-09-C0.yaml:17:3: error ruleset-modified [acceptance pending]: frozen ruleset 2026-09-C0 was "
-        "modified: seed_sets.A.model_seed changed (revert the edit; a cohort changes only by freezing the next one) "
-        "[b6ae4b57dc851539] — drafted in accepted.yaml, but reason or approver is still pending",
+        GAP_FINDING.format(status=" [acceptance pending]")
+        + " — drafted in accepted.yaml, but reason or approver is still pending",
         "note: 1 accepted finding(s) matched nothing: remove them from .catalogctl/accepted.yaml",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted)",
     ]

@@ -9,7 +9,7 @@ from pathlib import Path
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.review.ci import ReviewRequest, run_review
 from tests.helpers import commit_all, git, replace_in, run_cli, write
-from tests.review_repo import GSM8K, NOW, RULESET, gate, verdict
+from tests.review_repo import GAP, GAP_DRAFT, GAP_FINDING, GSM8K, NOW, RULESET, gate, skip_a_cohort, verdict
 
 
 def test_an_untouched_catalog_passes(frozen: Path) -> None:
@@ -26,6 +26,19 @@ def test_editing_a_frozen_ruleset_fails_with_an_annotation_on_the_line(frozen: P
         "the next one) [fingerprint b6ae4b57dc851539]",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted)",
     ]
+
+
+def test_the_fingerprint_of_an_edit_does_not_depend_on_other_errors(frozen: Path) -> None:
+    # With an unrelated validation error the catalog's diff was skipped: the finding became "its
+    # text changed" with another fingerprint (12e090180503f678), and its acceptance lapsed.
+    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
+    done = gate(frozen, code=1)
+    assert (
+        "rulesets/2026-09-C0.yaml:17:3: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: "
+        "seed_sets.A.model_seed changed (revert the edit; a cohort changes only by freezing the next one) "
+        "[b6ae4b57dc851539]"
+    ) in done.stdout.splitlines()
 
 
 def test_a_comment_only_edit_of_a_frozen_ruleset_still_fails(frozen: Path) -> None:
@@ -181,6 +194,30 @@ def test_a_new_seed_set_when_no_rotation_is_due_fails(frozen: Path) -> None:
     ]
 
 
+def test_a_new_ruleset_that_skips_cohorts_is_a_finding(frozen: Path) -> None:
+    freeze(frozen, FreezeRequest("2026-10-C1", skip_cohorts=2, now=NOW))
+    done = gate(frozen, code=1)
+    assert done.stdout.splitlines()[0] == (
+        "rulesets/2026-10-C1.yaml:3:9: error ruleset-cohort-gap: new ruleset 2026-10-C1: skips 2 cohorts (2026-09-C1 "
+        "to 2026-10-C0) after 2026-09-C0, the last frozen cohort (the next cohort is 2026-09-C1; if the gap is meant, "
+        "accept this finding) [1ba59bbfa78b8528]"
+    )
+
+
+def test_a_ruleset_id_with_non_ascii_digits_is_invalid(frozen: Path) -> None:
+    # `\d` matched it: it validated, showed in `cohorts`, and `ci` crashed with KeyError: '2026-09-C1'.
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    odd = "\u0662\u0660\u0662\u0666-09-C1"
+    text = (frozen / "rulesets/2026-09-C1.yaml").read_text().replace("cohort: 2026-09-C1", f"cohort: {odd}")
+    (frozen / "rulesets/2026-09-C1.yaml").unlink()
+    write(frozen, f"rulesets/{odd}.yaml", text)
+    message = f"cohort: `{odd}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1"
+    done = gate(frozen, code=1)
+    assert done.stdout.splitlines()[0].startswith(f"rulesets/{odd}.yaml:3:9: error schema-invalid-value: {message} [")
+    assert f"rulesets/{odd}.yaml:3:9: schema-invalid-value {message}\n" in run_cli("validate", frozen, code=1).stdout
+    assert odd not in run_cli("cohorts", "-C", frozen).stdout
+
+
 # -- accepted findings ------------------------------------------------------------------------------
 
 
@@ -194,45 +231,63 @@ accepted:
 
 
 def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> None:
-    replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
-    entry = {"fingerprint": "da5558240f43d2b8", "reason": "renamed upstream", "approver": "ana"}
+    skip_a_cohort(frozen)
+    entry = {"fingerprint": GAP, "reason": "no round in September", "approver": "ana"}
     write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-09-30"))
     done = gate(frozen)
     assert done.stdout.splitlines() == [
-        "benchmark_suite/benchmarks/gsm8k.yaml:30:7: error ref-unknown-metric [accepted]: unknown metric "
-        "`exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [da5558240f43d2b8] — accepted "
-        "by ana until 2026-09-30: renamed upstream",
-        "note: the head does not validate: contract changes were not classified",
+        GAP_FINDING.format(status=" [accepted]") + " — accepted by ana until 2026-09-30: no round in September",
         verdict(frozen, "passed") + " (0 errors, 0 warnings, 1 accepted)",
     ]
     github = gate(frozen, "-f", "github")
     assert github.stdout.splitlines() == [verdict(frozen, "passed") + " (0 errors, 0 warnings, 1 accepted)"]
 
     write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-08-29"))
-    done = gate(frozen, "-f", "github", code=1)
+    done = gate(frozen, code=1)
     assert done.stdout.splitlines() == [
-        "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=30,col=7,title=catalogctl ref-unknown-metric::"
-        "unknown metric `exact_match,flexible-extrakt` (did you mean `exact_match,flexible-extract`?) [fingerprint "
-        "da5558240f43d2b8] — accepted by ana until 2026-08-29: expired",
+        GAP_FINDING.format(status=" [acceptance expired]") + " — accepted by ana until 2026-08-29: expired",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted, 1 expired)",
     ]
 
 
-def test_a_drafted_entry_accepts_nothing_until_filled_in(frozen: Path) -> None:
+def test_errors_that_protect_cohorts_or_freezing_can_never_be_accepted(frozen: Path) -> None:
+    # All four were accepted: "gate passed ... 4 accepted", and `freeze` then refused on main.
+    replace_in(frozen, GSM8K, "    - exact_match,flexible-extract", "    - exact_match,flexible-extrakt")
     replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    replace_in(frozen, "benchmark_suite/benchmarks/deepseek-r1.yaml", "dataset: mlperf_deepseek_r1", "dataset: nope")
+    prints = ["da5558240f43d2b8", "b6ae4b57dc851539", "23f7bb03e77d1cb0"]
+    body = "".join(
+        ACCEPTED.format(fingerprint=p, reason="why not", approver="ana", expires="2026-09-30").removeprefix(
+            "accepted:\n"
+        )
+        for p in prints
+    )
+    write(frozen, ".catalogctl/accepted.yaml", "accepted:\n" + body)
+    done = gate(frozen, "--write-accepted", code=1)
+    lines = done.stdout.splitlines()
+    assert lines[:3] == [
+        ".catalogctl/accepted.yaml:2:18: error accepted-not-allowed: da5558240f43d2b8 is ref-unknown-metric, which can "
+        "never be accepted: a head that does not validate cannot be frozen (fix the finding, and remove its entry) "
+        "[cef390b82ab9cf5e]",
+        ".catalogctl/accepted.yaml:6:18: error accepted-not-allowed: b6ae4b57dc851539 is ruleset-modified, which can "
+        "never be accepted: a published cohort's ruleset never changes (fix the finding, and remove its entry) "
+        "[cea9fb0cf5824eec]",
+        ".catalogctl/accepted.yaml:10:18: error accepted-not-allowed: 23f7bb03e77d1cb0 is ref-unknown-dataset, which "
+        "can never be accepted: a head that does not validate cannot be frozen (fix the finding, and remove its entry) "
+        "[aee10b305753a135]",
+    ]
+    assert not any("accepted by" in line for line in lines)
+    assert lines[-1] == verdict(frozen, "failed") + " (6 errors, 0 warnings, 0 accepted)"
+    assert ".catalogctl/accepted.yaml: nothing to draft" in done.stderr
+
+
+def test_a_drafted_entry_accepts_nothing_until_filled_in(frozen: Path) -> None:
+    skip_a_cohort(frozen)
     write(frozen, ".catalogctl/accepted.yaml", "# ours\naccepted: []\n")
     done = gate(frozen, "--write-accepted", code=1)
     assert "drafted 1 entries in .catalogctl/accepted.yaml" in done.stderr
     text = (frozen / ".catalogctl/accepted.yaml").read_text()
-    assert text == (
-        "# ours\naccepted:\n"
-        "  - fingerprint: b6ae4b57dc851539\n"
-        "    finding: 'error ruleset-modified: frozen ruleset 2026-09-C0 was modified: "
-        "seed_sets.A.model_seed changed'\n"
-        "    reason: <TBD>\n"
-        "    approver: <TBD>\n"
-        "    expires: 2026-09-29\n"
-    )
+    assert text == "# ours\naccepted:\n" + GAP_DRAFT
     again = gate(frozen, "--write-accepted", code=1)
     assert "[acceptance pending]" in again.stdout
     assert ".catalogctl/accepted.yaml: nothing to draft" in again.stderr
@@ -256,7 +311,7 @@ def test_an_invalid_accepted_file_is_an_error_with_its_position(frozen: Path) ->
 
 def test_write_accepted_refuses_a_file_that_is_not_utf8(frozen: Path) -> None:
     # Was a UnicodeDecodeError traceback after the report.
-    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    skip_a_cohort(frozen)
     path = frozen / ".catalogctl/accepted.yaml"
     path.parent.mkdir()
     path.write_bytes(b"# caf\xe9\naccepted: []\n")
@@ -272,7 +327,7 @@ def test_write_accepted_refuses_a_file_that_is_not_utf8(frozen: Path) -> None:
 
 
 def test_write_accepted_keeps_an_invalid_file_as_it_is(frozen: Path) -> None:
-    replace_in(frozen, RULESET, "model_seed: 42", "model_seed: 43")
+    skip_a_cohort(frozen)
     text = "# ours\naccepted:\n  - fingerprint: XYZ\n    reason: a\n    approver: b\n    expires: 2026-01-01\n"
     write(frozen, ".catalogctl/accepted.yaml", text)
     done = gate(frozen, "--write-accepted", code=1)

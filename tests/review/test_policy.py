@@ -46,8 +46,9 @@ def findings(repo: Path) -> list[str]:
 
 @pytest.fixture
 def october(frozen: Path, tmp_path: Path) -> Path:
-    """The pull request freezes 2026-10-C0 after 2026-09-C0: rotation is due, so set A is carried
+    """The pull request freezes 2026-09-C1, then 2026-10-C0: rotation is due, so set A is carried
     and set B is new."""
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
     freeze(frozen, FreezeRequest("2026-10-C0", seeds_file=write(tmp_path, "seeds-b.yaml", SEEDS_B), now=NOW))
     assert (frozen / OCTOBER).read_text().endswith("seed_sets:\n" + SET_A + SET_B)
     return frozen

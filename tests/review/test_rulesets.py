@@ -45,7 +45,7 @@ def seed_set(ident: str, introduced_in: str, valid_through: str, model_seed: int
 
 def propose(repo: Path, cohort: str, **changes: Any) -> list[tuple[str, str]]:
     """Add the ruleset of `cohort` (the frozen one with `changes`) as `freeze` would write it;
-    the policy's findings about it."""
+    the policy's findings about it (but a gap after 2026-09-C0, which the rotation tests need)."""
     frozen = parse_ruleset((repo / "rulesets/2026-09-C0.yaml").read_bytes())
     fields = {
         "cohort": cohort,
@@ -57,7 +57,7 @@ def propose(repo: Path, cohort: str, **changes: Any) -> list[tuple[str, str]]:
     write(repo, f"rulesets/{cohort}.yaml", render_ruleset(ruleset))
     base, head = open_tree(repo, "main"), open_tree(repo)
     given = PolicyInput(base, head, load_tree(base), load_tree(head), None, dt.date(2026, 8, 30))
-    return [(f.code, f.message) for f in new_rulesets(given)]
+    return [(f.code, f.message) for f in new_rulesets(given) if f.code != "ruleset-cohort-gap"]
 
 
 def set_a(repo: Path) -> SeedSet:
@@ -71,6 +71,25 @@ def test_what_freeze_writes_passes(frozen: Path) -> None:
 def test_a_cohort_not_later_than_the_last_frozen_one(frozen: Path) -> None:
     assert propose(frozen, "2026-08-C1") == [
         ("ruleset-order", "new ruleset 2026-08-C1: not later than 2026-09-C0, the last frozen cohort")
+    ]
+
+
+def test_a_gap_after_the_last_frozen_cohort(frozen: Path) -> None:
+    ruleset = parse_ruleset((frozen / "rulesets/2026-09-C0.yaml").read_bytes())
+    october = Cohort.parse("2026-10-C0")
+    changed = ruleset.model_copy(
+        update={"cohort": october.id, "submission_date": october.submission_date, "previous": "2026-09-C0"}
+    )
+    write(frozen, "rulesets/2026-10-C0.yaml", render_ruleset(changed))
+    base, head = open_tree(frozen, "main"), open_tree(frozen)
+    given = PolicyInput(base, head, load_tree(base), load_tree(head), None, dt.date(2026, 8, 30))
+    gaps = [(f.code, f.message, f.hint) for f in new_rulesets(given) if f.code == "ruleset-cohort-gap"]
+    assert gaps == [
+        (
+            "ruleset-cohort-gap",
+            "new ruleset 2026-10-C0: skips 1 cohort (2026-09-C1) after 2026-09-C0, the last frozen cohort",
+            "the next cohort is 2026-09-C1; if the gap is meant, accept this finding",
+        )
     ]
 
 
