@@ -11,6 +11,7 @@ the data again with position tracking on (`Document.positions`).
 from __future__ import annotations
 
 import codecs
+import datetime as dt
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -129,7 +130,14 @@ class _TextRepresenter(SafeRepresenter):
         return True
 
 
+def _represent_datetime(representer: Any, value: dt.datetime) -> Any:
+    """ISO 8601 with its `T` (`2026-12-01T07:11:59+00:00`): YAML reads it as the same timestamp,
+    and JSON Schema's `date-time` accepts it (YAML's own form, with a space, it does not)."""
+    return representer.represent_scalar("tag:yaml.org,2002:timestamp", value.isoformat())
+
+
 _TextRepresenter.add_representer(str, _represent_str)
+_TextRepresenter.add_representer(dt.datetime, _represent_datetime)
 
 
 def read_foreign_yaml(data: bytes) -> Any:
