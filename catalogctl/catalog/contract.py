@@ -59,7 +59,7 @@ def canonical_form(value: Any) -> Any:
                 ids = [_identity(v.get(key)) for v in value]
                 if all(key in v for v in value) and len(set(ids)) == len(ids):
                     return {i: canonical_form(v) for i, v in zip(ids, value, strict=True)}
-        return sorted((canonical_form(v) for v in value), key=repr)
+        return sorted((canonical_form(v) for v in value), key=canonical_json)  # never repr: key order
     return value
 
 

@@ -29,14 +29,27 @@ def _no_constant(name: str) -> Any:
 
 
 def _depth(data: Any) -> int:
+    """How deeply `data` nests (checking, on the way, that every string is Unicode)."""
     deepest, stack = 0, [(data, 1)]
     while stack:
         value, depth = stack.pop()
+        if isinstance(value, str):
+            _unicode(value)
+        if isinstance(value, dict):
+            for key in value:
+                _unicode(key)
         if isinstance(value, (dict, list)):
             deepest = max(deepest, depth)
             if depth <= MAX_DEPTH:  # deeper is refused: no need to look further
                 stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
     return deepest
+
+
+def _unicode(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # JSON's \ud800 escapes make strings no file or terminal can hold
+        raise JsonProblem(f"the string {text!r} is not Unicode text (a lone surrogate)") from None
 
 
 def parse_json(data: bytes) -> Any:

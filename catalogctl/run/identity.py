@@ -45,6 +45,7 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
             "submission: endpoint_config.served_model",
         )
     datasets = contract_datasets(contract)
+    _one_answer_each(contract, results)
     scored = [a.dataset for a in results.accuracy]
     twice = sorted({d for d in scored if scored.count(d) > 1})
     if twice:  # two scores of one dataset: which is the run's?
@@ -62,6 +63,29 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
                 f"the contract's is {pinned}: it is a run of other data",
                 _HINT,
             )
+
+
+def _one_answer_each(contract: dict[str, Any], results: RunResults) -> None:
+    """One fact, one answer: a generation or dataset row once per phase and dataset, and an
+    accuracy threshold's metric from the datasets' scores, never also reported beside them."""
+    for what, rows in (
+        ("generation", [(g.phase, g.dataset or "") for g in results.generation]),
+        ("dataset", [(d.phase, d.dataset) for d in results.datasets]),
+    ):
+        twice = sorted({"/".join(filter(None, row)) for row in rows if rows.count(row) > 1})
+        if twice:
+            raise InputsUnusable(f"this run reports {what} for {', '.join(twice)} more than once", _HINT)
+    metrics = contract.get("metrics") or {}
+    scored = [
+        key
+        for key in (contract.get("accuracy") or {}).get("thresholds") or {}
+        if (metrics.get(key) or {}).get("unit") in ("percent", "fraction") and key in results.metrics
+    ]
+    if scored:
+        raise InputsUnusable(
+            f"this run reports {', '.join(scored)} itself; the contract scores it from its datasets' accuracy",
+            "report per-dataset scores under `accuracy`: the contract aggregates them",
+        )
 
 
 def _same(what: str, found: str, expected: list[str], hint: str = _HINT) -> None:

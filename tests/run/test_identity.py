@@ -147,3 +147,33 @@ def test_a_boolean_temperature_is_not_one(catalog: Path, tmp_path: Path) -> None
     config_yaml.write_text(re.sub(r"  temperature: [^\n]+", "  temperature: true", text, count=1))
     done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1"), folder, code=2)
     assert "temperature" in done.stderr
+
+
+def test_a_threshold_metric_reported_beside_its_scores_is_refused(catalog: Path, tmp_path: Path) -> None:
+    # Found by trying to break it: `exact_match: 99` beside a score of 5.0 was graded VALID.
+    results = write(
+        tmp_path, "results.json", gpt_oss_results(metrics={"exact_match": 99.0}).model_dump_json(by_alias=True)
+    )
+    assert run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2).stderr == (
+        "error: this run reports exact_match itself; the contract scores it from its datasets' accuracy\n"
+        "hint: report per-dataset scores under `accuracy`: the contract aggregates them\n"
+    )
+
+
+def test_two_generation_rows_of_one_phase_and_dataset_are_refused(catalog: Path, tmp_path: Path) -> None:
+    # The first was graded and the second ignored.
+    generation = [g.model_dump() for g in gpt_oss_results().generation]
+    extra = {**generation[1], "max_new_tokens": 5}
+    run = gpt_oss_results(generation=[*generation, extra])
+    results = write(tmp_path, "results.json", run.model_dump_json(by_alias=True))
+    stderr = run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2).stderr
+    assert stderr.startswith("error: this run reports generation for accuracy/aime25 more than once\n")
+
+
+def test_a_lone_surrogate_in_a_results_file_is_a_message(catalog: Path, tmp_path: Path) -> None:
+    text = gpt_oss_results().model_dump_json(by_alias=True).replace('"source":"results"', '"source":"\\ud800"')
+    results = write(tmp_path, "results.json", text)
+    assert run_cli("check", resolved(tmp_path, catalog, "gpt-oss-120b"), results, code=2).stderr == (
+        f"error: {results}: not a valid results file: the string '\\ud800' is not Unicode text (a lone surrogate)\n"
+        "hint: a results file follows schemas/results.schema.json (catalogctl/results/v1)\n"
+    )
