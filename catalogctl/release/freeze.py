@@ -1,10 +1,12 @@
 """`freeze`: publish a cohort as a ruleset, a changelog section, a commit and an annotated tag.
 
-The transaction is ordered so that whatever stops it, a rerun finishes the job and nothing is
-published twice:
+The transaction holds a repository-wide lock (`catalogctl-freeze.lock` in the git folder) and is
+ordered so that whatever stops it, a rerun finishes the job and nothing is published twice:
 
 1. files (ruleset, changelog) are written to temporary files and renamed;
-2. one commit records both, on top of the HEAD we read (libgit2 refuses if HEAD moved);
+2. one commit records both, on top of the HEAD we read (libgit2 refuses if HEAD moved); its tree
+   is HEAD's plus the bytes freeze wrote, never what the index or the disk holds meanwhile; then
+   the index is told;
 3. the tag is created last, locally; with --push the branch goes first, then the tag, with the
    remote's refs checked before and after (pygit2 would silently move an existing remote tag).
 
@@ -35,7 +37,7 @@ from catalogctl.errors import (
     RemoteProblem,
 )
 from catalogctl.io import gitrepo
-from catalogctl.io.files import write_atomic
+from catalogctl.io.files import exclusive_lock, write_atomic
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
@@ -81,6 +83,11 @@ class _Freeze:
     # -- where did the last attempt stop? -----------------------------------------------------
 
     def run(self) -> FreezeResult:
+        _, common = gitrepo.git_dirs(self.repo)
+        with exclusive_lock(common / "catalogctl-freeze.lock", "another freeze"):
+            return self.locked()
+
+    def locked(self) -> FreezeResult:
         self.check_locks()
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
@@ -186,15 +193,18 @@ class _Freeze:
                 f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
             ) from None
         new_changelog = upsert_section(current, self.cohort.id, planned.changelog_section)
-        write_atomic(self.root / self.ruleset_rel, planned.ruleset_text.encode())
-        write_atomic(changelog_path, new_changelog.encode())
+        written = {self.ruleset_rel: planned.ruleset_text.encode(), CHANGELOG: new_changelog.encode()}
+        before = {self.ruleset_rel: resumed_text, CHANGELOG: old_changelog}
+        for rel, data in written.items():
+            write_atomic(self.root / rel, data)
         self.failpoint("files")
         try:
-            commit = gitrepo.commit_paths(self.repo, [self.ruleset_rel, CHANGELOG], self.commit_message(), head)
+            commit = gitrepo.commit_files(self.repo, written, self.commit_message(), head)
         except CatalogError:
-            self.restore(old_changelog, resumed_text)  # a failure we know of leaves everything as it was
+            self.restore(before, written)  # a failure we know of leaves everything as it was
             raise
         self.failpoint("commit")
+        gitrepo.stage_committed(self.repo, commit, list(written))
         return commit
 
     def uncommitted_ruleset(self) -> bytes | None:
@@ -210,16 +220,22 @@ class _Freeze:
                 f"{self.ruleset_rel} is left from an interrupted freeze but does not validate", exc.diagnostics
             ) from None
 
-    def restore(self, old_changelog: bytes | None, resumed_text: bytes | None) -> None:
-        ruleset_path = self.root / self.ruleset_rel
-        if resumed_text is None:
-            ruleset_path.unlink(missing_ok=True)
-        else:
-            write_atomic(ruleset_path, resumed_text)
-        if old_changelog is None:
-            (self.root / CHANGELOG).unlink(missing_ok=True)
-        else:
-            write_atomic(self.root / CHANGELOG, old_changelog)
+    def restore(self, before: dict[str, bytes | None], written: dict[str, bytes]) -> None:
+        """Put back what the files held before this run, where they still hold what it wrote:
+        anything else there is not this run's to delete."""
+        for rel, data in written.items():
+            path = self.root / rel
+            try:
+                ours = not path.is_symlink() and path.read_bytes() == data
+            except OSError:
+                ours = False
+            if not ours:
+                continue
+            old = before[rel]
+            if old is None:
+                path.unlink(missing_ok=True)
+            else:
+                write_atomic(path, old)
 
     def build(
         self,
@@ -271,6 +287,12 @@ class _Freeze:
         )
         if self.request.dry_run:
             return result
+        # A run stopped between its commit and the index leaves the index behind HEAD: repair it.
+        repaired = gitrepo.stage_committed(
+            self.repo, gitrepo.head(self.repo), [self.ruleset_rel, CHANGELOG], only_clean=True
+        )
+        if repaired:
+            self.notes.append(f"the index did not show the release's {' and '.join(repaired)}: updated it")
         return self.publish(commit, result, digest)
 
     def publish(self, commit: gitrepo.Commit, result: FreezeResult, digest: str) -> FreezeResult:

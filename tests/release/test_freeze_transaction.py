@@ -1,0 +1,100 @@
+"""`freeze` under concurrency, crashes, locks, links and pushes that cannot succeed: every
+refusal leaves the repository, its index and the remote as they were."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from catalogctl.errors import ConcurrentUpdate
+from catalogctl.release.freeze import FreezeRequest, freeze
+from catalogctl.release.ruleset import ruleset_digest
+from tests.helpers import git, run_cli, write
+from tests.release_repo import make_freezable
+
+HOLDER = f"pid {os.getpid()} on {socket.gethostname()}"
+
+
+@pytest.fixture
+def repo(catalog_repo: Path) -> Path:
+    return make_freezable(catalog_repo)
+
+
+def state(root: Path) -> tuple[str, str, str]:
+    """HEAD, every ref, and the porcelain status (ignored files included)."""
+    return (
+        git(root, "rev-parse", "HEAD"),
+        git(root, "for-each-ref", "--format=%(refname) %(objectname)"),
+        git(root, "status", "--porcelain", "--ignored"),
+    )
+
+
+def at(step: str, action: Callable[[], object]) -> Callable[[str], None]:
+    def failpoint(current: str) -> None:
+        if current == step:
+            action()
+
+    return failpoint
+
+
+def freeze_c0(root: Path, failpoint: Callable[[str], None], **kwargs: object) -> object:
+    return freeze(root, FreezeRequest(cohort="2026-09-C0", add=["gsm8k"], **kwargs), failpoint)  # type: ignore[arg-type]
+
+
+# -- item 1: two freezes, one repository ------------------------------------------------------
+
+
+def test_a_second_freeze_while_one_runs_is_refused_naming_the_holder(repo: Path) -> None:
+    seen: list[str] = []
+
+    def second() -> None:
+        done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=2)
+        seen.append(done.stderr)
+
+    freeze_c0(repo, at("files", second))
+    lock = repo / ".git/catalogctl-freeze.lock"
+    assert seen == [
+        f"error: another freeze is running in this repository: {HOLDER} holds {lock}\nhint: wait for it to finish\n"
+    ]
+    assert not lock.exists()
+    run_cli("verify", "2026-09-C0", "-C", str(repo))
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_lock_left_by_a_killed_freeze_is_taken_over(repo: Path) -> None:
+    (repo / ".git/catalogctl-freeze.lock").write_text("pid 1 on elsewhere\n")  # nobody holds its flock
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo))
+    assert not (repo / ".git/catalogctl-freeze.lock").exists()
+
+
+def test_the_commit_holds_what_freeze_wrote_not_the_index_or_the_disk(repo: Path) -> None:
+    ruleset = repo / "rulesets/2026-09-C0.yaml"
+
+    def meddle() -> None:
+        ruleset.write_text(ruleset.read_text().replace("gsm8k", "aime25"))
+        write(repo, "notes.txt", "staged by someone else\n")
+        git(repo, "add", "notes.txt")
+
+    result = freeze_c0(repo, at("files", meddle))
+    committed = git(repo, "show", "HEAD:rulesets/2026-09-C0.yaml").encode() + b"\n"
+    assert ruleset_digest(committed) == result.ruleset_digest  # type: ignore[attr-defined]
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["CHANGELOG.md", "rulesets/2026-09-C0.yaml"]
+    run_cli("verify", "2026-09-C0", "-C", str(repo))
+    assert git(repo, "status", "--porcelain") == "A  notes.txt\n M rulesets/2026-09-C0.yaml"
+
+
+def test_a_failed_commit_deletes_nothing_this_run_did_not_write(repo: Path) -> None:
+    ruleset = repo / "rulesets/2026-09-C0.yaml"
+
+    def someone_else() -> None:
+        git(repo, "commit", "-q", "--allow-empty", "-m", "someone else")
+        ruleset.write_text("theirs\n")
+
+    with pytest.raises(ConcurrentUpdate, match="HEAD moved while committing"):
+        freeze_c0(repo, at("files", someone_else))
+    assert ruleset.read_text() == "theirs\n"
+    assert not (repo / "CHANGELOG.md").exists()  # ours: put back as it was (absent)
