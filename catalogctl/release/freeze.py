@@ -272,6 +272,8 @@ class _Freeze:
     def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "already-frozen"]) -> FreezeResult:
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
+        if not self.request.dry_run:
+            self.repair_index()
         if state == "already-frozen":
             self.notes.append(f"{self.cohort} is already frozen at {str(commit.id)[:12]}: nothing to do")
         result = FreezeResult(
@@ -287,13 +289,14 @@ class _Freeze:
         )
         if self.request.dry_run:
             return result
-        # A run stopped between its commit and the index leaves the index behind HEAD: repair it.
-        repaired = gitrepo.stage_committed(
-            self.repo, gitrepo.head(self.repo), [self.ruleset_rel, CHANGELOG], only_clean=True
-        )
+        return self.publish(commit, result, digest)
+
+    def repair_index(self) -> None:
+        """A run stopped between its commit and the index leaves the index behind HEAD: update it."""
+        head = gitrepo.head(self.repo)
+        repaired = gitrepo.stage_committed(self.repo, head, [self.ruleset_rel, CHANGELOG], only_clean=True)
         if repaired:
             self.notes.append(f"the index did not show the release's {' and '.join(repaired)}: updated it")
-        return self.publish(commit, result, digest)
 
     def publish(self, commit: gitrepo.Commit, result: FreezeResult, digest: str) -> FreezeResult:
         if self.request.tag and gitrepo.tag_state(self.repo, self.cohort.id) is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.errors import ConcurrentUpdate
+from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.release.ruleset import ruleset_digest
 from tests.helpers import git, run_cli, write
@@ -98,3 +98,25 @@ def test_a_failed_commit_deletes_nothing_this_run_did_not_write(repo: Path) -> N
         freeze_c0(repo, at("files", someone_else))
     assert ruleset.read_text() == "theirs\n"
     assert not (repo / "CHANGELOG.md").exists()  # ours: put back as it was (absent)
+
+
+# -- item 2: a locked index right after the commit ----------------------------------------------
+
+
+def test_a_locked_index_after_the_commit_is_a_message_and_a_rerun_repairs_the_index(repo: Path) -> None:
+    lock = repo / ".git/index.lock"
+    with pytest.raises(EnvironmentProblem) as caught:
+        freeze_c0(repo, at("files", lambda: lock.write_text("")))  # an editor's `git status`
+    assert str(caught.value) == (
+        "cannot update the index (the index is locked; this might be due to a concurrent or crashed process): "
+        f"{lock} is held by another git process"
+    )
+    assert caught.value.hint == "rerun the same command when it has finished: the rerun updates the index"
+    lock.unlink()
+    done = run_cli("freeze", "2026-09-C0", "-C", str(repo))
+    assert "the index did not show the release's rulesets/2026-09-C0.yaml and CHANGELOG.md: updated it" in done.stdout
+    assert git(repo, "status", "--porcelain") == ""
+    write(repo, "later.txt", "unrelated\n")
+    git(repo, "add", "later.txt")
+    git(repo, "commit", "-q", "-m", "Unrelated")
+    assert git(repo, "show", "--name-only", "--format=", "HEAD") == "later.txt"  # the release stays
