@@ -37,7 +37,7 @@ from catalogctl.errors import (
     RemoteProblem,
 )
 from catalogctl.io import gitrepo
-from catalogctl.io.files import exclusive_lock, write_atomic
+from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
@@ -130,7 +130,9 @@ class _Freeze:
 
     def fresh(self, head: gitrepo.Commit) -> FreezeResult:
         resumed_text = self.uncommitted_ruleset()
-        self.refuse_dirty(resumed_text)
+        leftover = [p for rel in (self.ruleset_rel, CHANGELOG) for p in leftover_temporaries(self.root / rel)]
+        self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
+        self.clear_temporaries(leftover)
         planned, resumed = self.plan(head, resumed_text)
         if self.request.dry_run:
             return planned
@@ -141,9 +143,18 @@ class _Freeze:
         planned.state = "resumed" if resumed is not None else "frozen"
         return self.publish(commit, planned, planned.ruleset_digest)
 
-    def refuse_dirty(self, resumed_text: bytes | None) -> None:
+    def clear_temporaries(self, found: list[Path]) -> None:
+        """Remove the temporary files a killed freeze left beside the files it writes (we hold the
+        freeze lock: no freeze is writing them); a dry run only ignores them."""
+        if found and not self.request.dry_run:
+            for path in found:
+                path.unlink(missing_ok=True)
+            names = sorted(p.relative_to(self.root).as_posix() for p in found)
+            self.notes.append(f"removed {', '.join(names)}, left by an interrupted freeze")
+
+    def refuse_dirty(self, resumed_text: bytes | None, temporaries: set[str]) -> None:
         """Nothing uncommitted but what an interrupted freeze wrote."""
-        allowed = {self.ruleset_rel, CHANGELOG} if resumed_text is not None else set()
+        allowed = temporaries | ({self.ruleset_rel, CHANGELOG} if resumed_text is not None else set())
         dirty = [p for p in gitrepo.dirty_paths(self.repo) if p not in allowed]
         if dirty:
             shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")

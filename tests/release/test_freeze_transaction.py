@@ -120,3 +120,28 @@ def test_a_locked_index_after_the_commit_is_a_message_and_a_rerun_repairs_the_in
     git(repo, "add", "later.txt")
     git(repo, "commit", "-q", "-m", "Unrelated")
     assert git(repo, "show", "--name-only", "--format=", "HEAD") == "later.txt"  # the release stays
+
+
+# -- item 3: temporary files a killed freeze left -----------------------------------------------
+
+
+def test_temporary_files_a_killed_freeze_left_are_removed_on_rerun(repo: Path) -> None:
+    left = [
+        write(repo, "rulesets/.2026-09-C0.yaml.tmcm21h8.tmp", "half"),
+        write(repo, ".CHANGELOG.md.ab_12cd3.tmp", ""),
+    ]
+    other = write(repo, "rulesets/.2026-09-C0.yaml.mine.tmp", "not freeze's\n")
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=2)
+    assert done.stderr == (
+        "error: the working tree has uncommitted changes: rulesets/.2026-09-C0.yaml.mine.tmp\n"
+        "hint: commit or stash them first\n"
+    )
+    assert all(p.exists() for p in left)  # a refused freeze leaves everything
+    other.unlink()
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo))
+    assert done.stdout.startswith(
+        "note: removed .CHANGELOG.md.ab_12cd3.tmp, rulesets/.2026-09-C0.yaml.tmcm21h8.tmp, "
+        "left by an interrupted freeze\n"
+    )
+    assert not any(p.exists() for p in left)
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
