@@ -16,6 +16,7 @@ a committed ruleset without its tag gets the tag, a finished freeze is a no-op t
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -79,6 +80,7 @@ class _Freeze:
         self.root = gitrepo.work_dir(self.repo)
         self.ruleset_rel = ruleset_path(self.cohort.id)
         self.notes: list[str] = []
+        self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
 
     # -- where did the last attempt stop? -----------------------------------------------------
 
@@ -206,6 +208,7 @@ class _Freeze:
         new_changelog = upsert_section(current, self.cohort.id, planned.changelog_section)
         written = {self.ruleset_rel: planned.ruleset_text.encode(), CHANGELOG: new_changelog.encode()}
         before = {self.ruleset_rel: resumed_text, CHANGELOG: old_changelog}
+        self.new_folder = not (self.root / self.ruleset_rel).parent.exists()
         for rel, data in written.items():
             write_atomic(self.root / rel, data)
         self.failpoint("files")
@@ -247,6 +250,9 @@ class _Freeze:
                 path.unlink(missing_ok=True)
             else:
                 write_atomic(path, old)
+        if self.new_folder:
+            with contextlib.suppress(OSError):  # only when empty: then it held nothing but ours
+                (self.root / self.ruleset_rel).parent.rmdir()
 
     def build(
         self,

@@ -145,3 +145,42 @@ def test_temporary_files_a_killed_freeze_left_are_removed_on_rerun(repo: Path) -
     )
     assert not any(p.exists() for p in left)
     assert git(repo, "status", "--porcelain", "--ignored") == ""
+
+
+# -- item 4: a lock taken during the run; a linked worktree --------------------------------------
+
+
+def test_a_branch_lock_taken_during_the_run_is_a_message_and_leaves_nothing(repo: Path) -> None:
+    before = state(repo)
+    lock = repo / ".git/refs/heads/main.lock"
+    with pytest.raises(EnvironmentProblem) as caught:
+        freeze_c0(repo, at("files", lambda: lock.write_text("")))
+    assert (str(caught.value), caught.value.hint) == (
+        f"cannot commit: {lock} is held by another git process",
+        "rerun when it has finished",
+    )
+    lock.unlink()  # another git process's: freeze never removes it
+    assert state(repo) == before
+    assert not (repo / "rulesets").exists()
+
+
+@pytest.mark.parametrize("name", ["refs/heads/rel.lock", "refs/tags/2026-09-C0.lock"])
+def test_in_a_linked_worktree_locks_are_looked_for_where_git_keeps_them(repo: Path, tmp_path: Path, name: str) -> None:
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "rel", str(linked))
+    lock = repo / ".git" / name
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("")
+    before = state(linked)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(linked), code=2)
+    assert done.stderr == (
+        f"error: leftover lock file: {lock}\n"
+        "hint: another git process may be running; if none is, remove the lock yourself (catalogctl never does)\n"
+    )
+    assert state(linked) == before
+    lock.unlink()
+    held: list[bool] = []
+    freeze_c0(linked, at("files", lambda: held.append((repo / ".git/catalogctl-freeze.lock").exists())))
+    assert held == [True]  # one lock for every worktree of the repository
+    assert git(linked, "status", "--porcelain") == ""
+    run_cli("verify", "2026-09-C0", "-C", str(repo))
