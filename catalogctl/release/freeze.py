@@ -42,7 +42,14 @@ from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atom
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
-from catalogctl.release.plan import check_resumed_seeds, members, previous_ruleset, refuse_pending, seed_sets
+from catalogctl.release.plan import (
+    check_resumed_seeds,
+    members,
+    previous_ruleset,
+    refuse_pending,
+    rerun_differences,
+    seed_sets,
+)
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
 from catalogctl.release.statement import state_release
 
@@ -289,6 +296,7 @@ class _Freeze:
     def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "already-frozen"]) -> FreezeResult:
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
+        self.refuse_another_request(commit, text, state)
         if not self.request.dry_run:
             self.repair_index()
         if state == "already-frozen":
@@ -307,6 +315,20 @@ class _Freeze:
         if self.request.dry_run:
             return result
         return self.publish(commit, result, digest)
+
+    def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
+        """A rerun finishes the release as it was begun; asking for another is an error."""
+        tag = gitrepo.tag_state(self.repo, self.cohort.id) if state == "already-frozen" else None
+        released = parse_ruleset(text.encode(), self.ruleset_rel)
+        asked = self.request
+        found = rerun_differences(released, tag.message if tag else None, asked.add, asked.remove, asked.message)
+        if found:
+            done = "released" if state == "already-frozen" else "committed"
+            raise CatalogError(
+                f"{self.cohort} was {done} at {str(commit.id)[:12]}, not as this rerun asks: {'; '.join(found)}",
+                "a release never changes: rerun without those options, "
+                f"or freeze the next cohort, {self.cohort.next()}",
+            )
 
     def repair_index(self) -> None:
         """A run stopped between its commit and the index leaves the index behind HEAD: update it."""

@@ -112,3 +112,18 @@ def check_resumed_seeds(resumed: Ruleset, cohort: Cohort, seeds_file: Path, rule
             f"the interrupted freeze left {ruleset_rel} with {written}, not the seeds of {seeds_file}",
             f"remove {ruleset_rel} to start this freeze over, or rerun without --seeds",
         )
+
+
+def rerun_differences(
+    released: Ruleset, tag_text: str | None, add: list[str], remove: list[str], message: str | None
+) -> list[str]:
+    """What a rerun asks for that the release (its ruleset, and its tag's message when tagged)
+    does not hold: each an option and what the release has instead."""
+    ids = {b.id for b in released.benchmarks}
+    found = [f"--add {ident} (not in the release)" for ident in add if ident not in ids]
+    found += [f"--remove {ident} (in the release)" for ident in remove if ident in ids]
+    if tag_text is not None and message is not None:
+        words = tag_text.split("\n\nruleset: ", 1)[0].strip()
+        if message.strip() != words:
+            found.append(f"-m {message.strip()!r} (the tag says {words!r})")
+    return found

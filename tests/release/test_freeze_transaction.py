@@ -184,3 +184,47 @@ def test_in_a_linked_worktree_locks_are_looked_for_where_git_keeps_them(repo: Pa
     assert held == [True]  # one lock for every worktree of the repository
     assert git(linked, "status", "--porcelain") == ""
     run_cli("verify", "2026-09-C0", "-C", str(repo))
+
+
+# -- item 8: reruns that ask for something else --------------------------------------------------
+
+
+def test_a_rerun_that_asks_for_another_release_says_so(repo: Path) -> None:
+    args = ("freeze", "2026-09-C0", "-C", str(repo))
+    run_cli(*args, "--add", "gsm8k", "-m", "September")
+    release = git(repo, "rev-parse", "HEAD")[:12]
+    before = state(repo)
+    done = run_cli(*args, "--add", "deepseek-r1", "-m", "Other", code=1)
+    assert done.stderr == (
+        f"error: 2026-09-C0 was released at {release}, not as this rerun asks: --add deepseek-r1 (not in the "
+        "release); -m 'Other' (the tag says 'September')\n"
+        "hint: a release never changes: rerun without those options, or freeze the next cohort, 2026-09-C1\n"
+    )
+    done = run_cli(*args, "--remove", "gsm8k", code=1)
+    assert "not as this rerun asks: --remove gsm8k (in the release)\n" in done.stderr
+    assert state(repo) == before
+    assert run_cli(*args, "--add", "gsm8k", "-m", "September").stdout.startswith("note: 2026-09-C0 is already frozen")
+
+
+def test_a_rerun_of_a_commit_without_its_tag_refuses_other_benchmarks(repo: Path) -> None:
+    args = ("freeze", "2026-09-C0", "-C", str(repo))
+    run_cli(*args, "--add", "gsm8k", "--no-tag")
+    before = state(repo)
+    done = run_cli(*args, "--add", "deepseek-r1", code=1)
+    assert done.stderr.startswith(f"error: 2026-09-C0 was committed at {before[0][:12]}, not as this rerun asks: ")
+    assert state(repo) == before
+
+
+def test_a_lightweight_tag_at_the_release_commit_is_not_frozen(repo: Path) -> None:
+    # The same clause of release/statement.py that preflight refuses (tests/run/test_preflight.py).
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--no-tag", "-C", str(repo))
+    git(repo, "tag", "2026-09-C0", "HEAD")
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "-C", str(repo), code=1)
+    assert done.stderr == (
+        "error: tag `2026-09-C0` is at the release commit but is not a release: "
+        "tag `2026-09-C0` is lightweight: a release tag is annotated\n"
+        "hint: a published tag never moves: ask the maintainers before replacing it\n"
+    )
+    assert state(repo) == before
+    run_cli("verify", "2026-09-C0", "-C", str(repo), code=1)
