@@ -39,6 +39,7 @@ from catalogctl.errors import (
 )
 from catalogctl.io import gitrepo
 from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
+from catalogctl.io.tree import WorkingTree
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
@@ -46,6 +47,7 @@ from catalogctl.release.plan import (
     check_resumed_seeds,
     members,
     previous_ruleset,
+    refuse_links,
     refuse_pending,
     rerun_differences,
     seed_sets,
@@ -138,6 +140,8 @@ class _Freeze:
     # -- a new freeze (or one whose files were written but not committed) ---------------------
 
     def fresh(self, head: gitrepo.Commit) -> FreezeResult:
+        # Freeze reads and writes regular files only, as the catalog is read.
+        refuse_links([gitrepo.GitTree(self.repo, head, "HEAD"), WorkingTree(self.root)], [self.ruleset_rel, CHANGELOG])
         resumed_text = self.uncommitted_ruleset()
         leftover = [p for rel in (self.ruleset_rel, CHANGELOG) for p in leftover_temporaries(self.root / rel)]
         self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
@@ -204,10 +208,13 @@ class _Freeze:
         self, head: gitrepo.Commit, planned: FreezeResult, resumed_text: bytes | None
     ) -> gitrepo.Commit:
         """Write the ruleset and the changelog, and commit both on top of `head`."""
-        changelog_path = self.root / CHANGELOG
-        old_changelog = changelog_path.read_bytes() if changelog_path.exists() else None
+        disk = WorkingTree(self.root)  # `refuse_links` made sure no path freeze writes is a link
+        old_changelog = disk.read(CHANGELOG) if disk.kind(CHANGELOG) else None
+        committed = gitrepo.GitTree(self.repo, head, "HEAD")
+        # The section goes into HEAD's text: the commit never holds what the disk holds meanwhile.
+        base = committed.read(CHANGELOG) if committed.kind(CHANGELOG) else None
         try:
-            current = (old_changelog or b"# Catalog release notes\n").decode("utf-8")
+            current = (base or b"# Catalog release notes\n").decode("utf-8")
         except UnicodeDecodeError as exc:
             raise EnvironmentProblem(
                 f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
@@ -230,8 +237,8 @@ class _Freeze:
 
     def uncommitted_ruleset(self) -> bytes | None:
         """The ruleset an interrupted freeze wrote (HEAD's history has none: see `run`)."""
-        path = self.root / self.ruleset_rel
-        return path.read_bytes() if path.is_file() else None
+        disk = WorkingTree(self.root)
+        return disk.read(self.ruleset_rel) if disk.kind(self.ruleset_rel) == "file" else None
 
     def parse_resumed(self, text: bytes) -> Ruleset:
         try:

@@ -9,7 +9,8 @@ from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
-from catalogctl.errors import CatalogInvalid, Diagnostic, UsageError, error
+from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageError, error
+from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
 
 
@@ -127,3 +128,19 @@ def rerun_differences(
         if message.strip() != words:
             found.append(f"-m {message.strip()!r} (the tag says {words!r})")
     return found
+
+
+def refuse_links(trees: list[Tree], paths: list[str]) -> None:
+    """A symlink (or anything but a folder, then a regular file) on the way to one of `paths`, in
+    any of `trees`, is refused: freeze never reads or writes through a link."""
+    for tree in trees:
+        for rel in paths:
+            parts = rel.split("/")
+            for end in range(1, len(parts) + 1):
+                sub, want = "/".join(parts[:end]), "file" if end == len(parts) else "dir"
+                kind = tree.kind(sub)
+                if kind not in (None, want):
+                    raise CatalogError(
+                        f"{sub} is a {kind} ({tree.label}): freeze writes only regular files and folders",
+                        f"replace {sub} with the {'file' if want == 'file' else 'folder'} itself and commit that",
+                    )

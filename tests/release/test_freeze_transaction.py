@@ -228,3 +228,34 @@ def test_a_lightweight_tag_at_the_release_commit_is_not_frozen(repo: Path) -> No
     )
     assert state(repo) == before
     run_cli("verify", "2026-09-C0", "-C", str(repo), code=1)
+
+
+# -- item 9: links in what freeze writes -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("link", "kind"), [("CHANGELOG.md", "file"), ("rulesets", "folder")])
+def test_a_committed_link_where_freeze_writes_is_refused(repo: Path, tmp_path: Path, link: str, kind: str) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    token = write(outside, "token.txt", "SECRET-TOKEN\n")
+    (repo / link).symlink_to(token if kind == "file" else outside)
+    git(repo, "add", link)
+    git(repo, "commit", "-q", "-m", "A link")
+    head = git(repo, "rev-parse", "HEAD")[:12]
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=1)
+    assert done.stderr == (
+        f"error: {link} is a symlink (HEAD ({head})): freeze writes only regular files and folders\n"
+        f"hint: replace {link} with the {kind} itself and commit that\n"
+    )
+    assert state(repo) == before
+    assert sorted(p.name for p in outside.iterdir()) == ["token.txt"]
+    assert token.read_text() == "SECRET-TOKEN\n"
+
+
+def test_an_uncommitted_link_where_freeze_writes_is_refused(repo: Path, tmp_path: Path) -> None:
+    (repo / "rulesets").symlink_to(tmp_path, target_is_directory=True)
+    (repo / ".git/info/exclude").write_text("rulesets\n")  # not even a change git would show
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=1)
+    assert done.stderr.startswith("error: rulesets is a symlink (working tree): ")
+    assert not (tmp_path / "2026-09-C0.yaml").exists()
