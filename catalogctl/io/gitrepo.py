@@ -398,6 +398,10 @@ class _PushCallbacks(pygit2.RemoteCallbacks):
     def __init__(self) -> None:
         super().__init__()
         self.rejected: dict[str, str] = {}
+        self.said: list[str] = []  # the server's own words (its hooks' output), sent as progress
+
+    def sideband_progress(self, string: str) -> None:
+        self.said.extend(line.strip() for line in string.replace("\r", "\n").splitlines() if line.strip())
 
     def push_update_reference(self, refname: str, message: str | None) -> None:
         if message:
@@ -414,13 +418,24 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
         raise _remote_error(exc, f"push to `{remote}` failed: {exc}") from None
     if callbacks.rejected:
         reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
-        raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
+        said = f"; it said: {' / '.join(callbacks.said)}" if callbacks.said else ""
+        raise RemoteProblem(f"`{remote}` refused the push ({reasons}){said}")
 
 
 def ahead_behind(repo: pygit2.Repository, local: pygit2.Commit, upstream: pygit2.Commit) -> tuple[int, int]:
     """How many commits `local` has that `upstream` lacks, and the other way round."""
     ahead, behind = repo.ahead_behind(local.id, upstream.id)
     return int(ahead), int(behind)
+
+
+def contains(repo: pygit2.Repository, commit: pygit2.Commit, ident: str) -> bool:
+    """Whether `commit` is the commit `ident` or has it in its history (False when unknown here)."""
+    if str(commit.id) == ident:
+        return True
+    try:
+        return bool(repo.descendant_of(commit.id, ident))
+    except (KeyError, ValueError, pygit2.GitError):
+        return False
 
 
 def remote_url(repo: pygit2.Repository, remote: str) -> str:

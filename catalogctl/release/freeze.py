@@ -150,7 +150,7 @@ class _Freeze:
         if self.request.dry_run:
             return planned
         if self.request.push:
-            self.check_remote_before(None)
+            self.check_push(head, self.check_remote_before(None))
         commit = self.write_and_commit(head, planned, resumed_text)
         planned.commit = str(commit.id)
         planned.state = "resumed" if resumed is not None else "frozen"
@@ -321,6 +321,10 @@ class _Freeze:
         )
         if self.request.dry_run:
             return result
+        if self.request.push:
+            refs = self.check_remote_before(commit)
+            if refs.get(f"refs/tags/{self.cohort}") != str(commit.id):
+                self.check_push(commit, refs)
         return self.publish(commit, result, digest)
 
     def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
@@ -365,9 +369,23 @@ class _Freeze:
             ours = str(commit.id)[:12] if commit is not None else "none yet"
             raise RemoteProblem(
                 f"`{remote}` already has tag `{self.cohort}` at {there[:12]} (ours: {ours})",
-                "someone else froze this cohort: fetch it (git fetch --tags) and compare before anything else",
+                "a published tag never moves: do not delete it or force-fetch it; ask the maintainers which "
+                "commit is the release",
             )
         return refs
+
+    def check_push(self, commit: gitrepo.Commit, refs: dict[str, str]) -> None:
+        """Before anything is written: the push needs a branch, and the remote's branch must be in
+        `commit`'s history (else the server refuses it after we committed and tagged)."""
+        branch = gitrepo.branch_name(self.repo)
+        there = refs.get(branch)
+        if there is not None and not gitrepo.contains(self.repo, commit, there):
+            short = branch.removeprefix("refs/heads/")
+            raise RemoteProblem(
+                f"`{self.request.push}` has {short} at {there[:12]}, which {str(commit.id)[:12]} does not contain: "
+                "the push would be refused; nothing was written",
+                f"bring {short} up to date (git pull --rebase {self.request.push} {short}), then rerun freeze",
+            )
 
     def push(self, commit: gitrepo.Commit) -> None:
         remote = self.request.push

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.release.ruleset import ruleset_digest
 from tests.helpers import git, run_cli, write
-from tests.release_repo import make_freezable
+from tests.release_repo import REFUSE_TAGS_HOOK, git_daemon, make_freezable
 
 HOLDER = f"pid {os.getpid()} on {socket.gethostname()}"
 
@@ -259,3 +259,91 @@ def test_an_uncommitted_link_where_freeze_writes_is_refused(repo: Path, tmp_path
     done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=1)
     assert done.stderr.startswith("error: rulesets is a symlink (working tree): ")
     assert not (tmp_path / "2026-09-C0.yaml").exists()
+
+
+# -- item 10: a push that cannot succeed is refused before anything is written --------------------
+
+
+@pytest.fixture
+def remote(tmp_path: Path, repo: Path) -> Path:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    return bare
+
+
+def everything(root: Path, bare: Path) -> tuple[object, ...]:
+    return (*state(root), git(bare, "for-each-ref", "--format=%(refname) %(objectname)"))
+
+
+def test_push_from_a_detached_head_is_refused_before_anything_is_written(repo: Path, remote: Path) -> None:
+    git(repo, "checkout", "-q", "--detach")
+    before = everything(repo, remote)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--push", "origin", "-C", str(repo), code=2)
+    assert done.stderr == "error: HEAD is detached\nhint: check out the release branch first\n"
+    assert everything(repo, remote) == before
+
+
+def test_push_to_a_branch_the_remote_moved_past_is_refused_before_anything_is_written(
+    repo: Path, remote: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(remote), str(other))
+    git(other, "commit", "-q", "--allow-empty", "-m", "Later, elsewhere")
+    git(other, "push", "-q", "origin", "main")
+    theirs, ours = git(remote, "rev-parse", "main")[:12], git(repo, "rev-parse", "HEAD")[:12]
+    before = everything(repo, remote)
+    for extra in ([], ["--no-tag"]):
+        done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--push", "origin", *extra, "-C", str(repo), code=1)
+        assert done.stderr == (
+            f"error: `origin` has main at {theirs}, which {ours} does not contain: the push would be refused; "
+            "nothing was written\nhint: bring main up to date (git pull --rebase origin main), then rerun freeze\n"
+        )
+        assert everything(repo, remote) == before
+
+
+def test_a_resumed_push_to_a_moved_branch_is_refused_before_the_tag(repo: Path, remote: Path, tmp_path: Path) -> None:
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--no-tag", "-C", str(repo))
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(remote), str(other))
+    git(other, "commit", "-q", "--allow-empty", "-m", "Later, elsewhere")
+    git(other, "push", "-q", "origin", "main")
+    before = everything(repo, remote)
+    done = run_cli("freeze", "2026-09-C0", "--push", "origin", "-C", str(repo), code=1)
+    assert "the push would be refused; nothing was written\n" in done.stderr
+    assert everything(repo, remote) == before
+
+
+def test_a_moved_remote_tag_says_not_to_delete_or_force_fetch_it(repo: Path, remote: Path) -> None:
+    git(repo, "tag", "-a", "2026-09-C0", "-m", "someone else's", "HEAD")
+    git(repo, "push", "-q", "origin", "2026-09-C0")
+    git(repo, "tag", "-d", "2026-09-C0")
+    theirs = git(remote, "rev-parse", "2026-09-C0^{commit}")[:12]
+    before = everything(repo, remote)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--push", "origin", "-C", str(repo), code=1)
+    assert done.stderr == (
+        f"error: `origin` already has tag `2026-09-C0` at {theirs} (ours: none yet)\n"
+        "hint: a published tag never moves: do not delete it or force-fetch it; ask the maintainers which commit "
+        "is the release\n"
+    )
+    assert everything(repo, remote) == before
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[str]:
+    yield from git_daemon(tmp_path / "served")
+
+
+def test_a_server_refusal_shows_the_servers_own_message(repo: Path, tmp_path: Path, daemon: str) -> None:
+    bare = tmp_path / "served/remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    hook = bare / "hooks/update"
+    hook.write_text(REFUSE_TAGS_HOOK)
+    hook.chmod(0o755)
+    url = f"{daemon}/remote.git"
+    git(repo, "push", "-q", url, "main")
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--push", url, "-C", str(repo), code=1)
+    assert done.stderr.startswith(
+        f"error: `{url}` refused the push (refs/tags/2026-09-C0: hook declined); it said: tags are refused here"
+    )
