@@ -239,23 +239,85 @@ def subtree_id(commit: pygit2.Commit, path: str) -> str:
     return str(commit.tree[path].id)
 
 
-def commit_paths(repo: pygit2.Repository, paths: list[str], message: str, parent: pygit2.Commit) -> pygit2.Commit:
-    """Commit the working-tree files at `paths` on top of `parent`, which must still be HEAD:
-    libgit2 refuses when HEAD moved in between (a compare-and-swap), and so do we."""
-    index = repo.index
-    index.read()
-    for path in paths:
-        index.add(path)
-    tree = index.write_tree()
+def git_dirs(repo: pygit2.Repository) -> tuple[Path, Path]:
+    """The working tree's own git folder (HEAD, index) and the common one (refs, objects): the
+    same folder, except in a linked worktree (`git worktree add`)."""
+    own = Path(repo.path)
+    pointer = own / "commondir"
+    common = (own / pointer.read_text(encoding="utf-8").strip()).resolve() if pointer.is_file() else own
+    return own, common
+
+
+def _lock_failure(exc: Exception) -> str | None:
+    """The lock file a libgit2 error names ("failed to lock file '…' for writing"), if any."""
+    text = str(exc)
+    marker = "failed to lock file '"
+    if marker not in text:
+        return None
+    return text.split(marker, 1)[1].split("'", 1)[0]
+
+
+def commit_files(
+    repo: pygit2.Repository, files: dict[str, bytes], message: str, parent: pygit2.Commit
+) -> pygit2.Commit:
+    """Commit `parent`'s tree with `files` (path -> bytes, regular files) on top of `parent`, which
+    must still be HEAD (libgit2 refuses when HEAD moved: a compare-and-swap). Neither the index
+    nor the working tree is read: the commit holds these bytes and nothing else that changed."""
+    index = pygit2.Index()
+    index.read_tree(parent.tree)
+    for path, data in files.items():
+        index.add(pygit2.IndexEntry(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB))
+    tree = index.write_tree(repo)
     author = signature(repo)
     try:
         oid = repo.create_commit("HEAD", author, author, message, tree, [parent.id])
-    except pygit2.GitError as exc:
+    except (pygit2.GitError, OSError) as exc:
+        lock = _lock_failure(exc)
+        if lock is not None:
+            raise EnvironmentProblem(
+                f"cannot commit: {lock} is held by another git process", "rerun when it has finished"
+            ) from None
         raise ConcurrentUpdate(
             f"HEAD moved while committing ({exc})", "another freeze ran at the same time; rerun"
         ) from None
-    index.write()  # only now: a failed commit leaves the index as it was
     return repo[oid].peel(pygit2.Commit)
+
+
+def stage_committed(
+    repo: pygit2.Repository, commit: pygit2.Commit, paths: list[str], *, only_clean: bool = False
+) -> list[str]:
+    """Make the index hold `commit`'s blobs at `paths` (a commit made outside the index leaves them
+    to stage), with the files' stat data where the working tree holds the same bytes, so that
+    `git status` shows them clean; `only_clean`: only there (a repair never stages over someone's
+    edit). Returns the paths it changed; a locked index is an error."""
+    index = repo.index
+    index.read()
+    changed: list[str] = []
+    for path in paths:
+        blob = commit.tree[path] if _has_path(commit, path) else None
+        if blob is None:
+            continue
+        if path in index and index[path].id == blob.id:
+            continue
+        on_disk = work_dir(repo) / path
+        same = on_disk.is_file() and not on_disk.is_symlink() and pygit2.hash(on_disk.read_bytes()) == blob.id
+        if only_clean and not same:
+            continue
+        if same:
+            index.add(path)  # reads the file: the same bytes, and records its stat data
+        else:
+            index.add(pygit2.IndexEntry(path, blob.id, pygit2.enums.FileMode.BLOB))
+        changed.append(path)
+    if changed:
+        try:
+            index.write()
+        except (pygit2.GitError, OSError) as exc:
+            own, _ = git_dirs(repo)
+            raise EnvironmentProblem(
+                f"cannot update the index ({exc}): {own / 'index.lock'} is held by another git process",
+                "rerun the same command when it has finished: the rerun updates the index",
+            ) from None
+    return changed
 
 
 @dataclass(frozen=True)
@@ -303,12 +365,15 @@ def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, messag
         ) from None
 
 
-def leftover_locks(repo: pygit2.Repository, names: list[str]) -> list[str]:
-    """Lock files git would trip over (reported, never deleted)."""
-    from pathlib import Path
+_OWN_LOCKS = {"index.lock", "HEAD.lock"}  # of the working tree; every other ref is common
 
-    base = Path(repo.path)
-    return [str(base / n) for n in names if (base / n).exists()]
+
+def leftover_locks(repo: pygit2.Repository, names: list[str]) -> list[str]:
+    """Lock files git would trip over, each in the folder git keeps it in (reported, never
+    deleted)."""
+    own, common = git_dirs(repo)
+    found = [(own if n in _OWN_LOCKS else common) / n for n in names]
+    return [str(p) for p in found if p.exists()]
 
 
 # -- remotes -------------------------------------------------------------------------------------
@@ -387,6 +452,10 @@ class _PushCallbacks(pygit2.RemoteCallbacks):
     def __init__(self) -> None:
         super().__init__()
         self.rejected: dict[str, str] = {}
+        self.said: list[str] = []  # the server's own words (its hooks' output), sent as progress
+
+    def sideband_progress(self, string: str) -> None:
+        self.said.extend(line.strip() for line in string.replace("\r", "\n").splitlines() if line.strip())
 
     def push_update_reference(self, refname: str, message: str | None) -> None:
         if message:
@@ -403,7 +472,8 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
         raise _remote_error(exc, f"push to `{remote}` failed: {exc}") from None
     if callbacks.rejected:
         reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
-        raise RemoteProblem(f"`{remote}` refused the push ({reasons})")
+        said = f"; it said: {' / '.join(callbacks.said)}" if callbacks.said else ""
+        raise RemoteProblem(f"`{remote}` refused the push ({reasons}){said}")
 
 
 def has_commit(repo: pygit2.Repository, ident: str) -> bool:
@@ -438,6 +508,16 @@ def ahead_behind(repo: pygit2.Repository, local: pygit2.Commit, upstream: pygit2
     """How many commits `local` has that `upstream` lacks, and the other way round."""
     ahead, behind = repo.ahead_behind(local.id, upstream.id)
     return int(ahead), int(behind)
+
+
+def contains(repo: pygit2.Repository, commit: pygit2.Commit, ident: str) -> bool:
+    """Whether `commit` is the commit `ident` or has it in its history (False when unknown here)."""
+    if str(commit.id) == ident:
+        return True
+    try:
+        return bool(repo.descendant_of(commit.id, ident))
+    except (KeyError, ValueError, pygit2.GitError):
+        return False
 
 
 def remote_url(repo: pygit2.Repository, remote: str) -> str:

@@ -1,10 +1,12 @@
 """`freeze`: publish a cohort as a ruleset, a changelog section, a commit and an annotated tag.
 
-The transaction is ordered so that whatever stops it, a rerun finishes the job and nothing is
-published twice:
+The transaction holds a repository-wide lock (`catalogctl-freeze.lock` in the git folder) and is
+ordered so that whatever stops it, a rerun finishes the job and nothing is published twice:
 
 1. files (ruleset, changelog) are written to temporary files and renamed;
-2. one commit records both, on top of the HEAD we read (libgit2 refuses if HEAD moved);
+2. one commit records both, on top of the HEAD we read (libgit2 refuses if HEAD moved); its tree
+   is HEAD's plus the bytes freeze wrote, never what the index or the disk holds meanwhile; then
+   the index is told;
 3. the tag is created last, locally; with --push the branch goes first, then the tag, with the
    remote's refs checked before and after (pygit2 would silently move an existing remote tag).
 
@@ -14,6 +16,7 @@ a committed ruleset without its tag gets the tag, a finished freeze is a no-op t
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,11 +38,20 @@ from catalogctl.errors import (
     RemoteProblem,
 )
 from catalogctl.io import gitrepo
-from catalogctl.io.files import write_atomic
+from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
+from catalogctl.io.tree import WorkingTree
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
-from catalogctl.release.plan import check_resumed_seeds, members, previous_ruleset, refuse_pending, seed_sets
+from catalogctl.release.plan import (
+    check_resumed_seeds,
+    members,
+    previous_ruleset,
+    refuse_links,
+    refuse_pending,
+    rerun_differences,
+    seed_sets,
+)
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
 from catalogctl.release.statement import state_release
 
@@ -78,10 +90,16 @@ class _Freeze:
         self.root = gitrepo.work_dir(self.repo)
         self.ruleset_rel = ruleset_path(self.cohort.id)
         self.notes: list[str] = []
+        self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
 
     # -- where did the last attempt stop? -----------------------------------------------------
 
     def run(self) -> FreezeResult:
+        _, common = gitrepo.git_dirs(self.repo)
+        with exclusive_lock(common / "catalogctl-freeze.lock", "another freeze"):
+            return self.locked()
+
+    def locked(self) -> FreezeResult:
         self.check_locks()
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
@@ -123,21 +141,34 @@ class _Freeze:
     # -- a new freeze (or one whose files were written but not committed) ---------------------
 
     def fresh(self, head: gitrepo.Commit) -> FreezeResult:
+        # Freeze reads and writes regular files only, as the catalog is read.
+        refuse_links([gitrepo.GitTree(self.repo, head, "HEAD"), WorkingTree(self.root)], [self.ruleset_rel, CHANGELOG])
         resumed_text = self.uncommitted_ruleset()
-        self.refuse_dirty(resumed_text)
+        leftover = [p for rel in (self.ruleset_rel, CHANGELOG) for p in leftover_temporaries(self.root / rel)]
+        self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
+        self.clear_temporaries(leftover)
         planned, resumed = self.plan(head, resumed_text)
         if self.request.dry_run:
             return planned
         if self.request.push:
-            self.check_remote_before(None)
+            self.check_push(head, self.check_remote_before(None))
         commit = self.write_and_commit(head, planned, resumed_text)
         planned.commit = str(commit.id)
         planned.state = "resumed" if resumed is not None else "frozen"
         return self.publish(commit, planned, planned.ruleset_digest)
 
-    def refuse_dirty(self, resumed_text: bytes | None) -> None:
+    def clear_temporaries(self, found: list[Path]) -> None:
+        """Remove the temporary files a killed freeze left beside the files it writes (we hold the
+        freeze lock: no freeze is writing them); a dry run only ignores them."""
+        if found and not self.request.dry_run:
+            for path in found:
+                path.unlink(missing_ok=True)
+            names = sorted(p.relative_to(self.root).as_posix() for p in found)
+            self.notes.append(f"removed {', '.join(names)}, left by an interrupted freeze")
+
+    def refuse_dirty(self, resumed_text: bytes | None, temporaries: set[str]) -> None:
         """Nothing uncommitted but what an interrupted freeze wrote."""
-        allowed = {self.ruleset_rel, CHANGELOG} if resumed_text is not None else set()
+        allowed = temporaries | ({self.ruleset_rel, CHANGELOG} if resumed_text is not None else set())
         dirty = [p for p in gitrepo.dirty_paths(self.repo) if p not in allowed]
         if dirty:
             shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
@@ -181,30 +212,37 @@ class _Freeze:
         self, head: gitrepo.Commit, planned: FreezeResult, resumed_text: bytes | None
     ) -> gitrepo.Commit:
         """Write the ruleset and the changelog, and commit both on top of `head`."""
-        changelog_path = self.root / CHANGELOG
-        old_changelog = changelog_path.read_bytes() if changelog_path.exists() else None
+        disk = WorkingTree(self.root)  # `refuse_links` made sure no path freeze writes is a link
+        old_changelog = disk.read(CHANGELOG) if disk.kind(CHANGELOG) else None
+        committed = gitrepo.GitTree(self.repo, head, "HEAD")
+        # The section goes into HEAD's text: the commit never holds what the disk holds meanwhile.
+        base = committed.read(CHANGELOG) if committed.kind(CHANGELOG) else None
         try:
-            current = (old_changelog or b"# Catalog release notes\n").decode("utf-8")
+            current = (base or b"# Catalog release notes\n").decode("utf-8")
         except UnicodeDecodeError as exc:
             raise EnvironmentProblem(
                 f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
             ) from None
         new_changelog = upsert_section(current, self.cohort.id, planned.changelog_section)
-        write_atomic(self.root / self.ruleset_rel, planned.ruleset_text.encode())
-        write_atomic(changelog_path, new_changelog.encode())
+        written = {self.ruleset_rel: planned.ruleset_text.encode(), CHANGELOG: new_changelog.encode()}
+        before = {self.ruleset_rel: resumed_text, CHANGELOG: old_changelog}
+        self.new_folder = not (self.root / self.ruleset_rel).parent.exists()
+        for rel, data in written.items():
+            write_atomic(self.root / rel, data)
         self.failpoint("files")
         try:
-            commit = gitrepo.commit_paths(self.repo, [self.ruleset_rel, CHANGELOG], self.commit_message(), head)
+            commit = gitrepo.commit_files(self.repo, written, self.commit_message(), head)
         except CatalogError:
-            self.restore(old_changelog, resumed_text)  # a failure we know of leaves everything as it was
+            self.restore(before, written)  # a failure we know of leaves everything as it was
             raise
         self.failpoint("commit")
+        gitrepo.stage_committed(self.repo, commit, list(written))
         return commit
 
     def uncommitted_ruleset(self) -> bytes | None:
         """The ruleset an interrupted freeze wrote (HEAD's history has none: see `run`)."""
-        path = self.root / self.ruleset_rel
-        return path.read_bytes() if path.is_file() else None
+        disk = WorkingTree(self.root)
+        return disk.read(self.ruleset_rel) if disk.kind(self.ruleset_rel) == "file" else None
 
     def parse_resumed(self, text: bytes) -> Ruleset:
         try:
@@ -214,16 +252,25 @@ class _Freeze:
                 f"{self.ruleset_rel} is left from an interrupted freeze but does not validate", exc.diagnostics
             ) from None
 
-    def restore(self, old_changelog: bytes | None, resumed_text: bytes | None) -> None:
-        ruleset_path = self.root / self.ruleset_rel
-        if resumed_text is None:
-            ruleset_path.unlink(missing_ok=True)
-        else:
-            write_atomic(ruleset_path, resumed_text)
-        if old_changelog is None:
-            (self.root / CHANGELOG).unlink(missing_ok=True)
-        else:
-            write_atomic(self.root / CHANGELOG, old_changelog)
+    def restore(self, before: dict[str, bytes | None], written: dict[str, bytes]) -> None:
+        """Put back what the files held before this run, where they still hold what it wrote:
+        anything else there is not this run's to delete."""
+        for rel, data in written.items():
+            path = self.root / rel
+            try:
+                ours = not path.is_symlink() and path.read_bytes() == data
+            except OSError:
+                ours = False
+            if not ours:
+                continue
+            old = before[rel]
+            if old is None:
+                path.unlink(missing_ok=True)
+            else:
+                write_atomic(path, old)
+        if self.new_folder:
+            with contextlib.suppress(OSError):  # only when empty: then it held nothing but ours
+                (self.root / self.ruleset_rel).parent.rmdir()
 
     def build(
         self,
@@ -260,6 +307,9 @@ class _Freeze:
     def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "already-frozen"]) -> FreezeResult:
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
+        self.refuse_another_request(commit, text, state)
+        if not self.request.dry_run:
+            self.repair_index()
         if state == "already-frozen":
             self.notes.append(f"{self.cohort} is already frozen at {str(commit.id)[:12]}: nothing to do")
         result = FreezeResult(
@@ -275,7 +325,32 @@ class _Freeze:
         )
         if self.request.dry_run:
             return result
+        if self.request.push:
+            refs = self.check_remote_before(commit)
+            if refs.get(f"refs/tags/{self.cohort}") != str(commit.id):
+                self.check_push(commit, refs)
         return self.publish(commit, result, digest)
+
+    def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
+        """A rerun finishes the release as it was begun; asking for another is an error."""
+        tag = gitrepo.tag_state(self.repo, self.cohort.id) if state == "already-frozen" else None
+        released = parse_ruleset(text.encode(), self.ruleset_rel)
+        asked = self.request
+        found = rerun_differences(released, tag.message if tag else None, asked.add, asked.remove, asked.message)
+        if found:
+            done = "released" if state == "already-frozen" else "committed"
+            raise CatalogError(
+                f"{self.cohort} was {done} at {str(commit.id)[:12]}, not as this rerun asks: {'; '.join(found)}",
+                "a release never changes: rerun without those options, "
+                f"or freeze the next cohort, {self.cohort.next()}",
+            )
+
+    def repair_index(self) -> None:
+        """A run stopped between its commit and the index leaves the index behind HEAD: update it."""
+        head = gitrepo.head(self.repo)
+        repaired = gitrepo.stage_committed(self.repo, head, [self.ruleset_rel, CHANGELOG], only_clean=True)
+        if repaired:
+            self.notes.append(f"the index did not show the release's {' and '.join(repaired)}: updated it")
 
     def publish(self, commit: gitrepo.Commit, result: FreezeResult, digest: str) -> FreezeResult:
         if self.request.tag and gitrepo.tag_state(self.repo, self.cohort.id) is None:
@@ -298,9 +373,23 @@ class _Freeze:
             ours = str(commit.id)[:12] if commit is not None else "none yet"
             raise RemoteProblem(
                 f"`{remote}` already has tag `{self.cohort}` at {there[:12]} (ours: {ours})",
-                "someone else froze this cohort: fetch it (git fetch --tags) and compare before anything else",
+                "a published tag never moves: do not delete it or force-fetch it; ask the maintainers which "
+                "commit is the release",
             )
         return refs
+
+    def check_push(self, commit: gitrepo.Commit, refs: dict[str, str]) -> None:
+        """Before anything is written: the push needs a branch, and the remote's branch must be in
+        `commit`'s history (else the server refuses it after we committed and tagged)."""
+        branch = gitrepo.branch_name(self.repo)
+        there = refs.get(branch)
+        if there is not None and not gitrepo.contains(self.repo, commit, there):
+            short = branch.removeprefix("refs/heads/")
+            raise RemoteProblem(
+                f"`{self.request.push}` has {short} at {there[:12]}, which {str(commit.id)[:12]} does not contain: "
+                "the push would be refused; nothing was written",
+                f"bring {short} up to date (git pull --rebase {self.request.push} {short}), then rerun freeze",
+            )
 
     def push(self, commit: gitrepo.Commit) -> None:
         remote = self.request.push

@@ -9,7 +9,8 @@ from catalogctl.catalog.cohorts import Cohort, skipped
 from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
-from catalogctl.errors import CatalogInvalid, Diagnostic, UsageError, error
+from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageError, error
+from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
 
 
@@ -123,3 +124,34 @@ def check_resumed_seeds(resumed: Ruleset, cohort: Cohort, seeds_file: Path, rule
             f"the interrupted freeze left {ruleset_rel} with {written}, not the seeds of {seeds_file}",
             f"remove {ruleset_rel} to start this freeze over, or rerun without --seeds",
         )
+
+
+def rerun_differences(
+    released: Ruleset, tag_text: str | None, add: list[str], remove: list[str], message: str | None
+) -> list[str]:
+    """What a rerun asks for that the release (its ruleset, and its tag's message when tagged)
+    does not hold: each an option and what the release has instead."""
+    ids = {b.id for b in released.benchmarks}
+    found = [f"--add {ident} (not in the release)" for ident in add if ident not in ids]
+    found += [f"--remove {ident} (in the release)" for ident in remove if ident in ids]
+    if tag_text is not None and message is not None:
+        words = tag_text.split("\n\nruleset: ", 1)[0].strip()
+        if message.strip() != words:
+            found.append(f"-m {message.strip()!r} (the tag says {words!r})")
+    return found
+
+
+def refuse_links(trees: list[Tree], paths: list[str]) -> None:
+    """A symlink (or anything but a folder, then a regular file) on the way to one of `paths`, in
+    any of `trees`, is refused: freeze never reads or writes through a link."""
+    for tree in trees:
+        for rel in paths:
+            parts = rel.split("/")
+            for end in range(1, len(parts) + 1):
+                sub, want = "/".join(parts[:end]), "file" if end == len(parts) else "dir"
+                kind = tree.kind(sub)
+                if kind not in (None, want):
+                    raise CatalogError(
+                        f"{sub} is a {kind} ({tree.label}): freeze writes only regular files and folders",
+                        f"replace {sub} with the {'file' if want == 'file' else 'folder'} itself and commit that",
+                    )
