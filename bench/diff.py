@@ -47,7 +47,7 @@ def change_ten_files(root: Path) -> list[str]:
         *((benchmarks[i], r"^(    )temperature: .*$", r"\g<1>temperature: 0.5") for i in (1, 7, middle, -3)),
         (benchmarks[middle + 5], r"^title: .*$", "title: Renamed for display"),
         *((pair_datasets[i], r"^samples: \d+$", "samples: 999") for i in (2, -2)),
-        (pair_datasets[middle // 3], r"^description: .*$", "description: Reworded."),
+        (pair_datasets[middle // 3], r"^description: .*(?:\n  .*)*", "description: Reworded."),  # a folded block too
         *((models[i], r"^sha: [0-9a-f]{40}$", "sha: " + "1" * 39 + "a") for i in (3, -4)),
     ]
     for path, pattern, replacement in edits:

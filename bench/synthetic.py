@@ -112,6 +112,13 @@ class _Generator:
 
     def _source(self, text: str, ident: str) -> str:
         text = _sub(text, r"^id: .*$", f"id: {ident}", ident)
+        # A runner's names for a dataset stand for that dataset alone: each copy gets its own.
+        text = re.sub(
+            r"^aliases: \[(.*)\]$",
+            lambda m: "aliases: [" + ", ".join(f"{ident}-{a.strip()}" for a in m.group(1).split(",")) + "]",
+            text,
+            flags=re.MULTILINE,
+        )
         text = _sub(text, r"^  url: <TBD>$", f"  url: https://data.example.invalid/{ident}/data.parquet", ident)
         return _sub(text, r"^  sha256: <TBD>$", f"  sha256: {self.hex(64)}", ident)
 

@@ -163,7 +163,7 @@ def require_valid(python: str, root: Path, env: dict[str, str]) -> None:
         summary = report["summary"]
         if run.exit_code != 0 or summary["errors"] or summary["pending"]:
             shown = "\n".join(
-                f"  {d['path']}:{d['line']}: {d['code']} {d['message']}" for d in report["diagnostics"][:20]
+                f"  {d['file']}:{d['line']}: {d['code']} {d['message']}" for d in report["diagnostics"][:20]
             )
             raise SystemExit(
                 f"the synthetic catalog does not validate ({report['tree']}): exit {run.exit_code}, {summary}\n{shown}"
