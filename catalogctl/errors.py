@@ -143,6 +143,11 @@ class CatalogInvalid(CatalogError):
         self.diagnostics = list(diagnostics)
 
 
+class RulesetAddedTwice(CatalogError):
+    """Two commits of one history each added a cohort's ruleset: which is the release is not
+    known, so neither is taken for it. Exit code 1."""
+
+
 class RemoteProblem(CatalogError):
     """A remote that refuses an update or disagrees with us. Exit code 1."""
 

@@ -92,12 +92,17 @@ def _take(path: Path, what: str) -> int:
     killed is taken over (the kernel released the holder's flock), a live holder's is refused."""
     for _ in range(5):
         try:
-            handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         except FileExistsError:
             try:
-                handle = os.open(path, os.O_RDWR)
+                handle = os.open(path, os.O_RDWR | os.O_NOFOLLOW)  # a link there is no lock of ours
             except FileNotFoundError:
                 continue  # its holder just removed it: try to create it again
+            except OSError as exc:  # ELOOP: a symlink; writing through it would change its target
+                raise EnvironmentProblem(
+                    f"{path} is not a lock file ({exc.strerror or exc}): nothing was done",
+                    "remove it if no catalogctl is running (catalogctl never follows or removes it)",
+                ) from None
         except OSError as exc:
             raise EnvironmentProblem(f"cannot create the lock file {path}: {exc.strerror or exc}") from None
         try:

@@ -17,6 +17,7 @@ from catalogctl.errors import (
     HistoryIncomplete,
     RemoteProblem,
     RemoteUnreachable,
+    RulesetAddedTwice,
 )
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 
@@ -86,18 +87,31 @@ def require_full_history(repo: pygit2.Repository, path: str) -> None:
         )
 
 
-def commit_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> pygit2.Commit | None:
-    """The newest commit reachable from `start` (default HEAD) that added `path` (its parents
-    lack it). A shallow clone cannot tell (its oldest commit seems to add everything): an error."""
+def commits_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> list[pygit2.Commit]:
+    """Every commit reachable from `start` (default HEAD) that added `path` (its parents lack
+    it), newest first. A shallow clone cannot tell (its oldest commit seems to add everything):
+    an error."""
     require_full_history(repo, path)
     if start is None:
         if repo.head_is_unborn:
-            return None
+            return []
         start = head(repo)
-    for commit in repo.walk(start.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME):
-        if _has_path(commit, path) and not any(_has_path(parent, path) for parent in commit.parents):
-            return commit
-    return None
+    walk = repo.walk(start.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.TIME)
+    return [c for c in walk if _has_path(c, path) and not any(_has_path(p, path) for p in c.parents)]
+
+
+def commit_adding(repo: pygit2.Repository, path: str, start: pygit2.Commit | None = None) -> pygit2.Commit | None:
+    """The one commit reachable from `start` (default HEAD) that added `path`. Two are an error: a
+    release's ruleset is added once, by its freeze, and a second copy brought in by a merge (that
+    changes no file, so no review sees it) must never be taken for the release."""
+    found = commits_adding(repo, path, start)
+    if len(found) > 1:
+        shown = ", ".join(str(c.id)[:12] for c in found)
+        raise RulesetAddedTwice(
+            f"{path} was added by {len(found)} commits ({shown}): a ruleset is added once, by its freeze",
+            "one of them is not the release: ask the maintainers which; do not run either",
+        )
+    return found[0] if found else None
 
 
 class GitTree:

@@ -36,6 +36,7 @@ from catalogctl.errors import (
     EntityNotFound,
     EnvironmentProblem,
     RemoteProblem,
+    UsageError,
 )
 from catalogctl.io import gitrepo
 from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
@@ -283,6 +284,7 @@ class _Freeze:
         if resumed is not None:
             if self.request.seeds_file is not None:
                 check_resumed_seeds(resumed, self.cohort, self.request.seeds_file, self.ruleset_rel)
+            self.check_resumed_against_published(catalog, resumed)
             sets, frozen_at = list(resumed.seed_sets), resumed.frozen_at
         else:
             sets, note = seed_sets(catalog, self.cohort, previous, self.request.seeds_file)
@@ -298,6 +300,18 @@ class _Freeze:
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
             seed_sets=sets,
         )
+
+    def check_resumed_against_published(self, catalog: Catalog, resumed: Ruleset) -> None:
+        """A ruleset left on disk is reused only if its seed sets that were published before are
+        exactly the published ones (it may have been edited, or written by hand)."""
+        published = {s.id: s for r in catalog.rulesets.values() if r.cohort != self.cohort.id for s in r.seed_sets}
+        for seed_set in resumed.seed_sets:
+            if seed_set.id in published and seed_set != published[seed_set.id]:
+                raise UsageError(
+                    f"{self.ruleset_rel}, left from an interrupted freeze, has a seed set {seed_set.id} other than the "
+                    "one already published: nothing was frozen",
+                    f"remove {self.ruleset_rel} to start this freeze over",
+                )
 
     def commit_message(self) -> str:
         return f"Freeze cohort {self.cohort}\n\nAdds {self.ruleset_rel} and its CHANGELOG.md section.\n"

@@ -78,6 +78,17 @@ def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str) -> Re
             "fetch it: git fetch origin main",
         )
     on = [ref for ref, tip in tips.items() if gitrepo.is_ancestor(repo, commit, tip)]
+    for ref in on:  # on the branch, and its only copy there: a merge may bring in a second one
+        adders = gitrepo.commits_adding(repo, ruleset_path(cohort), gitrepo.commit_by_id(repo, tips[ref]))
+        if len(adders) > 1:  # one adder that is not the tag's commit is "the tag moved", said above
+            shown = ", ".join(_short(str(c.id)) for c in adders)
+            return ReleaseCheck(
+                "on-default-branch",
+                False,
+                f"{ruleset_path(cohort)} was added by {len(adders)} commits on `{_branch_name(ref)}` ({shown}): "
+                "a ruleset is added once, by its freeze",
+                "one of them is not the release (a merge can bring in a second copy unseen): ask the maintainers",
+            )
     if on:
         return ReleaseCheck(
             "on-default-branch", True, f"the tag's commit is on the default branch `{_branch_name(on[0])}`"

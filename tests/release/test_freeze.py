@@ -548,3 +548,34 @@ def test_a_changelog_that_is_not_utf8_is_a_message(repo: Path) -> None:
 
 def snapshot_bytes(root: Path) -> tuple[str, str, bytes]:
     return git(root, "rev-parse", "HEAD"), git(root, "status", "--porcelain"), (root / "CHANGELOG.md").read_bytes()
+
+
+def test_a_left_ruleset_whose_published_seed_set_was_edited_is_not_reused(repo: Path, seeds_a: Path) -> None:
+    # Found by trying to break it: a hand-edited "interrupted" ruleset's altered seed set A was
+    # committed and tagged; only ci, later, saw that it differed from the published A.
+    freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
+    plan = freeze(repo, request("2026-09-C1", dry_run=True))
+    ruleset = repo / "rulesets/2026-09-C1.yaml"
+    ruleset.write_text(plan.ruleset_text.replace("model_seed: 42", "model_seed: 43", 1))
+    before = git(repo, "rev-parse", "HEAD"), tags(repo)
+    with pytest.raises(UsageError) as caught:
+        freeze(repo, request("2026-09-C1"))
+    assert str(caught.value) == (
+        "rulesets/2026-09-C1.yaml, left from an interrupted freeze, has a seed set A other than the one already "
+        "published: nothing was frozen"
+    )
+    assert (git(repo, "rev-parse", "HEAD"), tags(repo)) == before
+
+
+def test_a_symlinked_freeze_lock_is_refused_and_its_target_untouched(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    (repo / ".git/catalogctl-freeze.lock").symlink_to(outside)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", repo, code=2)
+    lock = repo / ".git/catalogctl-freeze.lock"
+    assert done.stderr == (
+        f"error: {lock} is not a lock file (Too many levels of symbolic links): nothing was done\n"
+        "hint: remove it if no catalogctl is running (catalogctl never follows or removes it)\n"
+    )
+    assert outside.read_text() == "keep me\n"  # was truncated to "pid N on host"
+    assert tags(repo) == []

@@ -258,3 +258,31 @@ def test_a_clone_without_the_default_branch_cannot_place_the_tag(release: Path, 
         "error: cannot tell whether tag `2026-09-C0` is on the default branch: this clone has neither `main` "
         "nor `origin/main`\nhint: fetch it: git fetch origin main\n"
     )
+
+
+def test_a_sibling_release_merged_in_unseen_is_no_release(
+    release: Path, origin: Path, submission: Path, tmp_path: Path
+) -> None:
+    # Found by trying to break it: the sibling merged with `-s ours` (main's tree unchanged, so the
+    # PR gate saw nothing) put it on the default branch; preflight, cohorts and verify then took it.
+    sibling = _sibling_release(origin, tmp_path)
+    attacker = tmp_path / "attacker"
+    git(attacker, "checkout", "-q", "main")
+    git(attacker, "merge", "-q", "-s", "ours", "longer", "-m", "Merge longer (no change)")
+    git(attacker, "push", "-q", "origin", "main")
+    runner = _runner(origin, tmp_path)
+    released = git(release, "rev-parse", "2026-09-C0^{commit}")
+    twice = "rulesets/2026-09-C0.yaml was added by 2 commits on `main` ("
+    output = tmp_path / "resolved.json"
+    result = run_cli("preflight", str(submission), "-o", str(output), "-C", str(runner), "--offline", code=9)
+    assert result.stderr.startswith(f"error [release-unreachable]: {twice}")
+    assert sibling[:12] in result.stderr
+    assert released[:12] in result.stderr
+    assert "): a ruleset is added once, by its freeze\n" in result.stderr
+    assert not output.exists()
+    verify = run_cli("verify", "2026-09-C0", "-C", str(runner), code=1)
+    assert any(line.startswith(f"FAIL  {twice}") for line in verify.stdout.splitlines())
+    git(runner, "tag", "-d", "2026-09-C0")  # a clone without the tag, on main: the fallback must not pick one
+    git(runner, "checkout", "-q", "main")
+    fallback = run_cli("resolve", str(submission), "-C", str(runner), code=1)
+    assert fallback.stderr.startswith("error: rulesets/2026-09-C0.yaml was added by 2 commits (")
