@@ -19,6 +19,7 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.errors import CatalogError, EntityNotFound
 from catalogctl.model import InferenceBenchmark, Pending, is_display
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, AccuracyDataset, Generation
+from catalogctl.model.resolved import contract_datasets
 
 
 def plain(value: Any, *, display: bool = True) -> Any:
@@ -166,24 +167,11 @@ def digest_of(contract: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(canonical_form(contract))).hexdigest()
 
 
-def dataset_sources(catalog: Catalog, bench_id: str) -> dict[str, str]:
-    """Where each dataset of a benchmark's contract is downloaded from (display copy), by id;
-    a pending url is left out."""
-    contract = resolve_contract(catalog, bench_id, display=False)
-    out: dict[str, str] = {}
-    for ident in _dataset_ids(contract):
-        url = catalog.datasets[ident].source.url
-        if not isinstance(url, Pending):
-            out[ident] = str(url)
-    return out
-
-
-def _dataset_ids(contract: dict[str, Any]) -> list[str]:
-    ids = [d["id"] for d in (contract.get("performance") or {}).get("datasets", [])]
-    ids += [e["dataset"]["id"] for e in (contract.get("accuracy") or {}).get("datasets", [])]
-    if "dataset" in contract:
-        ids.append(contract["dataset"]["id"])
-    return list(dict.fromkeys(ids))
+def dataset_sources(catalog: Catalog, contract: dict[str, Any]) -> dict[str, str]:
+    """Where each dataset of a resolved contract is downloaded from (display copy), by id; a
+    pending url is left out."""
+    urls = {ident: catalog.datasets[ident].source.url for ident in contract_datasets(contract)}
+    return {ident: str(url) for ident, url in urls.items() if not isinstance(url, Pending)}
 
 
 def canonical_json(data: Any) -> bytes:

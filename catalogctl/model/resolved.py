@@ -264,3 +264,13 @@ def accuracy_datasets(contract: ResolvedContract) -> list[ContractAccuracyDatase
     """The accuracy phase's datasets ([] without the phase)."""
     accuracy = contract.get("accuracy")
     return accuracy.get("datasets", []) if accuracy else []
+
+
+def contract_datasets(contract: Mapping[str, Any]) -> dict[str, Any]:
+    """Every dataset the contract inlines, by id: the performance phase's, the accuracy phase's,
+    a training benchmark's."""
+    terms = contract_terms(contract)
+    found: list[Any] = [*performance_datasets(terms), *(e["dataset"] for e in accuracy_datasets(terms))]
+    if isinstance(contract.get("dataset"), dict):
+        found.append(contract["dataset"])
+    return {d["id"]: d for d in found}

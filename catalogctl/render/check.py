@@ -89,12 +89,13 @@ def check_text(report: CheckReport) -> str:
 def check_markdown(report: CheckReport) -> str:
     """A Markdown table, fit for a PR or a submission review: a bold row per gate with its
     verdict, then a row per check with the check's own status."""
+    proof = proof_line(report)
     lines = [
         f"### Checks of {md_code(report.benchmark)}",
         "",
         f"Source: {md_text(report.source)}",
         "",
-        md_text(proof_line(report)[0].upper() + proof_line(report)[1:]),
+        md_text(proof[:1].upper() + proof[1:]),
         "",
         "| gate / check | status | expected | observed |",
         "| --- | --- | --- | --- |",

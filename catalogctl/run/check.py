@@ -139,7 +139,7 @@ def load_resolved(path: Path) -> ResolvedConfig:
     return read_resolved(path)[0]
 
 
-def read_resolved(path: Path) -> tuple[ResolvedConfig, Any]:
+def read_resolved(path: Path) -> tuple[ResolvedConfig, dict[str, Any]]:
     """The resolved config of a file, and the data the file holds (what its seal is of)."""
     data = read_input(path)
     try:
@@ -147,7 +147,7 @@ def read_resolved(path: Path) -> tuple[ResolvedConfig, Any]:
     except (JsonProblem, YamlProblem) as exc:
         raise InputsUnusable(f"{path} is not a resolved config: {exc}") from None
     try:
-        return ResolvedConfig.model_validate(parsed), parsed
+        return ResolvedConfig.model_validate(parsed), parsed  # a mapping: the model validated it
     except ValidationError as exc:
         raise _unusable(path, "not a valid resolved config", exc) from None
 
@@ -179,11 +179,13 @@ def check_run(
     return grade(config, results, prove(config, source, catalog))
 
 
-def prove(config: ResolvedConfig, source: str, catalog: Path | None, written: Any = None) -> str | None:
+def prove(
+    config: ResolvedConfig, source: str, catalog: Path | None, written: dict[str, Any] | None = None
+) -> str | None:
     """The config is what `resolve` wrote (its digests and seal, over the file's data when
     `written`), and with `catalog` the release's; returns what it was proven against (None:
     only itself)."""
-    verify_config(config, source, written if isinstance(written, dict) else None)
+    verify_config(config, source, written)
     _require_gate_inputs(config, source)  # a contract as written: now every key a gate reads is there
     if catalog is None:
         return None

@@ -8,19 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.model.resolved import ResolvedConfig
+from catalogctl.model.resolved import ResolvedConfig, contract_datasets
 from catalogctl.model.results import RunResults
 
 _HINT = "check the run folder or results file against the resolved config: they are of different runs"
-
-
-def contract_datasets(contract: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every dataset the contract inlines, by id (performance, accuracy, a training dataset)."""
-    found = [*(contract.get("performance") or {}).get("datasets", [])]
-    found += [entry["dataset"] for entry in (contract.get("accuracy") or {}).get("datasets", [])]
-    if isinstance(contract.get("dataset"), dict):
-        found.append(contract["dataset"])
-    return {d["id"]: d for d in found}
 
 
 def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
@@ -34,16 +25,15 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
             "this run does not say which model it served, so it cannot be shown to be a run of this contract",
             "report the served model: `model` in a results file (the endpoints client writes model_params.name)",
         )
-    if results.model is not None:
-        model = contract.get("model") or {}
-        names = [model.get("id"), model.get("reference_id"), config.endpoint_config.get("served_model")]
-        _same(
-            "model",
-            results.model,
-            list(dict.fromkeys(n for n in names if n)),
-            "if the endpoint serves the contract's model under another name, declare it in the "
-            "submission: endpoint_config.served_model",
-        )
+    model = contract.get("model") or {}
+    names = [model.get("id"), model.get("reference_id"), config.endpoint_config.get("served_model")]
+    _same(
+        "model",
+        results.model,
+        list(dict.fromkeys(n for n in names if n)),
+        "if the endpoint serves the contract's model under another name, declare it in the "
+        "submission: endpoint_config.served_model",
+    )
     datasets = contract_datasets(contract)
     _one_answer_each(contract, results)
     scored = [a.dataset for a in results.accuracy]

@@ -63,10 +63,11 @@ def resolve_at(
     digest = _contract_digest(catalog, submission, frozen, label)
     ruleset_text = gitrepo.read_blob(commit, ruleset_path(ref.cohort))  # there: the loader read it
     submission_data = submission.model_dump(mode="json", exclude_none=True)
+    contract = resolve_contract(catalog, ref.benchmark, display=False)  # what the digest is of
     return ResolvedConfig(
         submission_ref=submission_data["submission_ref"],
-        contract=resolve_contract(catalog, ref.benchmark, display=False),  # what the digest is of
-        sources=dataset_sources(catalog, ref.benchmark),
+        contract=contract,
+        sources=dataset_sources(catalog, contract),
         seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
         endpoint_config=submission_data["endpoint_config"],
         settings=submission_data["settings"],
