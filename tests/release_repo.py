@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import socket
 import subprocess
 import time
@@ -85,4 +86,18 @@ case "$1" in
   refs/tags/*) echo "tags are refused here" >&2; exit 1 ;;
 esac
 exit 0
+"""
+
+
+# The moment the test freezes happen, and a gsm8k submission to cohort 2026-09-C0 (seed set A).
+NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
+SUBMISSION = """\
+type: submission
+submission_ref: {cohort: 2026-09-C0, seed_set_id: A, benchmark: gsm8k}
+endpoint_config:
+  endpoints: ["http://127.0.0.1:8000/v1"]
+  api_type: openai_completions
+settings:
+  load_pattern: {type: concurrency, target_concurrency: 512}
+submitter: {organization: Example Labs}
 """

@@ -44,7 +44,7 @@ def resolved_config(root: Path, benchmark: str, **endpoint: str) -> ResolvedConf
             submission_ref={"cohort": "2026-09-C0", "seed_set_id": "A", "benchmark": benchmark},
             contract=contract,
             seeds=ResolvedSeeds(id="A", **SET_A),
-            sources=dataset_sources(catalog, benchmark),
+            sources=dataset_sources(catalog, contract),
             endpoint_config={
                 "endpoints": ["http://127.0.0.1:8000/v1"],
                 "api_type": contract.get("api_type", "openai"),

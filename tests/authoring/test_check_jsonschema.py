@@ -5,7 +5,6 @@ the ruleset schema refuses as no `date-time`.)"""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import subprocess
 import sys
@@ -15,19 +14,9 @@ import pytest
 
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import REPO_ROOT, git, run_cli, write
-from tests.release_repo import SEEDS_A, make_freezable
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, make_freezable
 
 CHECK_JSONSCHEMA = Path(sys.executable).parent / "check-jsonschema"
-NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-SUBMISSION = """\
-type: submission
-submission_ref: {cohort: 2026-09-C0, seed_set_id: A, benchmark: gsm8k}
-endpoint_config:
-  endpoints: ["http://127.0.0.1:8000/v1"]
-  api_type: openai_completions
-settings:
-  load_pattern: {type: concurrency, target_concurrency: 512}
-"""
 RESULTS = {
     "schema": "catalogctl/results/v1",
     "benchmark": "gsm8k",

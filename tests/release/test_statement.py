@@ -3,26 +3,13 @@ commit, on the default branch, in a history the clone has in full."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
 
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import git, run_cli, write
-from tests.release_repo import SEEDS_A, make_freezable
-
-NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-SUBMISSION = """\
-type: submission
-submission_ref: {cohort: 2026-09-C0, seed_set_id: A, benchmark: gsm8k}
-endpoint_config:
-  endpoints: ["http://127.0.0.1:8000/v1"]
-  api_type: openai_completions
-settings:
-  load_pattern: {type: concurrency, target_concurrency: 512}
-submitter: {organization: Example Labs}
-"""
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, make_freezable
 
 
 @pytest.fixture

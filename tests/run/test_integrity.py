@@ -6,7 +6,6 @@ digests were recomputed cannot pass."""
 from __future__ import annotations
 
 import copy
-import datetime as dt
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import git, run_cli, write
-from tests.release_repo import SEEDS_A, make_freezable
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, make_freezable
 from tests.run_results import gpt_oss_results, pin_all, resealed, resolved_config
 
 Edit = Callable[[dict[str, Any]], None]
@@ -107,16 +106,6 @@ def test_a_value_of_the_wrong_type_names_its_key(inputs: tuple[dict[str, Any], P
 
 # -- with --catalog: proven against the release ----------------------------------------------------
 
-NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-SUBMISSION = """\
-type: submission
-submission_ref: {cohort: 2026-09-C0, seed_set_id: A, benchmark: gsm8k}
-endpoint_config:
-  endpoints: ["http://127.0.0.1:8000/v1"]
-  api_type: openai_completions
-settings:
-  load_pattern: {type: concurrency, target_concurrency: 512}
-"""
 GSM8K_RUN = {
     "schema": "catalogctl/results/v1",
     "benchmark": "gsm8k",

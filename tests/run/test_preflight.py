@@ -3,7 +3,6 @@ the GitHub API on loopback. Every refusal names its reason and leaves no output 
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
@@ -15,19 +14,7 @@ from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.resolve import resolve
 from tests.helpers import commit_all, git, replace_in, run_cli, write
-from tests.release_repo import SEEDS_A, free_port, git_daemon, make_freezable
-
-NOW = dt.datetime(2026, 8, 28, 12, 0, tzinfo=dt.UTC)
-SUBMISSION = """\
-type: submission
-submission_ref: {cohort: 2026-09-C0, seed_set_id: A, benchmark: gsm8k}
-endpoint_config:
-  endpoints: ["http://127.0.0.1:8000/v1"]
-  api_type: openai_completions
-settings:
-  load_pattern: {type: concurrency, target_concurrency: 512}
-submitter: {organization: Example Labs}
-"""
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, free_port, git_daemon, make_freezable
 
 
 @pytest.fixture
