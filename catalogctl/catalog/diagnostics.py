@@ -47,6 +47,7 @@ CODES: dict[str, str] = {
     "yaml-multiple-documents": "more than one document in a file",
     "yaml-non-string-key": "a key that is not a plain string",
     "yaml-ambiguous-scalar": "a plain word that YAML 1.1 reads as a boolean",
+    "yaml-reserved-scalar": "a plain `<<` or `=` (YAML 1.1's merge and value keys): quote it",
     "yaml-invalid-scalar": "a scalar YAML cannot type (e.g. an impossible date)",
     "yaml-empty": "a file with no content",
     "schema-unknown-key": "a key the schema does not define",

@@ -43,6 +43,11 @@ STR_TAG = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
 _CORE_TAG_PREFIX = "tag:yaml.org,2002:"
 
+# ruamel's resolver still types a plain `<<` and `=` as YAML 1.1's merge and value keys, which no
+# constructor builds (a KeyError) and which readers disagree on (PyYAML merges `<<`, YAML 1.2
+# reads both as strings): refused, like the YAML 1.1 booleans, so that a file means one thing.
+_RESERVED_TAGS = {"tag:yaml.org,2002:merge": "merge", "tag:yaml.org,2002:value": "value"}
+
 # Plain words that YAML 1.1 readers (PyYAML and most runners) type as booleans while YAML 1.2
 # reads them as strings: a catalog value must mean the same to every reader.
 YAML11_BOOLS = re.compile(r"y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF")
@@ -181,6 +186,13 @@ def _scalar_value(event: ScalarEvent, foreign: bool) -> tuple[Any, bool]:
                 f'write "{text}" in quotes for a string, or true/false for a boolean',
             )
         return text, False
+    if tag in _RESERVED_TAGS:
+        raise _problem(
+            event,
+            "yaml-reserved-scalar",
+            f"plain `{text}` is YAML's {_RESERVED_TAGS[tag]} key, which readers do not agree on",
+            f'write "{text}" in quotes for a string',
+        )
     if tag == _INT_TAG and len(text) > MAX_INT_DIGITS:
         raise _problem(
             event,

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import codecs
 import datetime as dt
+import re
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.representer import SafeRepresenter
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
+from catalogctl.errors import CatalogError
 from catalogctl.io.yamlbuild import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
@@ -114,9 +117,36 @@ def parse_document(path: str, data: bytes) -> Document:
     return Document(path, text, build(text))
 
 
+# Every string the tool writes reads back identical. YAML allows only its printable characters
+# raw (the reader, libyaml, refuses the C0 and C1 controls, DEL, U+FFFE and U+FFFF) and reads CR,
+# NEL, LS and PS as line breaks (normalised) and a BOM as a stream mark: a string with any of
+# them (a key too) is written double-quoted, where the emitter escapes each (\x01, \r, \N, \L,
+# \P, \uFEFF) and every reader gets the same string back. A lone surrogate (a JSON input may hold
+# one) has no escape the reader accepts (libyaml refuses \uD800) and no UTF-8 form: refused, never
+# written as something else.
+_ESCAPE = re.compile("[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _needs_escapes(value: str) -> bool:
+    """Whether `value` needs escapes (a double-quoted scalar); refuses a lone surrogate."""
+    if _ESCAPE.search(value) is None:
+        return False
+    surrogate = _SURROGATE.search(value)
+    if surrogate is not None:
+        raise CatalogError(
+            f"cannot write {value!r} as YAML: it holds a lone surrogate (U+{ord(surrogate.group()):04X})",
+            "fix the input it came from: neither YAML nor UTF-8 can hold a lone surrogate",
+        )
+    return True
+
+
 def _represent_str(representer: Any, value: str) -> Any:
     """Multi-line text as a literal block, the way people write it; text kept exactly, and
     quoted where a YAML 1.1 reader (or this module) would not read it back as the same string."""
+    # libyaml refuses a literal block whose first line starts with a tab (no indentation yet)
+    if _needs_escapes(value) or ("\n" in value and value.startswith("\t")):
+        return representer.represent_scalar(STR_TAG, value, style='"')
     if YAML11_BOOLS.fullmatch(value):
         return representer.represent_scalar(STR_TAG, value, style="'")
     return representer.represent_scalar(STR_TAG, value, style="|" if "\n" in value else None)
@@ -147,6 +177,20 @@ def read_foreign_yaml(data: bytes) -> Any:
     return build(_decode(data), foreign=True)
 
 
+def _quoted(value: Any) -> Any:
+    """`value` with its strings (keys too) quoted as `dump_yaml` quotes them: double quotes for
+    those that need escapes, single quotes for YAML 1.1's boolean words."""
+    if isinstance(value, str):
+        if _needs_escapes(value):
+            return DoubleQuotedScalarString(value)
+        return SingleQuotedScalarString(value) if YAML11_BOOLS.fullmatch(value) else value
+    if isinstance(value, dict):
+        return {_quoted(key): _quoted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_quoted(item) for item in value]
+    return value
+
+
 def update_document(text: str, updates: dict[PathKey, Any]) -> str:
     """`text` with the values at these paths replaced (or added), keeping comments, quotes,
     key order and layout: a round trip through ruamel.yaml's round-trip mode."""
@@ -161,7 +205,7 @@ def update_document(text: str, updates: dict[PathKey, Any]) -> str:
         node = document
         for part in path[:-1]:
             node = node[part]
-        node[path[-1]] = value
+        node[_quoted(path[-1])] = _quoted(value)
     out = io.StringIO()
     yaml.dump(document, out)
     return out.getvalue()
