@@ -5,22 +5,23 @@ them into the dataset's YAML keeping its comments and layout)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
 
 from catalogctl.catalog.diagnostics import did_you_mean, errors_only
-from catalogctl.catalog.layout import ENTITY_DIRS
+from catalogctl.catalog.layout import ENTITY_DIRS, entity_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
 from catalogctl.catalog.validation import validate_document
-from catalogctl.errors import CatalogInvalid, DownloadProblem, EntityNotFound, UsageError
+from catalogctl.errors import CatalogInvalid, DownloadProblem, EntityNotFound, UsageError, error
 from catalogctl.io.files import write_atomic
 from catalogctl.io.http import Fetched, download, read_local
-from catalogctl.io.tree import Tree
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
 from catalogctl.io.yamlio import YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
+from catalogctl.model.common import id_problem
 from catalogctl.model.datasets import DatasetsReport, Status, VerifiedDataset
 
 Progress = Callable[[str, int, int | None], None]
@@ -126,27 +127,53 @@ class Pinned:
     changes: list[str]
 
 
-def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None = None) -> Pinned:
-    """Hash `source` (a local file or an http(s) URL) and write its sha256 -- and its URL, and
-    the sample count when it can be counted and the dataset has no splits -- into the dataset's
-    file in the working tree, keeping comments and layout."""
-    root = find_root(root)
-    path = root / ENTITY_DIRS["dataset"] / f"{ident}.yaml"
-    if not path.is_file():
-        datasets = sorted(p.stem for p in path.parent.glob("*.yaml"))
+def _read_dataset_file(root: Path, ident: str) -> tuple[str, bytes]:
+    """The repository-relative path and bytes of dataset `ident`'s file, found where the layout
+    puts it and read by the working tree's rules: the id is checked before any path is built, and
+    a file that is or passes through a symlink is refused as `validate` refuses it."""
+    not_an_id = id_problem(ident)
+    if not_an_id is not None:  # `../x` or `/x` would name a file outside the catalog
+        raise UsageError(not_an_id, "name a dataset by its id (list them with `catalogctl ls datasets`)")
+    tree, relative = WorkingTree(root), entity_path("dataset", ident)
+    kind = tree.kind(relative)
+    if kind is None:
+        datasets = [Path(e.path).stem for e in tree.entries(ENTITY_DIRS["dataset"]) if e.path.endswith(".yaml")]
         raise EntityNotFound(f"no dataset `{ident}` in the working tree", did_you_mean(ident, datasets))
-    relative = str(path.relative_to(root))
-    data = path.read_bytes()
+    if kind == "file":
+        try:
+            return relative, tree.read(relative)
+        except UnsafePath:  # a folder on the way is a link (or the file was swapped for one)
+            problem = error("file-symlink", "a folder on its path is a symlink; not followed", relative)
+    elif kind == "symlink":
+        problem = error("file-symlink", "symlinks are not allowed in the catalog; not followed", relative)
+    else:
+        problem = error("file-unexpected", f"`{relative}` should be a file, not a {kind}", relative)
+    hint = "make it a real file in a real folder; nothing was written"
+    raise CatalogInvalid(f"{relative} does not validate: fix it before pinning", [replace(problem, hint=hint)])
+
+
+def _parsed(relative: str, data: bytes) -> Dataset:
+    """The dataset a file holds; `CatalogInvalid` as `validate` reports it when it holds none."""
     try:
         doc = parse_document(relative, data)
     except YamlProblem as problem:  # not YAML, or not UTF-8: reported as `validate` reports it
         raise CatalogInvalid(
             f"{relative} does not validate: fix it before pinning", [problem.diagnostic(relative)]
         ) from None
-    text = data.decode("utf-8")  # parsed, so it is UTF-8
     dataset, problems = validate_document(doc, Dataset)
     if dataset is None:
         raise CatalogInvalid(f"{relative} does not validate: fix it before pinning", problems)
+    return dataset
+
+
+def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None = None) -> Pinned:
+    """Hash `source` (a local file or an http(s) URL) and write its sha256 -- and its URL, and
+    the sample count when it can be counted and the dataset has no splits -- into the dataset's
+    file in the working tree, keeping comments and layout."""
+    root = find_root(root).resolve()
+    relative, data = _read_dataset_file(root, ident)
+    dataset = _parsed(relative, data)
+    text = data.decode("utf-8")  # parsed, so it is UTF-8
     fetched = fetch(source, _format(dataset, source), progress)
     updates: dict[tuple[str | int, ...], Any] = {("source", "sha256"): fetched.sha256}
     changes = [f"source.sha256: {dataset.source.sha256} -> {fetched.sha256}"]
@@ -157,8 +184,9 @@ def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None =
         updates[("samples",)] = fetched.records
         changes.append(f"samples: {dataset.samples} -> {fetched.records}")
     new_text = update_document(text, updates)
-    check, problems = validate_document(parse_document(str(path), new_text.encode("utf-8")), Dataset)
+    check, problems = validate_document(parse_document(relative, new_text.encode("utf-8")), Dataset)
     if check is None:  # never write a file the catalog would refuse
-        raise CatalogInvalid(f"pinning would make {path.relative_to(root)} invalid", problems)
-    write_atomic(path, new_text.encode("utf-8"))
-    return Pinned(ident, str(path.relative_to(root)), fetched.sha256, fetched.records, changes)
+        raise CatalogInvalid(f"pinning would make {relative} invalid", problems)
+    _read_dataset_file(root, ident)  # still a file of ours: not swapped for a link while we fetched
+    write_atomic(root / relative, new_text.encode("utf-8"))
+    return Pinned(ident, relative, fetched.sha256, fetched.records, changes)

@@ -14,7 +14,7 @@ from catalogctl.authoring.datasets import pin_dataset, verify_datasets
 from catalogctl.errors import CatalogInvalid, UsageError
 from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
-from tests.helpers import replace_in, run_cli
+from tests.helpers import SHIPPED_CATALOG, replace_in, run_cli
 
 BODY = b'{"question": "1+1?", "answer": "2"}\n' * 29 + b'{"question": "2+2?", "answer": "4"}\n'
 SHA = hashlib.sha256(BODY).hexdigest()
@@ -226,3 +226,78 @@ def test_verify_local_names_every_missing_file_before_hashing_any(
     assert [(r.dataset, r.status, r.detail) for r in rows.datasets] == [
         ("aime25", "ok", f"1,080 bytes from {local / 'aime25.jsonl'}")
     ]
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A dataset file outside the catalog (beside it), which no pin may touch."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "victim.yaml").write_bytes((SHIPPED_CATALOG / "datasets" / "gsm8k.yaml").read_bytes())
+    return folder / "victim.yaml"
+
+
+@pytest.mark.parametrize("kind", ["traversal", "absolute"])
+def test_pin_refuses_an_id_that_is_a_path(catalog_dir: Path, outside: Path, tmp_path: Path, kind: str) -> None:
+    # Was exit 0 with the file outside rewritten (traversal), or a ValueError traceback (absolute).
+    data = tmp_path / "ten.jsonl"
+    data.write_bytes(b"{}\n" * 10)
+    ident = "../../../outside/victim" if kind == "traversal" else str(outside.with_suffix(""))
+    assert (catalog_dir / "benchmark_suite/datasets" / f"{ident}.yaml").resolve() == outside
+    before = outside.read_bytes()
+    result = run_cli("datasets", "pin", ident, str(data), "-C", str(catalog_dir), code=2)
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: `{ident}` is not a valid id: use 1-64 characters of a-z, 0-9, '.', '_' and '-', "
+        "starting with a letter or digit, without '..'\n"
+        "hint: name a dataset by its id (list them with `catalogctl ls datasets`)\n"
+    )
+    assert outside.read_bytes() == before
+
+
+def test_pin_refuses_a_symlinked_dataset_file(catalog_dir: Path, outside: Path, tmp_path: Path) -> None:
+    # Was followed: the link read, then replaced by a regular file.
+    link = catalog_dir / "benchmark_suite/datasets/gsm8k.yaml"
+    link.unlink()
+    link.symlink_to(outside)
+    data = tmp_path / "ten.jsonl"
+    data.write_bytes(b"{}\n" * 10)
+    before = outside.read_bytes()
+    result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stdout == ""
+    assert result.stderr == (
+        "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
+        "  benchmark_suite/datasets/gsm8k.yaml: file-symlink symlinks are not allowed in the catalog; "
+        "not followed (make it a real file in a real folder; nothing was written)\n"
+    )
+    assert outside.read_bytes() == before
+    assert link.is_symlink()
+
+
+def test_pin_refuses_a_dataset_file_in_a_symlinked_folder(catalog_dir: Path, tmp_path: Path) -> None:
+    folder = catalog_dir / "benchmark_suite/datasets"
+    elsewhere = tmp_path / "elsewhere"
+    folder.rename(elsewhere)
+    folder.symlink_to(elsewhere, target_is_directory=True)
+    data = tmp_path / "ten.jsonl"
+    data.write_bytes(b"{}\n" * 10)
+    before = {p.name: p.read_bytes() for p in elsewhere.iterdir()}
+    result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stderr == (
+        "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
+        "  benchmark_suite/datasets/gsm8k.yaml: file-symlink a folder on its path is a symlink; not followed "
+        "(make it a real file in a real folder; nothing was written)\n"
+    )
+    assert {p.name: p.read_bytes() for p in elsewhere.iterdir()} == before
+
+
+def test_pin_refuses_a_dataset_path_that_is_a_folder(catalog_dir: Path, tmp_path: Path) -> None:
+    path = catalog_dir / "benchmark_suite/datasets/gsm8k.yaml"
+    path.unlink()
+    path.mkdir()
+    result = run_cli("datasets", "pin", "gsm8k", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir), code=1)
+    assert result.stderr == (
+        "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
+        "  benchmark_suite/datasets/gsm8k.yaml: file-unexpected `benchmark_suite/datasets/gsm8k.yaml` should be "
+        "a file, not a dir (make it a real file in a real folder; nothing was written)\n"
+    )
