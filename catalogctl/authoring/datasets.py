@@ -4,23 +4,34 @@ them into the dataset's YAML keeping its comments and layout)."""
 
 from __future__ import annotations
 
+import codecs
+import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
 
 from catalogctl.catalog.diagnostics import did_you_mean, errors_only
-from catalogctl.catalog.layout import ENTITY_DIRS
+from catalogctl.catalog.layout import ENTITY_DIRS, entity_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
 from catalogctl.catalog.validation import validate_document
-from catalogctl.errors import CatalogInvalid, DownloadProblem, EntityNotFound, UsageError
+from catalogctl.errors import (
+    CatalogError,
+    CatalogInvalid,
+    Diagnostic,
+    DownloadProblem,
+    EntityNotFound,
+    UsageError,
+    error,
+)
 from catalogctl.io.files import write_atomic
 from catalogctl.io.http import Fetched, download, read_local
-from catalogctl.io.tree import Tree
-from catalogctl.io.yamlio import YamlProblem, parse_document, update_document
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
+from catalogctl.io.yamlio import PathKey, YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
+from catalogctl.model.common import id_problem
 from catalogctl.model.datasets import DatasetsReport, Status, VerifiedDataset
 
 Progress = Callable[[str, int, int | None], None]
@@ -126,39 +137,154 @@ class Pinned:
     changes: list[str]
 
 
-def pin_dataset(root: Path, ident: str, source: str, progress: Progress | None = None) -> Pinned:
-    """Hash `source` (a local file or an http(s) URL) and write its sha256 -- and its URL, and
-    the sample count when it can be counted and the dataset has no splits -- into the dataset's
-    file in the working tree, keeping comments and layout."""
-    root = find_root(root)
-    path = root / ENTITY_DIRS["dataset"] / f"{ident}.yaml"
-    if not path.is_file():
-        datasets = sorted(p.stem for p in path.parent.glob("*.yaml"))
+def _read_dataset_file(root: Path, ident: str) -> tuple[str, bytes]:
+    """The repository-relative path and bytes of dataset `ident`'s file, found where the layout
+    puts it and read by the working tree's rules: the id is checked before any path is built, and
+    a file that is or passes through a symlink is refused as `validate` refuses it."""
+    not_an_id = id_problem(ident)
+    if not_an_id is not None:  # `../x` or `/x` would name a file outside the catalog
+        raise UsageError(not_an_id, "name a dataset by its id (list them with `catalogctl ls datasets`)")
+    tree, relative = WorkingTree(root), entity_path("dataset", ident)
+    kind = tree.kind(relative)
+    if kind is None:
+        datasets = [Path(e.path).stem for e in tree.entries(ENTITY_DIRS["dataset"]) if e.path.endswith(".yaml")]
         raise EntityNotFound(f"no dataset `{ident}` in the working tree", did_you_mean(ident, datasets))
-    relative = str(path.relative_to(root))
-    data = path.read_bytes()
+    if kind == "file":
+        try:
+            return relative, tree.read(relative)
+        except UnsafePath:  # a folder on the way is a link (or the file was swapped for one)
+            problem = error("file-symlink", "a folder on its path is a symlink; not followed", relative)
+    elif kind == "symlink":
+        problem = error("file-symlink", "symlinks are not allowed in the catalog; not followed", relative)
+    else:
+        problem = error("file-unexpected", f"`{relative}` should be a file, not a {kind}", relative)
+    hint = "make it a real file in a real folder; nothing was written"
+    raise CatalogInvalid(f"{relative} does not validate: fix it before pinning", [replace(problem, hint=hint)])
+
+
+def _parsed(relative: str, data: bytes) -> Dataset:
+    """The dataset a file holds; `CatalogInvalid` as `validate` reports it when it holds none."""
     try:
         doc = parse_document(relative, data)
     except YamlProblem as problem:  # not YAML, or not UTF-8: reported as `validate` reports it
         raise CatalogInvalid(
             f"{relative} does not validate: fix it before pinning", [problem.diagnostic(relative)]
         ) from None
-    text = data.decode("utf-8")  # parsed, so it is UTF-8
     dataset, problems = validate_document(doc, Dataset)
     if dataset is None:
         raise CatalogInvalid(f"{relative} does not validate: fix it before pinning", problems)
-    fetched = fetch(source, _format(dataset, source), progress)
-    updates: dict[tuple[str | int, ...], Any] = {("source", "sha256"): fetched.sha256}
-    changes = [f"source.sha256: {dataset.source.sha256} -> {fetched.sha256}"]
+    return dataset
+
+
+def _named_format(location: str) -> str | None:
+    """The format a file's name says (`.jsonl`, …), None when it says none we know."""
+    path = urlparse(location).path if urlparse(location).scheme in ("http", "https") else location
+    return _FORMATS.get(Path(path).suffix.lower())
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One value a pin writes; `flag` names the option that must allow it, if any."""
+
+    path: tuple[str, ...]
+    old: object
+    new: object
+    flag: str = ""
+
+    def __str__(self) -> str:
+        return f"{'.'.join(self.path)}: {self.old} -> {self.new}"
+
+
+def _changes(dataset: Dataset, source: str, named: str | None, fetched: Fetched) -> list[_Change]:
+    """What pinning `source` writes. A sample count or a format the catalog already states is a
+    claim about the data: a pin of the wrong file must not overwrite it silently."""
+    changes = [_Change(("source", "sha256"), dataset.source.sha256, fetched.sha256)]
     if urlparse(source).scheme in ("http", "https") and source != dataset.source.url:
-        updates[("source", "url")] = source
-        changes.append(f"source.url: {dataset.source.url} -> {source}")
+        changes.append(_Change(("source", "url"), dataset.source.url, source))
+    declared = dataset.source.format
+    if declared is not None and named is not None and named != declared:
+        changes.append(_Change(("source", "format"), declared, named, "--update-format"))
     if fetched.records is not None and not dataset.splits and fetched.records != dataset.samples:
-        updates[("samples",)] = fetched.records
-        changes.append(f"samples: {dataset.samples} -> {fetched.records}")
-    new_text = update_document(text, updates)
-    check, problems = validate_document(parse_document(str(path), new_text.encode("utf-8")), Dataset)
+        flag = "" if isinstance(dataset.samples, Pending) else "--update-samples"  # pending: filled in
+        changes.append(_Change(("samples",), dataset.samples, fetched.records, flag))
+    return changes
+
+
+def _edited(data: bytes, updates: dict[PathKey, Any]) -> bytes:
+    """`data` with `updates` made, keeping its BOM and its CRLF line ends (the round trip
+    through ruamel.yaml drops the one and writes LF)."""
+    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+    text = data[len(bom) :].decode("utf-8")  # parsed, so it is UTF-8
+    crlf = text.count("\r\n") == text.count("\n") > 0  # every line ends in CRLF (a mixed file gets LF)
+    # In LF for the round trip: ruamel.yaml keeps a comment's CR as part of its text.
+    new_text = update_document(text.replace("\r\n", "\n") if crlf else text, updates)
+    return bom + (new_text.replace("\n", "\r\n") if crlf else new_text).encode("utf-8")
+
+
+class _Pinned(WorkingTree):
+    """The working tree as the pin would leave it: one file's bytes replaced."""
+
+    def __init__(self, root: Path, path: str, data: bytes) -> None:
+        super().__init__(root)
+        self.path, self.data = path, data
+
+    def read(self, path: str) -> bytes:
+        """The new bytes of the pinned file, any other file's own."""
+        return self.data if path == self.path else super().read(path)
+
+    def file_ids(self, folder: str) -> dict[str, str]:
+        """As the working tree's, with the pinned file's id computed from its new bytes."""
+        ids = super().file_ids(folder)
+        if self.path in ids:
+            blob = hashlib.sha1(b"blob %d\0" % len(self.data) + self.data, usedforsecurity=False).hexdigest()
+            ids[self.path] = f"{ids[self.path].split(':')[0]}:{blob}"
+        return ids
+
+
+def _check_catalog(root: Path, relative: str, data: bytes) -> None:
+    """Refuse a pin after which the catalog has errors it did not have (a benchmark's figure
+    computed from the old sample count, say): never write a file the catalog would refuse."""
+
+    def errors(tree: Tree) -> dict[tuple[str, str, str], Diagnostic]:
+        return {(d.path, d.code, d.message): d for d in errors_only(load_tree(tree).diagnostics)}
+
+    before, after = errors(WorkingTree(root)), errors(_Pinned(root, relative, data))
+    new = [d for key, d in after.items() if key not in before]
+    if new:
+        raise CatalogInvalid(f"pinning {relative} would leave the catalog invalid; nothing was written", new)
+
+
+def pin_dataset(
+    root: Path,
+    ident: str,
+    source: str,
+    progress: Progress | None = None,
+    *,
+    update_samples: bool = False,
+    update_format: bool = False,
+) -> Pinned:
+    """Hash `source` (a local file or an http(s) URL) and write its sha256 -- and its URL, and
+    the sample count when it can be counted and the dataset has no splits -- into the dataset's
+    file in the working tree, keeping comments, layout, line ends and BOM. A different sample
+    count or format than the file states is refused unless `update_samples`/`update_format`."""
+    root = find_root(root).resolve()
+    relative, data = _read_dataset_file(root, ident)
+    dataset = _parsed(relative, data)
+    named = _named_format(source)
+    fetched = fetch(source, named or dataset.source.format, progress)
+    changes = _changes(dataset, source, named, fetched)
+    allowed = {"", *(["--update-samples"] if update_samples else []), *(["--update-format"] if update_format else [])}
+    refused = [c for c in changes if c.flag not in allowed]
+    if refused:
+        raise CatalogError(
+            f"pinning {relative} to {source} would change {' and '.join(map(str, refused))}; nothing was written",
+            f"if it is the dataset's file, rerun with {' '.join(c.flag for c in refused)}",
+        )
+    new = _edited(data, {c.path: c.new for c in changes})
+    check, problems = validate_document(parse_document(relative, new), Dataset)
     if check is None:  # never write a file the catalog would refuse
-        raise CatalogInvalid(f"pinning would make {path.relative_to(root)} invalid", problems)
-    write_atomic(path, new_text.encode("utf-8"))
-    return Pinned(ident, str(path.relative_to(root)), fetched.sha256, fetched.records, changes)
+        raise CatalogInvalid(f"pinning would make {relative} invalid", problems)
+    _check_catalog(root, relative, new)
+    _read_dataset_file(root, ident)  # still a file of ours: not swapped for a link while we fetched
+    write_atomic(root / relative, new)
+    return Pinned(ident, relative, fetched.sha256, fetched.records, [str(c) for c in changes])

@@ -67,11 +67,23 @@ def datasets_pin(
     ident: Annotated[str, typer.Argument(metavar="ID", help="The dataset to pin.")],
     source: Annotated[str, typer.Argument(metavar="FILE|URL", help="A local file, or an http(s) URL to download.")],
     path: RepoOpt = None,
+    update_samples: Annotated[
+        bool, typer.Option("--update-samples", help="Write the counted sample count when it differs from `samples`.")
+    ] = False,
+    update_format: Annotated[
+        bool, typer.Option("--update-format", help="Write the file name's format when it differs from `source.format`.")
+    ] = False,
 ) -> None:
     """Compute the source's sha256 (and sample count, for jsonl, json and csv) and write them into
-    the dataset's YAML, keeping its comments and layout."""
+    the dataset's YAML, keeping its comments, layout, line ends and BOM.
+
+    A sample count or format other than the file states is refused (exit 1, nothing written)
+    unless --update-samples or --update-format allows it; so is a pin the catalog would refuse.
+    """
     from catalogctl.authoring.datasets import pin_dataset
 
     with _progress() as update:
-        pinned = pin_dataset(path or Path.cwd(), ident, source, update)
+        pinned = pin_dataset(
+            path or Path.cwd(), ident, source, update, update_samples=update_samples, update_format=update_format
+        )
     out("".join(f"{pinned.path}: {change}\n" for change in pinned.changes))

@@ -65,14 +65,20 @@ def _shown(value: str) -> str:
     return repr(value)[1:-1]
 
 
-def _check_id(value: str) -> str:
+def id_problem(value: str) -> str | None:
+    """Why `value` is not an id (None when it is one): the grammar of every catalog id."""
     if not ID_PATTERN.fullmatch(value) or ".." in value:
-        raise PydanticCustomError(
-            "invalid_id",
-            "`{value}` is not a valid id: use 1-64 characters of a-z, 0-9, '.', '_' and '-', "
-            "starting with a letter or digit, without '..'",
-            {"value": _shown(value)},
+        return (
+            f"`{_shown(value)}` is not a valid id: use 1-64 characters of a-z, 0-9, '.', '_' and '-', "
+            "starting with a letter or digit, without '..'"
         )
+    return None
+
+
+def _check_id(value: str) -> str:
+    problem = id_problem(value)
+    if problem is not None:
+        raise PydanticCustomError("invalid_id", "{problem}", {"problem": problem})
     return value
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 from pathlib import Path
@@ -14,7 +15,7 @@ from catalogctl.authoring.datasets import pin_dataset, verify_datasets
 from catalogctl.errors import CatalogInvalid, UsageError
 from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
-from tests.helpers import replace_in, run_cli
+from tests.helpers import SHIPPED_CATALOG, replace_in, run_cli
 
 BODY = b'{"question": "1+1?", "answer": "2"}\n' * 29 + b'{"question": "2+2?", "answer": "4"}\n'
 SHA = hashlib.sha256(BODY).hexdigest()
@@ -118,12 +119,15 @@ def test_pin_a_local_file_keeps_comments_and_layout(catalog_dir: Path, tmp_path:
     path = catalog_dir / AIME
     before = "# AIME 2025, both papers.\n" + path.read_text()
     path.write_text(before)
-    result = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
+    # The figure gpt-oss-120b computes from the count, updated first: the pin then leaves it right.
+    replace_in(catalog_dir, "benchmark_suite/benchmarks/gpt-oss-120b.yaml", ": 4395", ": 4403")
+    result = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir), "--update-samples")
     sha = hashlib.sha256(data.read_bytes()).hexdigest()
     assert result.stdout == (f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: samples: 30 -> 31\n")
     after = path.read_text()
     assert after == before.replace("samples: 30", "samples: 31").replace("  sha256: <TBD>", f"  sha256: {sha}")
     assert load(catalog_dir).catalog.datasets["aime25"].samples == 31
+    assert "working tree: valid (0 errors" in run_cli("validate", str(catalog_dir)).stdout
 
 
 def test_pin_a_url_sets_url_and_sha(catalog_dir: Path, httpserver: HTTPServer) -> None:
@@ -226,3 +230,163 @@ def test_verify_local_names_every_missing_file_before_hashing_any(
     assert [(r.dataset, r.status, r.detail) for r in rows.datasets] == [
         ("aime25", "ok", f"1,080 bytes from {local / 'aime25.jsonl'}")
     ]
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A dataset file outside the catalog (beside it), which no pin may touch."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "victim.yaml").write_bytes((SHIPPED_CATALOG / "datasets" / "gsm8k.yaml").read_bytes())
+    return folder / "victim.yaml"
+
+
+@pytest.mark.parametrize("kind", ["traversal", "absolute"])
+def test_pin_refuses_an_id_that_is_a_path(catalog_dir: Path, outside: Path, tmp_path: Path, kind: str) -> None:
+    # Was exit 0 with the file outside rewritten (traversal), or a ValueError traceback (absolute).
+    data = tmp_path / "ten.jsonl"
+    data.write_bytes(b"{}\n" * 10)
+    ident = "../../../outside/victim" if kind == "traversal" else str(outside.with_suffix(""))
+    assert (catalog_dir / "benchmark_suite/datasets" / f"{ident}.yaml").resolve() == outside
+    before = outside.read_bytes()
+    result = run_cli("datasets", "pin", ident, str(data), "-C", str(catalog_dir), code=2)
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: `{ident}` is not a valid id: use 1-64 characters of a-z, 0-9, '.', '_' and '-', "
+        "starting with a letter or digit, without '..'\n"
+        "hint: name a dataset by its id (list them with `catalogctl ls datasets`)\n"
+    )
+    assert outside.read_bytes() == before
+
+
+def test_pin_refuses_a_symlinked_dataset_file(catalog_dir: Path, outside: Path, tmp_path: Path) -> None:
+    # Was followed: the link read, then replaced by a regular file.
+    link = catalog_dir / "benchmark_suite/datasets/gsm8k.yaml"
+    link.unlink()
+    link.symlink_to(outside)
+    data = tmp_path / "ten.jsonl"
+    data.write_bytes(b"{}\n" * 10)
+    before = outside.read_bytes()
+    result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stdout == ""
+    assert result.stderr == (
+        "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
+        "  benchmark_suite/datasets/gsm8k.yaml: file-symlink symlinks are not allowed in the catalog; "
+        "not followed (make it a real file in a real folder; nothing was written)\n"
+    )
+    assert outside.read_bytes() == before
+    assert link.is_symlink()
+
+
+def test_pin_refuses_a_dataset_file_in_a_symlinked_folder(catalog_dir: Path, tmp_path: Path) -> None:
+    folder = catalog_dir / "benchmark_suite/datasets"
+    elsewhere = tmp_path / "elsewhere"
+    folder.rename(elsewhere)
+    folder.symlink_to(elsewhere, target_is_directory=True)
+    data = tmp_path / "ten.jsonl"
+    data.write_bytes(b"{}\n" * 10)
+    before = {p.name: p.read_bytes() for p in elsewhere.iterdir()}
+    result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stderr == (
+        "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
+        "  benchmark_suite/datasets/gsm8k.yaml: file-symlink a folder on its path is a symlink; not followed "
+        "(make it a real file in a real folder; nothing was written)\n"
+    )
+    assert {p.name: p.read_bytes() for p in elsewhere.iterdir()} == before
+
+
+def test_pin_refuses_a_dataset_path_that_is_a_folder(catalog_dir: Path, tmp_path: Path) -> None:
+    path = catalog_dir / "benchmark_suite/datasets/gsm8k.yaml"
+    path.unlink()
+    path.mkdir()
+    result = run_cli("datasets", "pin", "gsm8k", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir), code=1)
+    assert result.stderr == (
+        "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
+        "  benchmark_suite/datasets/gsm8k.yaml: file-unexpected `benchmark_suite/datasets/gsm8k.yaml` should be "
+        "a file, not a dir (make it a real file in a real folder; nothing was written)\n"
+    )
+
+
+def _lines(tmp_path: Path, name: str, count: int) -> Path:
+    path = tmp_path / name
+    path.write_bytes(b'{"question": "q", "answer": "a"}\n' * count)
+    return path
+
+
+def test_pin_refuses_to_change_the_sample_count(catalog_dir: Path, tmp_path: Path) -> None:
+    # Was exit 0 with `samples: 1319 -> 10` written, and the catalog left invalid.
+    gsm8k = catalog_dir / "benchmark_suite/datasets/gsm8k.yaml"
+    before = gsm8k.read_bytes()
+    data = _lines(tmp_path, "ten.jsonl", 10)
+    result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: pinning benchmark_suite/datasets/gsm8k.yaml to {data} would change samples: 1319 -> 10; "
+        "nothing was written\nhint: if it is the dataset's file, rerun with --update-samples\n"
+    )
+    assert gsm8k.read_bytes() == before
+    # Allowed, the new count would break a figure the gsm8k benchmark computes from it.
+    result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), "--update-samples", code=1)
+    assert result.stderr == (
+        "error: pinning benchmark_suite/datasets/gsm8k.yaml would leave the catalog invalid; nothing was written\n"
+        "  benchmark_suite/benchmarks/gsm8k.yaml:33:32: figure-mismatch min_accuracy_sample_count is 1319, but "
+        "num_repeats x samples gives 10 = 1x10 (write 10, or fix the repeats)\n"
+    )
+    assert gsm8k.read_bytes() == before
+    run_cli("validate", str(catalog_dir))
+
+
+def test_pin_fills_a_pending_sample_count_without_a_flag(catalog_dir: Path, tmp_path: Path) -> None:
+    replace_in(catalog_dir, AIME, "samples: 30", "samples: <TBD>")
+    pin_dataset(catalog_dir, "aime25", str(_lines(tmp_path, "aime25.jsonl", 30)))
+    assert load(catalog_dir).catalog.datasets["aime25"].samples == 30
+
+
+def test_pin_refuses_to_change_the_format_and_writes_it_when_allowed(catalog_dir: Path, tmp_path: Path) -> None:
+    # Was exit 0 with `format: parquet` kept for a .jsonl file (and its records not counted).
+    relative = "benchmark_suite/datasets/mlperf_deepseek_r1.yaml"
+    before = (catalog_dir / relative).read_bytes()
+    data = _lines(tmp_path, "dsr1.jsonl", 4388)
+    result = run_cli("datasets", "pin", "mlperf_deepseek_r1", str(data), "-C", str(catalog_dir), code=1)
+    assert result.stderr == (
+        f"error: pinning {relative} to {data} would change source.format: parquet -> jsonl; nothing was written\n"
+        "hint: if it is the dataset's file, rerun with --update-format\n"
+    )
+    assert (catalog_dir / relative).read_bytes() == before
+    short = _lines(tmp_path, "short.jsonl", 9)
+    result = run_cli("datasets", "pin", "mlperf_deepseek_r1", str(short), "-C", str(catalog_dir), code=1)
+    assert result.stderr == (
+        f"error: pinning {relative} to {short} would change source.format: parquet -> jsonl and samples: 4388 -> 9; "
+        "nothing was written\nhint: if it is the dataset's file, rerun with --update-format --update-samples\n"
+    )
+    run_cli("datasets", "pin", "mlperf_deepseek_r1", str(data), "-C", str(catalog_dir), "--update-format")
+    sha = hashlib.sha256(data.read_bytes()).hexdigest()
+    assert (catalog_dir / relative).read_bytes() == before.replace(b"format: parquet", b"format: jsonl").replace(
+        b"  sha256: <TBD>", f"  sha256: {sha}".encode()
+    )
+    assert "working tree: valid (0 errors" in run_cli("validate", str(catalog_dir)).stdout
+
+
+@pytest.mark.parametrize("bom", [codecs.BOM_UTF8, b""])
+def test_pin_keeps_crlf_line_ends_and_a_bom(catalog_dir: Path, bom: bytes) -> None:
+    # Was written with LF line ends and without the BOM.
+    path = catalog_dir / AIME
+    before = bom + path.read_bytes().replace(b"\n", b"\r\n")
+    path.write_bytes(before)
+    data = catalog_dir.parent / "aime25.jsonl"
+    data.write_bytes(BODY)
+    run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
+    assert path.read_bytes() == before.replace(b"  sha256: <TBD>", f"  sha256: {SHA}".encode())
+    assert "working tree: valid (0 errors" in run_cli("validate", str(catalog_dir)).stdout
+
+
+def test_the_catalog_a_pin_would_leave_has_the_ids_of_its_new_bytes(catalog_dir: Path) -> None:
+    from catalogctl.authoring.datasets import _Pinned
+
+    folder = "benchmark_suite/datasets"
+    new = (catalog_dir / AIME).read_bytes().replace(b"samples: 30", b"samples: 31")
+    pinned = _Pinned(catalog_dir, AIME, new)
+    assert pinned.read(AIME) == new
+    ids = pinned.file_ids(folder)
+    (catalog_dir / AIME).write_bytes(new)
+    assert ids == WorkingTree(catalog_dir).file_ids(folder)
