@@ -4,10 +4,19 @@ A download has two limits (`Limits`): a deadline for the whole of it, retries in
 `http.Deadline`; `--timeout` or `CATALOGCTL_TIMEOUT`), and a number of bytes (`--max-bytes`; the
 catalog declares no size for a dataset, so the cap is the flag's). Either, passed, is a
 `DownloadProblem` that says which.
+
+The digest is of the file as the server stores it, what `sha256sum` prints there. A download asks
+for `Accept-Encoding: identity`, so a compliant server sends exactly those bytes. A
+`Content-Encoding` (gzip, deflate) is an encoding of the transfer, not the file: a server that
+compresses anyway stores the file decoded, so the body is decoded and the decoded bytes are
+hashed, while Content-Length, which counts the bytes sent, is compared with the raw (encoded)
+byte count. A file that is compressed as stored (`data.jsonl.gz` without a Content-Encoding) is
+hashed as it comes, never decompressed.
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,7 +120,8 @@ def download(
     """Stream `url`, hashing as it comes; retried on connection errors and 5xx; a body shorter
     than its Content-Length, or over `limits`, is an error. `progress(done, total)` is called per chunk."""
     deadline = Deadline(limits.seconds)
-    with deadline_client(deadline, timeout=timeout, follow_redirects=True) as client:
+    headers = {"Accept-Encoding": "identity"}  # the file's own bytes (see the module's docstring)
+    with deadline_client(deadline, timeout=timeout, follow_redirects=True, headers=headers) as client:
 
         def attempt() -> Fetched | Retry:
             with client.stream("GET", url) as response:
@@ -133,21 +143,62 @@ def download(
 
 
 def _read(response: Any, url: str, fmt: str | None, progress: Any, limits: Limits, deadline: Deadline) -> Fetched:
-    """The body of a 200 answer, hashed as it comes, within the limits."""
-    digest = _Digest(fmt)
+    """The body of a 200 answer, decoded and hashed as it comes, within the limits; its length
+    compared with Content-Length on the raw bytes, which that header counts."""
+    digest, decoder = _Digest(fmt), _Decoder(url, response.headers.get("content-encoding", ""))
     total = int(response.headers.get("content-length", "0") or 0) or None
     if total is not None and total > limits.max_bytes:
         raise DownloadProblem(
             f"{url}: the server announces {total:,} bytes, over the cap of {limits.max_bytes:,} "
             "(--max-bytes): not downloaded"
         )
-    for chunk in response.iter_bytes():
-        digest.update(chunk)
-        if digest.size > limits.max_bytes:
+    received = 0
+    for chunk in response.iter_raw():
+        received += len(chunk)
+        digest.update(decoder.feed(chunk))
+        if max(received, digest.size) > limits.max_bytes:
             raise DownloadProblem(f"{url}: over the cap of {limits.max_bytes:,} bytes (--max-bytes): stopped reading")
         deadline.clip(None)  # the client's reads honour it too; this holds without them
         if progress is not None:
-            progress(digest.size, total)
-    if total is not None and digest.size != total:
-        raise DownloadProblem(f"{url}: got {digest.size} of {total} bytes (truncated)")
+            progress(received, total)
+    if total is not None and received != total:
+        raise DownloadProblem(f"{url}: got {received} of {total} bytes (truncated)")
+    digest.update(decoder.finish())
     return digest.result()
+
+
+_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+
+
+class _Decoder:
+    """Undoes the Content-Encoding a server applied although `identity` was asked for (the
+    codings in the order applied, so undone last first)."""
+
+    def __init__(self, url: str, encoding: str) -> None:
+        self.url, self.encoding = url, encoding
+        codings = [c.strip().lower() for c in encoding.split(",") if c.strip().lower() not in ("", "identity")]
+        if any(c not in _WBITS for c in codings):
+            raise DownloadProblem(f"{url}: sent with Content-Encoding `{encoding}`, which catalogctl does not decode")
+        self.stages = [zlib.decompressobj(_WBITS[c]) for c in reversed(codings)]
+
+    def feed(self, data: bytes) -> bytes:
+        """The decoded bytes of the next raw chunk."""
+        try:
+            for stage in self.stages:
+                data = stage.decompress(data)
+        except zlib.error as exc:
+            raise DownloadProblem(f"{self.url}: the body does not decode as its {self._named} says ({exc})") from None
+        return data
+
+    def finish(self) -> bytes:
+        """What is left once the body has ended; a coding cut short is an error."""
+        data = b""
+        for stage in self.stages:
+            data = stage.decompress(data) + stage.flush()
+            if not stage.eof:
+                raise DownloadProblem(f"{self.url}: the body ends before its {self._named} does")
+        return data
+
+    @property
+    def _named(self) -> str:
+        return f"Content-Encoding `{self.encoding}`"
