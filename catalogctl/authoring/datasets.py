@@ -26,8 +26,8 @@ from catalogctl.errors import (
     UsageError,
     error,
 )
+from catalogctl.io.download import DEFAULT_LIMITS, Fetched, Limits, download, read_local
 from catalogctl.io.files import write_atomic
-from catalogctl.io.http import Fetched, download, read_local
 from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
 from catalogctl.io.yamlio import PathKey, YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
@@ -44,11 +44,11 @@ def _format(dataset: Dataset | None, location: str) -> str | None:
     return _FORMATS.get(Path(urlparse(location).path).suffix.lower())
 
 
-def fetch(location: str, fmt: str | None, progress: Progress | None = None) -> Fetched:
-    """Download a URL, or read a local path."""
+def fetch(location: str, fmt: str | None, progress: Progress | None = None, limits: Limits = DEFAULT_LIMITS) -> Fetched:
+    """Download a URL (within `limits`), or read a local path."""
     if urlparse(location).scheme in ("http", "https"):
         report = (lambda done, total: progress(location, done, total)) if progress else None
-        return download(location, fmt, report)
+        return download(location, fmt, report, limits=limits)
     if urlparse(location).scheme:
         raise UsageError(f"cannot fetch {location}: only http(s) URLs and local paths are supported here")
     return read_local(location, fmt)
@@ -70,11 +70,15 @@ def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
 
 
 def verify_datasets(
-    tree: Tree, ids: Iterable[str] = (), local: Path | None = None, progress: Progress | None = None
+    tree: Tree,
+    ids: Iterable[str] = (),
+    local: Path | None = None,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> DatasetsReport:
-    """Compare each dataset's source bytes with its pinned sha256. With `local`, the files are read
-    from that folder, by the URL's file name or the id: a file that is not there is a usage error,
-    found before anything is hashed."""
+    """Compare each dataset's source bytes with its pinned sha256, each download within `limits`.
+    With `local`, the files are read from that folder, by the URL's file name or the id: a file
+    that is not there is a usage error, found before anything is hashed."""
     if local is not None and not local.is_dir():
         raise UsageError(
             f"{local} is not a folder" if local.exists() else f"{local} does not exist",
@@ -103,7 +107,7 @@ def verify_datasets(
             "put the files there, or name only the datasets to verify",
         )
     return DatasetsReport(
-        datasets=[row if isinstance(row, VerifiedDataset) else _verify(*row, progress) for row in rows]
+        datasets=[row if isinstance(row, VerifiedDataset) else _verify(*row, progress, limits) for row in rows]
     )
 
 
@@ -113,9 +117,11 @@ def _local_names(ident: str, url: str | Pending) -> list[str]:
     return [name, ident] if name and name != ident else [ident]
 
 
-def _verify(ident: str, dataset: Dataset, expected: str, location: str, progress: Progress | None) -> VerifiedDataset:
+def _verify(
+    ident: str, dataset: Dataset, expected: str, location: str, progress: Progress | None, limits: Limits
+) -> VerifiedDataset:
     try:
-        fetched = fetch(location, _format(dataset, location), progress)
+        fetched = fetch(location, _format(dataset, location), progress, limits)
     except (DownloadProblem, UsageError) as exc:
         return _verified(ident, "error", expected, detail=str(exc))
     status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
@@ -259,6 +265,7 @@ def pin_dataset(
     ident: str,
     source: str,
     progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
     *,
     update_samples: bool = False,
     update_format: bool = False,
@@ -266,12 +273,13 @@ def pin_dataset(
     """Hash `source` (a local file or an http(s) URL) and write its sha256 -- and its URL, and
     the sample count when it can be counted and the dataset has no splits -- into the dataset's
     file in the working tree, keeping comments, layout, line ends and BOM. A different sample
-    count or format than the file states is refused unless `update_samples`/`update_format`."""
+    count or format than the file states is refused unless `update_samples`/`update_format`;
+    a download stays within `limits`."""
     root = find_root(root).resolve()
     relative, data = _read_dataset_file(root, ident)
     dataset = _parsed(relative, data)
     named = _named_format(source)
-    fetched = fetch(source, named or dataset.source.format, progress)
+    fetched = fetch(source, named or dataset.source.format, progress, limits)
     changes = _changes(dataset, source, named, fetched)
     allowed = {"", *(["--update-samples"] if update_samples else []), *(["--update-format"] if update_format else [])}
     refused = [c for c in changes if c.flag not in allowed]

@@ -12,6 +12,34 @@ from typing import Annotated
 import typer
 
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RefOpt, RepoOpt, out
+from catalogctl.errors import UsageError
+from catalogctl.io.download import DOWNLOAD_DEADLINE_S, Limits
+
+TimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        envvar="CATALOGCTL_TIMEOUT",
+        help="Seconds one download may take in all, retries included (env CATALOGCTL_TIMEOUT).",
+    ),
+]
+MaxBytesOpt = Annotated[
+    str, typer.Option("--max-bytes", metavar="SIZE", help="Largest file downloaded: bytes, or with K, M or G (1024s).")
+]
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def _limits(timeout: float, max_bytes: str) -> Limits:
+    """The download limits of the flags; a value that is no size or no positive time is a usage error."""
+    text = max_bytes.strip().upper().removesuffix("B").removesuffix("I")
+    unit = text[-1:] if text[-1:] in _UNITS else ""
+    number = text[: len(text) - len(unit)]
+    if not number.isdigit() or int(number) == 0:
+        raise UsageError(f"--max-bytes {max_bytes}: not a size", "a number of bytes, or one with K, M or G: 500M")
+    if not 0 < timeout < float("inf"):
+        raise UsageError(f"--timeout {timeout:g}: not a number of seconds above 0")
+    return Limits(timeout, int(number) * _UNITS[unit])
+
 
 datasets_app = typer.Typer(help="Dataset integrity at the source: verify and pin sha256.", no_args_is_help=True)
 
@@ -48,17 +76,20 @@ def datasets_verify(
         Path | None, typer.Option("--local", help="Read files from this folder (by the URL's file name, or the id).")
     ] = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    timeout: TimeoutOpt = DOWNLOAD_DEADLINE_S,
+    max_bytes: MaxBytesOpt = "8G",
 ) -> None:
     """Download (or read) each dataset's source and compare its sha256 with the pinned one.
 
-    Exit 1 when one differs or cannot be fetched; pending sha256 values are listed, not failed.
+    Exit 1 when one differs or cannot be fetched (over --timeout or --max-bytes included);
+    pending sha256 values are listed, not failed.
     """
     from catalogctl.authoring.datasets import verify_datasets
     from catalogctl.catalog.source import open_tree
     from catalogctl.render.datasets import REPORTERS
 
     with _progress() as update:
-        report = verify_datasets(open_tree(path, ref), ids or [], local, update)
+        report = verify_datasets(open_tree(path, ref), ids or [], local, update, _limits(timeout, max_bytes))
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_PROBLEMS if report.failed else EXIT_OK)
 
@@ -73,6 +104,8 @@ def datasets_pin(
     update_format: Annotated[
         bool, typer.Option("--update-format", help="Write the file name's format when it differs from `source.format`.")
     ] = False,
+    timeout: TimeoutOpt = DOWNLOAD_DEADLINE_S,
+    max_bytes: MaxBytesOpt = "8G",
 ) -> None:
     """Compute the source's sha256 (and sample count, for jsonl, json and csv) and write them into
     the dataset's YAML, keeping its comments, layout, line ends and BOM.
@@ -84,6 +117,12 @@ def datasets_pin(
 
     with _progress() as update:
         pinned = pin_dataset(
-            path or Path.cwd(), ident, source, update, update_samples=update_samples, update_format=update_format
+            path or Path.cwd(),
+            ident,
+            source,
+            update,
+            _limits(timeout, max_bytes),
+            update_samples=update_samples,
+            update_format=update_format,
         )
     out("".join(f"{pinned.path}: {change}\n" for change in pinned.changes))

@@ -1,10 +1,16 @@
-"""The only place httpx is used: the GitHub REST API (where a release tag points on GitHub, the
-PR comment) and dataset downloads, all through one retry loop (`retrying`).
+"""httpx is used here and in `download` only: the GitHub REST API (where a release tag points on
+GitHub, the PR comment) here, dataset downloads there, all through one retry loop (`retrying`).
 
 The API's address comes from `GITHUB_API_URL` (set by GitHub Actions; default
 https://api.github.com) and the token from `GITHUB_TOKEN` or `GH_TOKEN`. Requests time out,
 server errors (5xx) are retried with a short backoff, and 401, 403, 404 and rate limits each
 get a message that says what to do.
+
+httpx's timeouts are per read: a server that sends a byte every few seconds, or a body that never
+ends, would hold a call forever. So every call also has a `Deadline`, a wall-clock budget for the
+whole call (connect, headers, body, retries and their backoff), which every socket operation of
+its client honours (`deadline_client`); `CATALOGCTL_TIMEOUT` (seconds) sets it. An API reply is
+read at most `MAX_REPLY_BYTES` long.
 """
 
 from __future__ import annotations
@@ -13,13 +19,16 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem, RemoteUnreachable, UsageError
+from catalogctl.errors import CatalogError, GitHubProblem, RemoteUnreachable, UsageError
 
 DEFAULT_API = "https://api.github.com"
 TIMEOUT_S = 10.0
+API_DEADLINE_S = 60.0  # one API call in all, retries included
+MAX_REPLY_BYTES = 16 * 1024 * 1024  # GitHub's largest replies (100 comments a page) are far smaller
+DEADLINE_ENV = "CATALOGCTL_TIMEOUT"
 ATTEMPTS = 3
 T = TypeVar("T")
 _GITHUB_URL = re.compile(r"^(?:https://|git@|ssh://git@)github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$")
@@ -31,6 +40,108 @@ def github_repository(url: str) -> str | None:
     return f"{match.group(1)}/{match.group(2)}" if match else None
 
 
+def network_deadline(default: float) -> float:
+    """The overall deadline of a network call, in seconds: `CATALOGCTL_TIMEOUT`, else `default`."""
+    value = os.environ.get(DEADLINE_ENV, "").strip()
+    if not value:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise UsageError(f"{DEADLINE_ENV} is `{value}`: not a number of seconds above 0", f"unset it for {default:g} s")
+    return seconds
+
+
+class DeadlinePassed(Exception):
+    """A call outlasted its `Deadline`; callers turn it into their own message. Not an httpx
+    error, so `retrying` lets it through at once."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"deadline of {seconds:g} s passed")
+        self.seconds = seconds
+
+
+class Deadline:
+    """A wall-clock budget for one network call, from now."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        """Seconds left (negative once passed)."""
+        return self.end - time.monotonic()
+
+    def clip(self, timeout: float | None) -> float:
+        """A socket operation's timeout cut to what is left; `DeadlinePassed` when nothing is."""
+        left = self.left()
+        if left <= 0:
+            raise DeadlinePassed(self.seconds)
+        return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream:
+    """A connection whose every read and write ends by the deadline."""
+
+    def __init__(self, inner: Any, deadline: Deadline) -> None:
+        self._inner, self._deadline = inner, deadline
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return bytes(self._inner.read(max_bytes, self._deadline.clip(timeout)))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, self._deadline.clip(timeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
+        inner = self._inner.start_tls(ssl_context, server_hostname, self._deadline.clip(timeout))
+        return _DeadlineStream(inner, self._deadline)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend:
+    """httpcore's network backend, its connections wrapped in `_DeadlineStream`."""
+
+    def __init__(self, inner: Any, deadline: Deadline) -> None:
+        self._inner, self._deadline = inner, deadline
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, **options: Any) -> Any:
+        stream = self._inner.connect_tcp(host, port, self._deadline.clip(timeout), **options)
+        return _DeadlineStream(stream, self._deadline)
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None, **options: Any) -> Any:
+        stream = self._inner.connect_unix_socket(path, self._deadline.clip(timeout), **options)
+        return _DeadlineStream(stream, self._deadline)
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(min(seconds, max(self._deadline.left(), 0.0)))
+
+
+def deadline_client(deadline: Deadline, **options: Any) -> Any:
+    """An httpx.Client (`options` as for it) whose every connect, read and write -- the response
+    head's included, which no check between body chunks could reach -- ends by `deadline`, through
+    a proxy from the environment too. httpx has no public hook for this, so the network backend of
+    each of its connection pools is wrapped; callers still check the deadline between chunks."""
+    import httpx
+
+    client = httpx.Client(**options)
+    wrapped = 0
+    for transport in (client._transport, *client._mounts.values()):
+        pool = getattr(transport, "_pool", None)
+        if pool is not None and hasattr(pool, "_network_backend"):
+            pool._network_backend = _DeadlineBackend(pool._network_backend, deadline)
+            wrapped += 1
+    if not wrapped:  # an httpx that pools differently: fail loudly rather than hang on a slow head
+        raise RuntimeError(f"httpx {httpx.__version__} has no connection pool to bound by a deadline")
+    return client
+
+
 @dataclass(frozen=True)
 class Retry:
     """An attempt worth making again: why it failed, and whether the server answered at all."""
@@ -39,11 +150,14 @@ class Retry:
     reached: bool
 
 
-def retrying(attempt: Callable[[], T | Retry], attempts: int, backoff_s: float) -> T | Retry:
+def retrying(
+    attempt: Callable[[], T | Retry], attempts: int, backoff_s: float, deadline: Deadline | None = None
+) -> T | Retry:
     """The one retry loop: call `attempt` up to `attempts` times, waiting `backoff_s * 2**n`
     between calls, until it returns something other than a `Retry`; an httpx error counts as a
     `Retry` (a transport error as one that never reached the server). Returns the last `Retry`
-    when every attempt failed; any other exception passes through at once."""
+    when every attempt failed; any other exception passes through at once. A failed attempt
+    after the `deadline` is `DeadlinePassed` (its timeouts were cut short by it)."""
     import httpx
 
     last = Retry("no attempt made", False)
@@ -55,9 +169,29 @@ def retrying(attempt: Callable[[], T | Retry], attempts: int, backoff_s: float) 
         if not isinstance(outcome, Retry):
             return outcome
         last = outcome
+        if deadline is not None and deadline.left() <= 0:
+            raise DeadlinePassed(deadline.seconds)
         if n + 1 < attempts:
-            time.sleep(backoff_s * 2**n)
+            time.sleep(backoff_s * 2**n if deadline is None else min(backoff_s * 2**n, deadline.left()))
     return last
+
+
+def _read_reply(client: Any, method: str, target: str, body: dict[str, Any] | None, deadline: Deadline) -> Any:
+    """One answer read in full (decoded) as an httpx.Response, or, when its body is over
+    MAX_REPLY_BYTES, the bytes read so far: streamed, so that neither size nor time is unbounded."""
+    import httpx
+
+    with client.stream(method, target, json=body) as response:
+        data = bytearray()
+        for chunk in response.iter_bytes():
+            data += chunk
+            if len(data) > MAX_REPLY_BYTES:
+                return bytes(data)
+            deadline.clip(None)
+    # The body is decoded already: the rebuilt response must not decode it again.
+    skip = {"content-encoding", "content-length", "transfer-encoding"}
+    headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in skip]
+    return httpx.Response(response.status_code, headers=headers, content=bytes(data), request=response.request)
 
 
 @dataclass(frozen=True)
@@ -69,6 +203,7 @@ class GitHubClient:
     timeout: float = TIMEOUT_S
     attempts: int = ATTEMPTS
     backoff_s: float = 0.5
+    deadline_s: float = field(default_factory=lambda: network_deadline(API_DEADLINE_S))
 
     @classmethod
     def from_environment(cls) -> GitHubClient:
@@ -87,21 +222,29 @@ class GitHubClient:
         """One API call (`url` absolute, or a path under the API), retried on server errors and
         failed connections except for POST, which could act twice; returns the httpx response of
         the first answer below 500. When every attempt failed: `GitHubProblem` if GitHub answered
-        (5xx), `RemoteUnreachable` if it never did."""
-        import httpx
-
+        (5xx), `RemoteUnreachable` if it never did; `GitHubProblem` too past the call's deadline
+        or for a reply over MAX_REPLY_BYTES."""
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
         attempts = 1 if method == "POST" else self.attempts
-        with httpx.Client(timeout=self.timeout, headers=headers, follow_redirects=True) as client:
+        deadline = Deadline(self.deadline_s)
+        with deadline_client(deadline, timeout=self.timeout, headers=headers, follow_redirects=True) as client:
 
             def attempt() -> Any:
-                response = client.request(method, target, json=body)
+                response = _read_reply(client, method, target, body, deadline)
+                if isinstance(response, bytes):  # not retried: the next answer would be as long
+                    raise GitHubProblem(f"GitHub API reply to {method} {url} is over {MAX_REPLY_BYTES:,} bytes", hint)
                 return Retry(f"HTTP {response.status_code}", True) if response.status_code >= 500 else response
 
-            outcome = retrying(attempt, attempts, self.backoff_s)
+            try:
+                outcome = retrying(attempt, attempts, self.backoff_s, deadline)
+            except DeadlinePassed as late:
+                raise GitHubProblem(
+                    f"GitHub API gave no complete answer within {late.seconds:g} s ({method} {url})",
+                    f"{hint}; {DEADLINE_ENV} sets the deadline in seconds",
+                ) from None
         if not isinstance(outcome, Retry):
             return outcome
         where = f"{self.api} after {attempts} attempt{'s' if attempts != 1 else ''} ({method} {url}: {outcome.reason})"
@@ -147,113 +290,6 @@ class GitHubClient:
             tag_object = self.get(f"/repos/{repository}/git/tags/{obj['sha']}")
             obj = tag_object.get("object", {}) if isinstance(tag_object, dict) else {}
         raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
-
-
-# -- dataset downloads ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """What a download (or a local read) gave: the sha256 of the bytes, their size, and the
-    number of records when the format allows counting them."""
-
-    sha256: str
-    size: int
-    records: int | None
-
-
-class _Digest:
-    """sha256, size and record count of a stream of chunks."""
-
-    def __init__(self, fmt: str | None) -> None:
-        import hashlib
-
-        self.hash = hashlib.sha256()
-        self.size = 0
-        self.fmt = fmt
-        self.newlines = 0
-        self.last = b"\n"
-        self.buffer: bytearray | None = bytearray() if fmt == "json" else None
-
-    def update(self, chunk: bytes) -> None:
-        self.hash.update(chunk)
-        self.size += len(chunk)
-        if chunk:
-            self.newlines += chunk.count(b"\n")
-            self.last = chunk[-1:]
-        if self.buffer is not None:
-            if self.size > MAX_COUNTED_JSON:
-                self.buffer = None  # too large to count records in memory
-            else:
-                self.buffer.extend(chunk)
-
-    def result(self) -> Fetched:
-        lines = self.newlines + (0 if self.last == b"\n" or not self.size else 1)
-        records: int | None = None
-        if self.fmt == "jsonl":
-            records = lines
-        elif self.fmt == "csv":
-            records = max(lines - 1, 0)  # the header
-        elif self.fmt == "json" and self.buffer is not None:
-            import json
-
-            try:
-                value = json.loads(bytes(self.buffer))
-            except ValueError:
-                value = None
-            records = len(value) if isinstance(value, list) else None
-        return Fetched(self.hash.hexdigest(), self.size, records)
-
-
-MAX_COUNTED_JSON = 256 * 1024 * 1024
-CHUNK = 1024 * 1024
-
-
-def read_local(path: str, fmt: str | None) -> Fetched:
-    """Hash (and count) a local file; one that cannot be read is a usage error (exit 2)."""
-    digest = _Digest(fmt)
-    try:
-        with open(path, "rb") as handle:
-            while chunk := handle.read(CHUNK):
-                digest.update(chunk)
-    except OSError as exc:  # a file the user named: a usage error, as for every other verb
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return digest.result()
-
-
-def download(
-    url: str,
-    fmt: str | None,
-    progress: Any = None,
-    *,
-    timeout: float = 30.0,
-    attempts: int = ATTEMPTS,
-    backoff_s: float = 0.5,
-) -> Fetched:
-    """Stream `url`, hashing as it comes; retried on connection errors and 5xx; a body shorter
-    than its Content-Length is an error. `progress(done, total)` is called per chunk."""
-    import httpx
-
-    def attempt() -> Fetched | Retry:
-        digest = _Digest(fmt)
-        with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
-            if response.status_code >= 500:
-                return Retry(f"HTTP {response.status_code}", True)
-            if response.status_code != 200:
-                raise DownloadProblem(f"{url}: HTTP {response.status_code}")
-            total = int(response.headers.get("content-length", "0") or 0) or None
-            for chunk in response.iter_bytes(CHUNK):
-                digest.update(chunk)
-                if progress is not None:
-                    progress(digest.size, total)
-            if total is not None and digest.size != total:
-                raise DownloadProblem(f"{url}: got {digest.size} of {total} bytes (truncated)")
-            return digest.result()
-
-    outcome = retrying(attempt, attempts, backoff_s)
-    if isinstance(outcome, Retry):
-        raise DownloadProblem(f"{url}: download failed after {attempts} attempts ({outcome.reason})")
-    return outcome
 
 
 # -- pull request comments: the gate's one comment, created or updated ------------------------------

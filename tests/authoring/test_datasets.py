@@ -144,7 +144,7 @@ def test_pin_a_digest_of_digits_stays_a_string(
     catalog_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from catalogctl.authoring import datasets
-    from catalogctl.io import http as remote
+    from catalogctl.io import download as remote
 
     monkeypatch.setattr(datasets, "fetch", lambda *a, **k: remote.Fetched("1" * 64, 10, None))
     data = tmp_path / "x.parquet"

@@ -284,9 +284,9 @@ def test_pin_counts_the_records_of_the_formats_it_can(
 def test_a_json_file_too_large_to_count_keeps_its_samples(
     catalog_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from catalogctl.io import http
+    from catalogctl.io import download
 
-    monkeypatch.setattr(http, "MAX_COUNTED_JSON", 100)  # the real cap is 256 MiB
+    monkeypatch.setattr(download, "MAX_COUNTED_JSON", 100)  # the real cap is 256 MiB
     data = tmp_path / "aime25.json"
     data.write_bytes(json.dumps(ROWS).encode())
     done = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
@@ -294,7 +294,7 @@ def test_a_json_file_too_large_to_count_keeps_its_samples(
 
 
 def test_a_download_reports_its_progress(httpserver: HTTPServer) -> None:
-    from catalogctl.io.http import CHUNK, download
+    from catalogctl.io.download import CHUNK, download
 
     body = b"x" * (CHUNK + 10)
     httpserver.expect_request("/big.parquet").respond_with_data(body)

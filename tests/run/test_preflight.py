@@ -15,6 +15,7 @@ from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.resolve import resolve
 from tests.helpers import commit_all, git, replace_in, run_cli, write
 from tests.release_repo import NOW, SEEDS_A, SUBMISSION, free_port, git_daemon, make_freezable
+from tests.slow_server import slow_server
 
 
 @pytest.fixture
@@ -392,6 +393,23 @@ def test_github_timeout(httpserver: HTTPServer) -> None:
         match=r"^GitHub API unreachable at .* after 2 attempts \(GET /repos/o/r/git/ref/tags/v1: ReadTimeout",
     ):
         client.tag_commit("o/r", "v1")
+
+
+@pytest.mark.parametrize("mode", ["trickle-body", "trickle-head"])
+def test_preflight_with_a_github_that_trickles_stops_at_the_deadline(
+    release: Path, submission: Path, output: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    # A byte every 50 ms never trips httpx's per-read timeout: this check hung for ever.
+    with slow_server(mode) as (base, _):
+        monkeypatch.setenv("GITHUB_API_URL", base)
+        monkeypatch.setenv("CATALOGCTL_TIMEOUT", "0.3")
+        err = refused(release, submission, output, "--github", "mlcommons/catalog", code=6)
+    assert err == (
+        "error [remote-mismatch]: GitHub could not confirm tag `2026-09-C0`: GitHub API gave no complete answer "
+        "within 0.3 s (GET /repos/mlcommons/catalog/git/ref/tags/2026-09-C0)\n"
+        "hint: retry later, or pass --offline to record that the remote was not verified; "
+        "CATALOGCTL_TIMEOUT sets the deadline in seconds\n"
+    )
 
 
 def test_preflight_with_github_unreachable_is_a_remote_mismatch(

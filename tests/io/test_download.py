@@ -1,0 +1,142 @@
+"""Dataset downloads within their limits: a deadline for the whole download (a server that
+trickles its head or its body, or never ends, is cut off) and a cap on its size; and of a
+compressed body, the digest of the file the server stores."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import zlib
+from collections.abc import Callable
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from catalogctl.errors import DownloadProblem
+from catalogctl.io.download import Limits, download
+from tests.slow_server import slow_server
+
+DEADLINE = "not downloaded within 0.3 s (the deadline; --timeout or CATALOGCTL_TIMEOUT)"
+
+
+@pytest.mark.parametrize("mode", ["trickle-body", "trickle-head"])
+def test_a_server_that_trickles_is_cut_off_at_the_deadline(mode: str) -> None:
+    # A byte every 50 ms is well within httpx's per-read timeout: without the deadline, this never ended.
+    with slow_server(mode) as (base, _), pytest.raises(DownloadProblem) as caught:
+        download(f"{base}/data.jsonl", "jsonl", limits=Limits(seconds=0.3), timeout=5.0, backoff_s=0)
+    assert str(caught.value) == f"{base}/data.jsonl: {DEADLINE}"
+
+
+def test_an_endless_body_stops_at_the_cap() -> None:
+    with slow_server("endless") as (base, _), pytest.raises(DownloadProblem) as caught:
+        download(f"{base}/data.jsonl", "jsonl", limits=Limits(seconds=30, max_bytes=200_000), backoff_s=0)
+    assert str(caught.value) == f"{base}/data.jsonl: over the cap of 200,000 bytes (--max-bytes): stopped reading"
+
+
+def test_an_endless_body_under_a_large_cap_stops_at_the_deadline() -> None:
+    with slow_server("endless") as (base, _), pytest.raises(DownloadProblem) as caught:
+        download(f"{base}/data.jsonl", "jsonl", limits=Limits(seconds=0.3), backoff_s=0)
+    assert str(caught.value) == f"{base}/data.jsonl: {DEADLINE}"
+
+
+def test_a_file_announced_over_the_cap_is_not_downloaded(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/big.jsonl").respond_with_data(b"x" * 2000)
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/big.jsonl"), "jsonl", limits=Limits(max_bytes=1000))
+    assert str(caught.value) == (
+        f"{httpserver.url_for('/big.jsonl')}: the server announces 2,000 bytes, over the cap of 1,000 "
+        "(--max-bytes): not downloaded"
+    )
+
+
+def test_a_file_at_the_cap_is_downloaded(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/exact.jsonl").respond_with_data(b"x\n" * 500)
+    fetched = download(httpserver.url_for("/exact.jsonl"), "jsonl", limits=Limits(max_bytes=1000))
+    assert (fetched.size, fetched.records) == (1000, 500)
+
+
+def test_retries_stop_at_the_deadline(httpserver: HTTPServer) -> None:
+    # Three attempts with a 10 s backoff would take 30 s; the deadline ends them, in the backoff.
+    httpserver.expect_request("/busy.jsonl").respond_with_data("busy", status=503)
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/busy.jsonl"), "jsonl", limits=Limits(seconds=0.3), backoff_s=10)
+    assert str(caught.value) == f"{httpserver.url_for('/busy.jsonl')}: {DEADLINE}"
+
+
+# -- compressed bodies: the digest is of the file as it is stored at the server --------------------
+
+FILE = b"".join(b'{"question": "%d+1?", "answer": "%d"}\n' % (n, n + 1) for n in range(250))
+
+
+def gzipping_anyway(encoding: str, body: bytes) -> Callable[[Request], Response]:
+    """A handler that compresses the file although the request asked for `identity`."""
+
+    def handler(request: Request) -> Response:
+        response = Response(body, status=200)
+        response.headers["Content-Encoding"] = encoding
+        response.headers["Content-Length"] = str(len(body))
+        response.headers["X-Asked"] = request.headers.get("Accept-Encoding", "")
+        return response
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    ("encoding", "encoded"),
+    [
+        ("gzip", gzip.compress(FILE)),
+        ("x-gzip", gzip.compress(FILE)),
+        ("deflate", zlib.compress(FILE)),
+        ("gzip, gzip", gzip.compress(gzip.compress(FILE))),
+        ("identity", FILE),
+    ],
+)
+def test_a_server_that_compresses_anyway_gives_the_files_digest(
+    httpserver: HTTPServer, encoding: str, encoded: bytes
+) -> None:
+    # It was "got 14,640 of 1,011 bytes (truncated)": the length of the decoded bytes against the encoded.
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(encoding, encoded))
+    fetched = download(httpserver.url_for("/data.jsonl"), "jsonl")
+    assert (fetched.sha256, fetched.size, fetched.records) == (hashlib.sha256(FILE).hexdigest(), len(FILE), 250)
+    assert httpserver.log[0][0].headers["Accept-Encoding"] == "identity"
+
+
+def test_a_compressed_file_served_as_it_is_is_hashed_as_it_is(httpserver: HTTPServer) -> None:
+    # A .gz file without Content-Encoding is the file: its bytes are hashed, never decompressed.
+    stored = gzip.compress(FILE)
+    httpserver.expect_request("/data.jsonl.gz").respond_with_data(stored, content_type="application/gzip")
+    fetched = download(httpserver.url_for("/data.jsonl.gz"), None)
+    assert (fetched.sha256, fetched.size) == (hashlib.sha256(stored).hexdigest(), len(stored))
+
+
+@pytest.mark.parametrize(
+    ("encoding", "encoded", "message"),
+    [
+        ("gzip", gzip.compress(FILE)[:-20], "the body ends before its Content-Encoding `gzip` does"),
+        (
+            "gzip",
+            b"not gzip at all",
+            "the body does not decode as its Content-Encoding `gzip` says "
+            "(Error -3 while decompressing data: incorrect header check)",
+        ),
+        ("br", b"\x1b", "sent with Content-Encoding `br`, which catalogctl does not decode"),
+    ],
+)
+def test_a_body_that_cannot_be_decoded_is_an_error(
+    httpserver: HTTPServer, encoding: str, encoded: bytes, message: str
+) -> None:
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(encoding, encoded))
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/data.jsonl"), "jsonl")
+    assert str(caught.value) == f"{httpserver.url_for('/data.jsonl')}: {message}"
+
+
+def test_the_cap_holds_for_the_decoded_bytes(httpserver: HTTPServer) -> None:
+    bomb = gzip.compress(b"\n" * 5_000_000)  # 5 MB in about 5 kB
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway("gzip", bomb))
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/data.jsonl"), "jsonl", limits=Limits(max_bytes=1_000_000))
+    assert str(caught.value) == (
+        f"{httpserver.url_for('/data.jsonl')}: over the cap of 1,000,000 bytes (--max-bytes): stopped reading"
+    )
