@@ -15,6 +15,7 @@ from catalogctl.catalog.layout import CATALOG_PATHS
 from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
+from catalogctl.io.urls import redact_url
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.statement import require_release
 from catalogctl.run.resolve import read_submission, resolve_at
@@ -86,26 +87,27 @@ def check_remote(
     """The remote's tag must point at the release commit: by listing the remote's refs, and for
     a GitHub repository also through the REST API."""
     url = gitrepo.remote_url(repo, remote)
+    shown = redact_url(remote)  # the name in messages: a URL given may carry a token
     try:
         listing = gitrepo.remote_listing(repo, remote)
     except CatalogError as exc:
         raise CheckFailed(
             "remote-mismatch",
-            f"the remote `{remote}` is unreachable: {exc}",
+            f"the remote `{shown}` is unreachable: {exc}",
             "pass --offline to run without verifying the remote (recorded in the resolved config)",
         ) from None
     there = listing.refs.get(f"refs/tags/{cohort}")
     if there is None:
         raise CheckFailed(
-            "remote-mismatch", f"the remote `{remote}` has no tag `{cohort}`", "push the release tag first"
+            "remote-mismatch", f"the remote `{shown}` has no tag `{cohort}`", "push the release tag first"
         )
     if there != release:
         raise CheckFailed(
             "remote-mismatch",
-            f"the remote `{remote}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
+            f"the remote `{shown}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
             "the tag moved on one side: do not run until the two agree",
         )
-    check_remote_branch(repo, remote, listing, release)
+    check_remote_branch(repo, shown, listing, release)
     methods = ["git"]
     repository = github or github_repository(url)
     if repository is not None:
@@ -119,7 +121,7 @@ def check_remote(
                 f"on GitHub ({repository}) tag `{cohort}` points at {_short(on_github)}, not {_short(release)}",
             )
         methods.append("github")
-    return RemoteVerification(verified=True, remote=url, methods=methods, note="")
+    return RemoteVerification(verified=True, remote=redact_url(url), methods=methods, note="")
 
 
 def preflight(
