@@ -536,6 +536,23 @@ def contains(repo: pygit2.Repository, commit: pygit2.Commit, ident: str) -> bool
         return False
 
 
+def remote_names(repo: pygit2.Repository) -> list[str]:
+    """The names of the configured remotes, sorted."""
+    return sorted(str(name) for name in repo.remotes.names())
+
+
+def upstream_remote(repo: pygit2.Repository) -> str | None:
+    """The remote the current branch tracks (`branch.<name>.remote`); None when HEAD is detached
+    or unborn, or the branch tracks none."""
+    if repo.head_is_detached or repo.head_is_unborn:
+        return None
+    branch = str(repo.references["HEAD"].target).removeprefix("refs/heads/")
+    try:
+        return str(repo.config[f"branch.{branch}.remote"])
+    except KeyError:
+        return None
+
+
 def remote_url(repo: pygit2.Repository, remote: str) -> str:
     """The URL of a configured remote, or `remote` itself when it is a URL or a path."""
     try:

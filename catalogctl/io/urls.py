@@ -1,4 +1,4 @@
-"""URLs as the tool records and prints them: without credentials.
+"""URLs as the tool records and prints them (without credentials), and the local path a URL names.
 
 Every URL that goes into a resolved config, a message or a report passes through `redact_url`
 (free text, such as libgit2's errors, through `redact_text`). The rule is one for every form:
@@ -15,6 +15,8 @@ Every URL that goes into a resolved config, a message or a report passes through
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from urllib.parse import unquote
 
 REDACTED = "REDACTED"
 
@@ -56,3 +58,13 @@ def redact_url(url: str) -> str:
 def redact_text(text: str) -> str:
     """`text` with every URL in it redacted (see `redact_url`)."""
     return _URL_IN_TEXT.sub(lambda match: redact_url(match.group(0)), text)
+
+
+def local_path(url: str) -> Path | None:
+    """The path on this machine a remote URL names (a path, or a `file://` URL), else None."""
+    if _SCHEME.match(url):
+        scheme, rest = url.split("://", 1)
+        return Path(unquote(rest[rest.find("/") :])) if scheme.lower() == "file" and "/" in rest else None
+    if _scp_like(url):
+        return None
+    return Path(url)

@@ -184,7 +184,10 @@ def test_invalid_submission_is_reported_with_positions(release: Path, submission
 def test_unreachable_remote_with_and_without_offline(release: Path, submission: Path, output: Path) -> None:
     err = refused(release, submission, output, "--remote", "git://127.0.0.1:1/nothing.git", code=6)
     assert err.startswith("error [remote-mismatch]: the remote `git://127.0.0.1:1/nothing.git` is unreachable: ")
-    assert err.endswith("hint: pass --offline to run without verifying the remote (recorded in the resolved config)\n")
+    assert err.endswith(
+        "hint: check its URL and your network or access (git ls-remote git://127.0.0.1:1/nothing.git); as a last "
+        "resort, --offline skips this check, and the resolved config records it as not verified\n"
+    )
     run_cli(
         "preflight",
         str(submission),

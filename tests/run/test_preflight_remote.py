@@ -48,3 +48,79 @@ def test_credentials_in_the_remote_url_are_recorded_and_printed_nowhere(
         for result in done:
             assert SECRET not in result.stdout + result.stderr, result.command
         assert SECRET not in output.read_text()
+
+
+# -- which remote ---------------------------------------------------------------------------------
+
+LAST_RESORT = "; as a last resort, --offline skips this check, and the resolved config records it as not verified"
+
+
+def refused(release: Path, submission: Path, *extra: str) -> str:
+    """Preflight's stderr, expecting a remote-mismatch (exit 6) and nothing on stdout."""
+    result = run_cli("preflight", submission, "-C", release, *extra, code=6)
+    assert result.stdout == ""
+    return result.stderr
+
+
+def recorded_remote(release: Path, submission: Path, *extra: str) -> str:
+    """The remote preflight verified, as its resolved config records it."""
+    config = json.loads(run_cli("preflight", submission, "-C", release, "--format", "json", *extra).stdout)
+    assert config["provenance"]["remote"]["verified"]
+    return str(config["provenance"]["remote"]["remote"])
+
+
+def test_no_remote_at_all(release: Path, submission: Path) -> None:
+    git(release, "remote", "remove", "origin")
+    assert refused(release, submission) == (
+        "error [remote-mismatch]: this clone has no remote to confirm the release on\n"
+        "hint: add the catalog's repository (git remote add origin URL), or pass --remote URL" + LAST_RESORT + "\n"
+    )
+
+
+def test_the_upstream_of_the_branch_is_the_remote_whatever_its_name(
+    release: Path, submission: Path, tmp_path: Path
+) -> None:
+    git(release, "remote", "rename", "origin", "upstream")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    git(release, "config", "branch.main.remote", "upstream")
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
+
+
+def test_two_remotes_and_no_upstream_names_them(release: Path, submission: Path, tmp_path: Path) -> None:
+    git(release, "remote", "rename", "origin", "upstream")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    assert refused(release, submission) == (
+        "error [remote-mismatch]: this clone has 2 remotes (`fork`, `upstream`) and the current branch tracks "
+        "none of them: which one has the release?\n"
+        "hint: pass --remote NAME, or set the branch's upstream (git branch --set-upstream-to NAME/main)\n"
+    )
+    assert recorded_remote(release, submission, "--remote", "upstream") == str(tmp_path / "origin.git")
+
+
+def test_the_only_remote_and_else_origin(release: Path, submission: Path, tmp_path: Path) -> None:
+    git(release, "remote", "rename", "origin", "catalog")
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")  # the only one
+    git(release, "remote", "rename", "catalog", "origin")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    git(release, "checkout", "-q", "--detach", "2026-09-C0")  # a runner's checkout: no branch, no upstream
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
+
+
+def test_a_remote_whose_path_does_not_exist(release: Path, submission: Path, tmp_path: Path) -> None:
+    gone = tmp_path / "moved-away.git"
+    git(release, "remote", "set-url", "origin", str(gone))
+    assert refused(release, submission) == (
+        f"error [remote-mismatch]: the remote `origin` is the path {gone}, which does not exist\n"
+        "hint: fix its URL (git remote set-url origin URL), or pass --remote NAME|URL" + LAST_RESORT + "\n"
+    )
+    assert refused(release, submission, "--remote", f"file://{gone}") == (
+        f"error [remote-mismatch]: the remote `file://{gone}` is the path {gone}, which does not exist\n"
+        "hint: fix the path, or pass --remote NAME|URL" + LAST_RESORT + "\n"
+    )
+
+
+def test_a_remote_name_that_is_not_configured(release: Path, submission: Path) -> None:
+    assert refused(release, submission, "--remote", "upstream") == (
+        "error [remote-mismatch]: this clone has no remote named `upstream` (its remotes: `origin`)\n"
+        "hint: pass --remote with one of them, or add it: git remote add upstream URL\n"
+    )
