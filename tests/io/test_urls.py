@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from catalogctl.io.urls import redact_text, redact_url
+from catalogctl.io.urls import local_path, redact_text, redact_url
 
 
 @pytest.mark.parametrize(
@@ -41,3 +43,18 @@ def test_redact_url(url: str, shown: str) -> None:
 def test_redact_text_redacts_every_url_in_a_message() -> None:
     text = "cannot list `https://u:SECRET@host/a.git`: redirect to http://t:SECRET@other/b?token=SECRET failed"
     assert redact_text(text) == ("cannot list `https://host/a.git`: redirect to http://other/b?token=REDACTED failed")
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("/srv/git/catalog.git", Path("/srv/git/catalog.git")),
+        ("../catalog.git", Path("../catalog.git")),
+        ("file:///srv/git/my%20catalog.git", Path("/srv/git/my catalog.git")),
+        ("file://localhost/srv/git/catalog.git", Path("/srv/git/catalog.git")),
+        ("git@github.com:mlcommons/catalog.git", None),
+        ("https://github.com/mlcommons/catalog.git", None),
+    ],
+)
+def test_local_path(url: str, path: Path | None) -> None:
+    assert local_path(url) == path
