@@ -72,12 +72,13 @@ def preflight_submission(
     submission: Path | str,
     path: Path | str | None = None,
     *,
-    remote: str = "origin",
+    remote: str | None = None,
     offline: bool = False,
     github: str | None = None,
 ) -> ResolvedConfig:
-    """Check the checkout is exactly the cohort's release (locally and on `remote`), then
-    resolve. Raises `CheckFailed` (with `.code` and `.exit_code`) on the first failed check."""
+    """Check the checkout is exactly the cohort's release (locally and on `remote`: by default the
+    current branch's upstream remote, else the only remote, else `origin`), then resolve. Raises
+    `CheckFailed` (with `.code` and `.exit_code`) on the first failed check."""
     from catalogctl.run.preflight import preflight as run
 
     return run(

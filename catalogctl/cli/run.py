@@ -64,7 +64,16 @@ def resolve(
 
 def preflight(
     submission: SubmissionArg,
-    remote: Annotated[str, typer.Option("--remote", help="The remote (name or URL) whose tag must agree.")] = "origin",
+    remote: Annotated[
+        str | None,
+        typer.Option(
+            "--remote",
+            metavar="NAME|URL",
+            help="The remote whose tag must agree [default: the current branch's upstream remote, else the only "
+            "remote, else origin].",
+            show_default=False,
+        ),
+    ] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Do not contact the remote; record that.")] = False,
     github: Annotated[
         str | None, typer.Option("--github", metavar="OWNER/REPO", help="Also confirm the tag through GitHub's API.")

@@ -20,6 +20,7 @@ from catalogctl.errors import (
     RulesetAddedTwice,
 )
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
+from catalogctl.io.urls import redact_text, redact_url
 
 # The branch a release is on when the remote does not say (its HEAD symref) which one is.
 DEFAULT_BRANCH = "refs/heads/main"
@@ -419,6 +420,7 @@ _UNREACHABLE = (
 def _remote_error(exc: Exception, message: str, hint: str = "") -> RemoteProblem | RemoteUnreachable:
     """A failed remote operation: unreachable (an environment error) or refused/disagreeing."""
     text = str(exc).lower()
+    message = redact_text(message)  # libgit2's words may quote the URL, credentials and all
     if any(sign in text for sign in _UNREACHABLE):
         return RemoteUnreachable(message, hint or "check the remote's URL and the network")
     return RemoteProblem(message, hint)
@@ -440,7 +442,7 @@ def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
         heads = _remote(repo, remote).list_heads()
     except (pygit2.GitError, OSError) as exc:
         raise _remote_error(
-            exc, f"cannot list the refs of `{remote}`: {exc}", "check the remote's URL and your access"
+            exc, f"cannot list the refs of `{redact_url(remote)}`: {exc}", "check the remote's URL and your access"
         ) from None
     refs: dict[str, str] = {}
     default = DEFAULT_BRANCH
@@ -483,11 +485,11 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
     try:
         _remote(repo, remote).push(refspecs, callbacks=callbacks)
     except (pygit2.GitError, OSError) as exc:
-        raise _remote_error(exc, f"push to `{remote}` failed: {exc}") from None
+        raise _remote_error(exc, f"push to `{redact_url(remote)}` failed: {exc}") from None
     if callbacks.rejected:
         reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
         said = f"; it said: {' / '.join(callbacks.said)}" if callbacks.said else ""
-        raise RemoteProblem(f"`{remote}` refused the push ({reasons}){said}")
+        raise RemoteProblem(redact_text(f"`{remote}` refused the push ({reasons}){said}"))
 
 
 def has_commit(repo: pygit2.Repository, ident: str) -> bool:
@@ -532,6 +534,23 @@ def contains(repo: pygit2.Repository, commit: pygit2.Commit, ident: str) -> bool
         return bool(repo.descendant_of(commit.id, ident))
     except (KeyError, ValueError, pygit2.GitError):
         return False
+
+
+def remote_names(repo: pygit2.Repository) -> list[str]:
+    """The names of the configured remotes, sorted."""
+    return sorted(str(name) for name in repo.remotes.names())
+
+
+def upstream_remote(repo: pygit2.Repository) -> str | None:
+    """The remote the current branch tracks (`branch.<name>.remote`); None when HEAD is detached
+    or unborn, or the branch tracks none."""
+    if repo.head_is_detached or repo.head_is_unborn:
+        return None
+    branch = str(repo.references["HEAD"].target).removeprefix("refs/heads/")
+    try:
+        return str(repo.config[f"branch.{branch}.remote"])
+    except KeyError:
+        return None
 
 
 def remote_url(repo: pygit2.Repository, remote: str) -> str:

@@ -41,6 +41,7 @@ from catalogctl.errors import (
 from catalogctl.io import gitrepo
 from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
+from catalogctl.io.urls import redact_url
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, upsert_section
@@ -386,7 +387,7 @@ class _Freeze:
         if there is not None and (commit is None or there != str(commit.id)):
             ours = str(commit.id)[:12] if commit is not None else "none yet"
             raise RemoteProblem(
-                f"`{remote}` already has tag `{self.cohort}` at {there[:12]} (ours: {ours})",
+                f"`{redact_url(remote)}` already has tag `{self.cohort}` at {there[:12]} (ours: {ours})",
                 "a published tag never moves: do not delete it or force-fetch it; ask the maintainers which "
                 "commit is the release",
             )
@@ -398,11 +399,11 @@ class _Freeze:
         branch = gitrepo.branch_name(self.repo)
         there = refs.get(branch)
         if there is not None and not gitrepo.contains(self.repo, commit, there):
-            short = branch.removeprefix("refs/heads/")
+            short, remote = branch.removeprefix("refs/heads/"), redact_url(self.request.push or "")
             raise RemoteProblem(
-                f"`{self.request.push}` has {short} at {there[:12]}, which {str(commit.id)[:12]} does not contain: "
+                f"`{remote}` has {short} at {there[:12]}, which {str(commit.id)[:12]} does not contain: "
                 "the push would be refused; nothing was written",
-                f"bring {short} up to date (git pull --rebase {self.request.push} {short}), then rerun freeze",
+                f"bring {short} up to date (git pull --rebase {remote} {short}), then rerun freeze",
             )
 
     def push(self, commit: gitrepo.Commit) -> None:
@@ -424,11 +425,11 @@ class _Freeze:
         tag_there = after.get(tag_ref)
         if self.request.tag and tag_there != release:
             raise RemoteProblem(
-                f"after the push, `{remote}` has tag `{self.cohort}` at {(tag_there or 'nothing')[:12]}, "
+                f"after the push, `{redact_url(remote)}` has tag `{self.cohort}` at {(tag_there or 'nothing')[:12]}, "
                 f"not {release[:12]}"
             )
         if not self.request.tag and after.get(branch) != release:
-            raise RemoteProblem(f"after the push, `{remote}` does not show {release[:12]} on {branch}")
+            raise RemoteProblem(f"after the push, `{redact_url(remote)}` does not show {release[:12]} on {branch}")
 
 
 def freeze(path: Path, request: FreezeRequest, failpoint: Failpoint = _no_failpoint) -> FreezeResult:

@@ -15,6 +15,7 @@ from catalogctl.catalog.layout import CATALOG_PATHS
 from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
+from catalogctl.io.urls import local_path, redact_url
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.statement import require_release
 from catalogctl.run.resolve import read_submission, resolve_at
@@ -54,6 +55,61 @@ def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
     return release
 
 
+# What to say after how to fix the remote: the escape that weakens the check comes last.
+LAST_RESORT = "as a last resort, --offline skips this check, and the resolved config records it as not verified"
+
+
+def _names(names: list[str]) -> str:
+    """Remote names as a message lists them."""
+    return ", ".join(f"`{n}`" for n in names)
+
+
+def choose_remote(repo: gitrepo.Repository) -> str:
+    """The remote to check when none is named: the current branch's upstream, else the only
+    remote, else `origin`; several and none of these is a refusal that names them."""
+    names = gitrepo.remote_names(repo)
+    upstream = gitrepo.upstream_remote(repo)
+    if upstream in names:
+        return str(upstream)
+    if len(names) == 1:
+        return names[0]
+    if "origin" in names:
+        return "origin"
+    if not names:
+        raise CheckFailed(
+            "remote-mismatch",
+            "this clone has no remote to confirm the release on",
+            f"add the catalog's repository (git remote add origin URL), or pass --remote URL; {LAST_RESORT}",
+        )
+    raise CheckFailed(
+        "remote-mismatch",
+        f"this clone has {len(names)} remotes ({_names(names)}) and the current branch tracks none of them: "
+        "which one has the release?",
+        "pass --remote NAME, or set the branch's upstream (git branch --set-upstream-to NAME/main)",
+    )
+
+
+def check_remote_exists(repo: gitrepo.Repository, remote: str, url: str) -> None:
+    """A remote that names nothing is said to, before libgit2 calls it an unsupported protocol:
+    a name that is not configured, or a path that does not exist."""
+    names = gitrepo.remote_names(repo)
+    path = local_path(url)
+    if path is None or path.exists():
+        return
+    if remote == url and "/" not in remote and not remote.startswith("."):  # a bare word: meant as a name
+        raise CheckFailed(
+            "remote-mismatch",
+            f"this clone has no remote named `{remote}` (its remotes: {_names(names) or 'none'})",
+            f"pass --remote with one of them, or add it: git remote add {remote} URL",
+        )
+    fix = f"fix its URL (git remote set-url {remote} URL)" if remote in names else "fix the path"
+    raise CheckFailed(
+        "remote-mismatch",
+        f"the remote `{redact_url(remote)}` is the path {path}, which does not exist",
+        f"{fix}, or pass --remote NAME|URL; {LAST_RESORT}",
+    )
+
+
 def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitrepo.RemoteListing, release: str) -> None:
     """The release commit must be on the remote's default branch (its HEAD symref, else main):
     a tag force-pushed to a commit beside the protected branch is no release."""
@@ -86,26 +142,28 @@ def check_remote(
     """The remote's tag must point at the release commit: by listing the remote's refs, and for
     a GitHub repository also through the REST API."""
     url = gitrepo.remote_url(repo, remote)
+    shown = redact_url(remote)  # the name in messages: a URL given may carry a token
+    check_remote_exists(repo, remote, url)
     try:
         listing = gitrepo.remote_listing(repo, remote)
     except CatalogError as exc:
         raise CheckFailed(
             "remote-mismatch",
-            f"the remote `{remote}` is unreachable: {exc}",
-            "pass --offline to run without verifying the remote (recorded in the resolved config)",
+            f"the remote `{shown}` is unreachable: {exc}",
+            f"check its URL and your network or access (git ls-remote {shown}); {LAST_RESORT}",
         ) from None
     there = listing.refs.get(f"refs/tags/{cohort}")
     if there is None:
         raise CheckFailed(
-            "remote-mismatch", f"the remote `{remote}` has no tag `{cohort}`", "push the release tag first"
+            "remote-mismatch", f"the remote `{shown}` has no tag `{cohort}`", "push the release tag first"
         )
     if there != release:
         raise CheckFailed(
             "remote-mismatch",
-            f"the remote `{remote}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
+            f"the remote `{shown}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
             "the tag moved on one side: do not run until the two agree",
         )
-    check_remote_branch(repo, remote, listing, release)
+    check_remote_branch(repo, shown, listing, release)
     methods = ["git"]
     repository = github or github_repository(url)
     if repository is not None:
@@ -119,14 +177,14 @@ def check_remote(
                 f"on GitHub ({repository}) tag `{cohort}` points at {_short(on_github)}, not {_short(release)}",
             )
         methods.append("github")
-    return RemoteVerification(verified=True, remote=url, methods=methods, note="")
+    return RemoteVerification(verified=True, remote=redact_url(url), methods=methods, note="")
 
 
 def preflight(
     path: Path,
     submission_file: Path,
     *,
-    remote: str = "origin",
+    remote: str | None = None,
     offline: bool = False,
     github: str | None = None,
     now: dt.datetime | None = None,
@@ -149,7 +207,7 @@ def preflight(
     )
     if offline:
         return sealed(config)
-    verification = check_remote(repo, remote, cohort, str(release.id), github)
+    verification = check_remote(repo, remote or choose_remote(repo), cohort, str(release.id), github)
     return sealed(
         config.model_copy(update={"provenance": config.provenance.model_copy(update={"remote": verification})})
     )

@@ -11,33 +11,10 @@ from pytest_httpserver import HTTPServer
 
 from catalogctl.errors import CatalogInvalid, CheckFailed, GitHubProblem, RemoteUnreachable
 from catalogctl.io.http import GitHubClient, github_repository
-from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.resolve import resolve
 from tests.helpers import commit_all, git, replace_in, run_cli, write
-from tests.release_repo import NOW, SEEDS_A, SUBMISSION, free_port, git_daemon, make_freezable
+from tests.release_repo import SUBMISSION, free_port, git_daemon
 from tests.slow_server import slow_server
-
-
-@pytest.fixture
-def release(catalog_repo: Path, tmp_path: Path) -> Path:
-    """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen, pushed to a bare `origin`."""
-    repo = make_freezable(catalog_repo)
-    bare = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    seeds = write(tmp_path, "seeds.yaml", SEEDS_A)
-    freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW, push="origin"))
-    return repo
-
-
-@pytest.fixture
-def submission(tmp_path: Path) -> Path:
-    return write(tmp_path, "submission.yaml", SUBMISSION)
-
-
-@pytest.fixture
-def output(tmp_path: Path) -> Path:
-    return tmp_path / "out" / "resolved.json"
 
 
 def refused(repo: Path, submission: Path, output: Path, *extra: str, code: int) -> str:
@@ -208,7 +185,10 @@ def test_invalid_submission_is_reported_with_positions(release: Path, submission
 def test_unreachable_remote_with_and_without_offline(release: Path, submission: Path, output: Path) -> None:
     err = refused(release, submission, output, "--remote", "git://127.0.0.1:1/nothing.git", code=6)
     assert err.startswith("error [remote-mismatch]: the remote `git://127.0.0.1:1/nothing.git` is unreachable: ")
-    assert err.endswith("hint: pass --offline to run without verifying the remote (recorded in the resolved config)\n")
+    assert err.endswith(
+        "hint: check its URL and your network or access (git ls-remote git://127.0.0.1:1/nothing.git); as a last "
+        "resort, --offline skips this check, and the resolved config records it as not verified\n"
+    )
     run_cli(
         "preflight",
         str(submission),

@@ -1,0 +1,126 @@
+"""`preflight`'s remote: which one it checks, what it says when it cannot, and that no credential
+of its URL reaches an output file, stdout or stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import git, run_cli
+from tests.release_repo import git_daemon
+
+SECRET = "glcbt-SECRET0123456789"
+
+
+def with_credentials(url: str) -> str:
+    """`url` with a CI job token as its user info, as GitLab CI sets a clone's remote."""
+    return url.replace("://", f"://gitlab-ci-token:{SECRET}@", 1)
+
+
+# -- credentials in the remote's URL ------------------------------------------------------------
+
+
+def test_credentials_in_the_remote_url_are_recorded_and_printed_nowhere(
+    release: Path, submission: Path, output: Path, tmp_path: Path
+) -> None:
+    served = tmp_path / "served"
+    for url in git_daemon(served):
+        git(served, "clone", "-q", "--bare", str(tmp_path / "origin.git"), str(served / "mirror.git"))
+        git(release, "remote", "set-url", "origin", with_credentials(f"{url}/mirror.git"))
+        done = [
+            run_cli("preflight", submission, "-C", release, "-o", output),
+            run_cli("preflight", submission, "-C", release, "--format", "json"),
+            run_cli("resolve", submission, "-C", release, "--format", "json"),
+            run_cli("freeze", "2026-09-C0", "--push", "origin", "-C", release),
+            run_cli("freeze", "2026-09-C0", "--push", with_credentials(f"{url}/mirror.git"), "-C", release),
+            # unreachable: the messages name the remote and repeat what libgit2 said
+            run_cli(
+                "preflight", submission, "-C", release, "--remote", with_credentials("git://127.0.0.1:1/x.git"), code=6
+            ),
+            run_cli(
+                "freeze", "2026-09-C0", "--push", with_credentials("git://127.0.0.1:1/x.git"), "-C", release, code=2
+            ),
+        ]
+        recorded = json.loads(output.read_text())["provenance"]["remote"]
+        assert recorded["remote"] == f"{url}/mirror.git"
+        assert json.loads(done[1].stdout)["provenance"]["remote"]["remote"] == f"{url}/mirror.git"
+        assert "the remote `git://127.0.0.1:1/x.git` is unreachable" in done[5].stderr
+        for result in done:
+            assert SECRET not in result.stdout + result.stderr, result.command
+        assert SECRET not in output.read_text()
+
+
+# -- which remote ---------------------------------------------------------------------------------
+
+LAST_RESORT = "; as a last resort, --offline skips this check, and the resolved config records it as not verified"
+
+
+def refused(release: Path, submission: Path, *extra: str) -> str:
+    """Preflight's stderr, expecting a remote-mismatch (exit 6) and nothing on stdout."""
+    result = run_cli("preflight", submission, "-C", release, *extra, code=6)
+    assert result.stdout == ""
+    return result.stderr
+
+
+def recorded_remote(release: Path, submission: Path, *extra: str) -> str:
+    """The remote preflight verified, as its resolved config records it."""
+    config = json.loads(run_cli("preflight", submission, "-C", release, "--format", "json", *extra).stdout)
+    assert config["provenance"]["remote"]["verified"]
+    return str(config["provenance"]["remote"]["remote"])
+
+
+def test_no_remote_at_all(release: Path, submission: Path) -> None:
+    git(release, "remote", "remove", "origin")
+    assert refused(release, submission) == (
+        "error [remote-mismatch]: this clone has no remote to confirm the release on\n"
+        "hint: add the catalog's repository (git remote add origin URL), or pass --remote URL" + LAST_RESORT + "\n"
+    )
+
+
+def test_the_upstream_of_the_branch_is_the_remote_whatever_its_name(
+    release: Path, submission: Path, tmp_path: Path
+) -> None:
+    git(release, "remote", "rename", "origin", "upstream")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    git(release, "config", "branch.main.remote", "upstream")
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
+
+
+def test_two_remotes_and_no_upstream_names_them(release: Path, submission: Path, tmp_path: Path) -> None:
+    git(release, "remote", "rename", "origin", "upstream")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    assert refused(release, submission) == (
+        "error [remote-mismatch]: this clone has 2 remotes (`fork`, `upstream`) and the current branch tracks "
+        "none of them: which one has the release?\n"
+        "hint: pass --remote NAME, or set the branch's upstream (git branch --set-upstream-to NAME/main)\n"
+    )
+    assert recorded_remote(release, submission, "--remote", "upstream") == str(tmp_path / "origin.git")
+
+
+def test_the_only_remote_and_else_origin(release: Path, submission: Path, tmp_path: Path) -> None:
+    git(release, "remote", "rename", "origin", "catalog")
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")  # the only one
+    git(release, "remote", "rename", "catalog", "origin")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    git(release, "checkout", "-q", "--detach", "2026-09-C0")  # a runner's checkout: no branch, no upstream
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
+
+
+def test_a_remote_whose_path_does_not_exist(release: Path, submission: Path, tmp_path: Path) -> None:
+    gone = tmp_path / "moved-away.git"
+    git(release, "remote", "set-url", "origin", str(gone))
+    assert refused(release, submission) == (
+        f"error [remote-mismatch]: the remote `origin` is the path {gone}, which does not exist\n"
+        "hint: fix its URL (git remote set-url origin URL), or pass --remote NAME|URL" + LAST_RESORT + "\n"
+    )
+    assert refused(release, submission, "--remote", f"file://{gone}") == (
+        f"error [remote-mismatch]: the remote `file://{gone}` is the path {gone}, which does not exist\n"
+        "hint: fix the path, or pass --remote NAME|URL" + LAST_RESORT + "\n"
+    )
+
+
+def test_a_remote_name_that_is_not_configured(release: Path, submission: Path) -> None:
+    assert refused(release, submission, "--remote", "upstream") == (
+        "error [remote-mismatch]: this clone has no remote named `upstream` (its remotes: `origin`)\n"
+        "hint: pass --remote with one of them, or add it: git remote add upstream URL\n"
+    )
