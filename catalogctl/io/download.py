@@ -22,6 +22,7 @@ from typing import Any
 
 from catalogctl.errors import DownloadProblem, UsageError
 from catalogctl.io.http import ATTEMPTS, Deadline, DeadlinePassed, Retry, deadline_client, retrying
+from catalogctl.io.urls import redact_text, redact_url
 
 DOWNLOAD_DEADLINE_S = 900.0  # 15 minutes: a few GB on an ordinary connection
 DEFAULT_MAX_BYTES = 8 * 1024**3  # far above any dataset the catalog pins today
@@ -120,6 +121,7 @@ def download(
     """Stream `url`, hashing as it comes; retried on connection errors and 5xx; a body shorter
     than its Content-Length, or over `limits`, is an error. `progress(done, total)` is called per chunk."""
     deadline = Deadline(limits.seconds)
+    shown = redact_url(url)  # what messages name: never a URL's credentials
     headers = {"Accept-Encoding": "identity"}  # the file's own bytes (see the module's docstring)
     with deadline_client(deadline, timeout=timeout, follow_redirects=True, headers=headers) as client:
 
@@ -128,17 +130,17 @@ def download(
                 if response.status_code >= 500:
                     return Retry(f"HTTP {response.status_code}", True)
                 if response.status_code != 200:
-                    raise DownloadProblem(f"{url}: HTTP {response.status_code}")
-                return _read(response, url, fmt, progress, limits, deadline)
+                    raise DownloadProblem(f"{shown}: HTTP {response.status_code}")
+                return _read(response, shown, fmt, progress, limits, deadline)
 
         try:
             outcome = retrying(attempt, attempts, backoff_s, deadline)
         except DeadlinePassed:
             raise DownloadProblem(
-                f"{url}: not downloaded within {limits.seconds:g} s (the deadline; --timeout or CATALOGCTL_TIMEOUT)"
+                f"{shown}: not downloaded within {limits.seconds:g} s (the deadline; --timeout or CATALOGCTL_TIMEOUT)"
             ) from None
     if isinstance(outcome, Retry):
-        raise DownloadProblem(f"{url}: download failed after {attempts} attempts ({outcome.reason})")
+        raise DownloadProblem(f"{shown}: download failed after {attempts} attempts ({redact_text(outcome.reason)})")
     return outcome
 
 

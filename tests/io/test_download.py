@@ -140,3 +140,12 @@ def test_the_cap_holds_for_the_decoded_bytes(httpserver: HTTPServer) -> None:
     assert str(caught.value) == (
         f"{httpserver.url_for('/data.jsonl')}: over the cap of 1,000,000 bytes (--max-bytes): stopped reading"
     )
+
+
+def test_a_failed_download_never_names_the_urls_credentials(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/data.jsonl").respond_with_data("gone", status=404)
+    base = httpserver.url_for("/data.jsonl").replace("http://", "http://reader:s3cret@")
+    with pytest.raises(DownloadProblem) as caught:
+        download(f"{base}?token=t0ken", "jsonl", backoff_s=0)
+    assert str(caught.value) == f"{httpserver.url_for('/data.jsonl')}?token=REDACTED: HTTP 404"
+    assert "s3cret" not in str(caught.value) and "t0ken" not in str(caught.value)
