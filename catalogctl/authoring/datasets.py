@@ -120,12 +120,18 @@ def _local_names(ident: str, url: str | Pending) -> list[str]:
 def _verify(
     ident: str, dataset: Dataset, expected: str, location: str, progress: Progress | None, limits: Limits
 ) -> VerifiedDataset:
+    declared = dataset.source.size
+    if declared is not None:  # a stated size is the cap: a byte more is already the wrong file
+        limits = replace(limits, max_bytes=declared, cap_from="the size the catalog states")
     try:
         fetched = fetch(location, _format(dataset, location), progress, limits)
     except (DownloadProblem, UsageError) as exc:
         return _verified(ident, "error", expected, detail=str(exc))
+    detail = f"{fetched.size:,} bytes from {location}"
+    if declared is not None and fetched.size != declared:
+        return _verified(ident, "mismatch", expected, fetched.sha256, f"{detail}; the catalog states {declared:,}")
     status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
-    return _verified(ident, status, expected, fetched.sha256, f"{fetched.size:,} bytes from {location}")
+    return _verified(ident, status, expected, fetched.sha256, detail)
 
 
 def _verified(ident: str, status: Status, expected: str, observed: str = "", detail: str = "") -> VerifiedDataset:
@@ -198,13 +204,16 @@ class _Change:
     flag: str = ""
 
     def __str__(self) -> str:
-        return f"{'.'.join(self.path)}: {self.old} -> {self.new}"
+        old = "(none)" if self.old is None else self.old
+        return f"{'.'.join(self.path)}: {old} -> {self.new}"
 
 
 def _changes(dataset: Dataset, source: str, named: str | None, fetched: Fetched) -> list[_Change]:
     """What pinning `source` writes. A sample count or a format the catalog already states is a
     claim about the data: a pin of the wrong file must not overwrite it silently."""
     changes = [_Change(("source", "sha256"), dataset.source.sha256, fetched.sha256)]
+    if fetched.size != dataset.source.size:  # the size goes with the hash: the next verify's cap
+        changes.append(_Change(("source", "size"), dataset.source.size, fetched.size))
     if urlparse(source).scheme in ("http", "https") and source != dataset.source.url:
         changes.append(_Change(("source", "url"), dataset.source.url, source))
     declared = dataset.source.format

@@ -34,6 +34,7 @@ class Limits:
 
     seconds: float = DOWNLOAD_DEADLINE_S
     max_bytes: int = DEFAULT_MAX_BYTES
+    cap_from: str = "--max-bytes"  # where the cap comes from, for the message that enforces it
 
 
 DEFAULT_LIMITS = Limits()
@@ -152,14 +153,16 @@ def _read(response: Any, url: str, fmt: str | None, progress: Any, limits: Limit
     if total is not None and total > limits.max_bytes:
         raise DownloadProblem(
             f"{url}: the server announces {total:,} bytes, over the cap of {limits.max_bytes:,} "
-            "(--max-bytes): not downloaded"
+            f"({limits.cap_from}): not downloaded"
         )
     received = 0
     for chunk in response.iter_raw():
         received += len(chunk)
         digest.update(decoder.feed(chunk))
         if max(received, digest.size) > limits.max_bytes:
-            raise DownloadProblem(f"{url}: over the cap of {limits.max_bytes:,} bytes (--max-bytes): stopped reading")
+            raise DownloadProblem(
+                f"{url}: over the cap of {limits.max_bytes:,} bytes ({limits.cap_from}): stopped reading"
+            )
         deadline.clip(None)  # the client's reads honour it too; this holds without them
         if progress is not None:
             progress(received, total)

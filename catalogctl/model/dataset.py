@@ -26,6 +26,9 @@ class Source(StrictModel):
     url: Pendable[Url] = display()
     sha256: Pendable[Sha256]
     format: Literal["parquet", "jsonl", "json", "csv", "tar", "directory"] | None = None
+    # The file's size in bytes, when stated: `datasets verify` takes no byte more (a download that
+    # never ends stops there) and a file of another size is a mismatch whatever its hash.
+    size: PositiveInt | None = None
 
 
 class Prompts(StrictModel):

@@ -123,9 +123,13 @@ def test_pin_a_local_file_keeps_comments_and_layout(catalog_dir: Path, tmp_path:
     replace_in(catalog_dir, "benchmark_suite/benchmarks/gpt-oss-120b.yaml", ": 4395", ": 4403")
     result = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir), "--update-samples")
     sha = hashlib.sha256(data.read_bytes()).hexdigest()
-    assert result.stdout == (f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: samples: 30 -> 31\n")
+    size = data.stat().st_size
+    assert result.stdout == (
+        f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: source.size: (none) -> {size}\n{AIME}: samples: 30 -> 31\n"
+    )
     after = path.read_text()
-    assert after == before.replace("samples: 30", "samples: 31").replace("  sha256: <TBD>", f"  sha256: {sha}")
+    pinned_source = f"  sha256: {sha}\n  size: {size}"
+    assert after == before.replace("samples: 30", "samples: 31").replace("  sha256: <TBD>", pinned_source)
     assert load(catalog_dir).catalog.datasets["aime25"].samples == 31
     assert "working tree: valid (0 errors" in run_cli("validate", str(catalog_dir)).stdout
 
@@ -135,7 +139,11 @@ def test_pin_a_url_sets_url_and_sha(catalog_dir: Path, httpserver: HTTPServer) -
     url = httpserver.url_for("/data/aime25.jsonl")
     pinned = pin_dataset(catalog_dir, "aime25", url)
     assert (pinned.sha256, pinned.samples) == (SHA, 30)
-    assert pinned.changes == [f"source.sha256: <TBD> -> {SHA}", f"source.url: <TBD> -> {url}"]
+    assert pinned.changes == [
+        f"source.sha256: <TBD> -> {SHA}",
+        f"source.size: (none) -> {len(BODY)}",
+        f"source.url: <TBD> -> {url}",
+    ]
     dataset = load(catalog_dir).catalog.datasets["aime25"]
     assert (dataset.source.url, dataset.source.sha256) == (url, SHA)
 
@@ -361,7 +369,9 @@ def test_pin_refuses_to_change_the_format_and_writes_it_when_allowed(catalog_dir
     )
     run_cli("datasets", "pin", "mlperf_deepseek_r1", str(data), "-C", str(catalog_dir), "--update-format")
     sha = hashlib.sha256(data.read_bytes()).hexdigest()
-    assert (catalog_dir / relative).read_bytes() == before.replace(b"format: parquet", b"format: jsonl").replace(
+    # The new key goes last in `source`, after the format.
+    pinned_source = f"format: jsonl\n  size: {data.stat().st_size}".encode()
+    assert (catalog_dir / relative).read_bytes() == before.replace(b"format: parquet", pinned_source).replace(
         b"  sha256: <TBD>", f"  sha256: {sha}".encode()
     )
     assert "working tree: valid (0 errors" in run_cli("validate", str(catalog_dir)).stdout
@@ -376,7 +386,8 @@ def test_pin_keeps_crlf_line_ends_and_a_bom(catalog_dir: Path, bom: bytes) -> No
     data = catalog_dir.parent / "aime25.jsonl"
     data.write_bytes(BODY)
     run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
-    assert path.read_bytes() == before.replace(b"  sha256: <TBD>", f"  sha256: {SHA}".encode())
+    pinned_source = f"  sha256: {SHA}\r\n  size: {len(BODY)}".encode()
+    assert path.read_bytes() == before.replace(b"  sha256: <TBD>", pinned_source)
     assert "working tree: valid (0 errors" in run_cli("validate", str(catalog_dir)).stdout
 
 

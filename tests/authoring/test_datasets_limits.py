@@ -3,6 +3,7 @@ that trickles or never ends is a failed row or an error, never a hang."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -86,3 +87,30 @@ def test_sizes_take_binary_units(size: str, expected: int) -> None:
     from catalogctl.cli.datasets import _limits
 
     assert _limits(1.0, size).max_bytes == expected
+
+
+def test_verify_stops_an_endless_body_at_the_size_the_catalog_states(catalog_dir: Path) -> None:
+    with slow_server("endless") as (base, _):
+        pointed_at(catalog_dir, f"{base}/aime25.jsonl")
+        replace_in(catalog_dir, AIME, "  sha256: " + "a" * 64, "  sha256: " + "a" * 64 + "\n  size: 1000")
+        done = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir), "-f", "json", code=1)
+    [row] = json.loads(done.stdout)["datasets"]
+    assert (
+        row["detail"]
+        == f"{base}/aime25.jsonl: over the cap of 1,000 bytes (the size the catalog states): stopped reading"
+    )
+
+
+def test_verify_a_file_of_another_size_than_stated_is_a_mismatch(catalog_dir: Path, tmp_path: Path) -> None:
+    local = tmp_path / "files"
+    local.mkdir()
+    body = b'{"question": "q", "answer": "a"}\n'
+    (local / "aime25").write_bytes(body)
+    sha = hashlib.sha256(body).hexdigest()
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {sha}\n  size: {len(body) + 1}")
+    done = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir), "--local", str(local), "-f", "json", code=1)
+    [row] = json.loads(done.stdout)["datasets"]
+    assert (row["status"], row["detail"]) == (
+        "mismatch",
+        f"{len(body)} bytes from {local / 'aime25'}; the catalog states {len(body) + 1}",
+    )

@@ -277,7 +277,8 @@ def test_pin_counts_the_records_of_the_formats_it_can(
     # 31 samples: allowed, with the figure gpt-oss-120b computes from them updated to match.
     replace_in(catalog_dir, "benchmark_suite/benchmarks/gpt-oss-120b.yaml", ": 4395", ": 4403")
     done = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir), "--update-samples")
-    expected = [f"{AIME}: source.sha256: <TBD> -> {sha}"] + ([f"{AIME}: {samples}"] if samples else [])
+    expected = [f"{AIME}: source.sha256: <TBD> -> {sha}", f"{AIME}: source.size: (none) -> {len(content)}"]
+    expected += [f"{AIME}: {samples}"] if samples else []
     assert done.stdout.splitlines() == expected
 
 
@@ -290,7 +291,8 @@ def test_a_json_file_too_large_to_count_keeps_its_samples(
     data = tmp_path / "aime25.json"
     data.write_bytes(json.dumps(ROWS).encode())
     done = run_cli("datasets", "pin", "aime25", str(data), "-C", str(catalog_dir))
-    assert done.stdout == f"{AIME}: source.sha256: <TBD> -> {hashlib.sha256(data.read_bytes()).hexdigest()}\n"
+    sha, size = hashlib.sha256(data.read_bytes()).hexdigest(), data.stat().st_size
+    assert done.stdout == f"{AIME}: source.sha256: <TBD> -> {sha}\n{AIME}: source.size: (none) -> {size}\n"
 
 
 def test_a_download_reports_its_progress(httpserver: HTTPServer) -> None:
