@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem, RemoteUnreachable, UsageError
+from catalogctl.io.github_replies import Comment, Comments, GitObject, GitRef, Pull, read_reply
 
 DEFAULT_API = "https://api.github.com"
 TIMEOUT_S = 10.0
@@ -77,11 +78,17 @@ class GitHubClient:
         token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
         return cls(api.rstrip("/"), token)
 
-    def get(self, path: str) -> Any:
-        """GET a JSON document, with retries on server errors and failed connections; after the
-        last attempt, a server error is `GitHubProblem`, no answer at all `RemoteUnreachable`."""
+    def get(self, path: str, shape: type[T]) -> T:
+        """GET a JSON document held to `shape`, with retries on server errors and failed
+        connections; after the last attempt, a server error is `GitHubProblem`, no answer at all
+        `RemoteUnreachable`."""
         hint = "retry later, or pass --offline to record that the remote was not verified"
-        return self._answer(self.request("GET", path, hint=hint), path)
+        return self.reply(self._answer(self.request("GET", path, hint=hint), path), shape, "GET", path)
+
+    def reply(self, response: Any, shape: type[T], method: str, url: str) -> T:
+        """The body of `response` held to `shape` (see `github_replies.read_reply`)."""
+        endpoint = f"{method} {url.removeprefix(self.api)}"
+        return read_reply(response.content, response.headers.get("content-type", ""), shape, endpoint, self.api)
 
     def request(self, method: str, url: str, body: dict[str, Any] | None = None, *, hint: str) -> Any:
         """One API call (`url` absolute, or a path under the API), retried on server errors and
@@ -112,7 +119,7 @@ class GitHubClient:
     def _answer(self, response: Any, path: str) -> Any:
         status = response.status_code
         if status == 200:
-            return response.json()
+            return response
         if status == 401:
             raise GitHubProblem("GitHub rejected the token (401)", "check GITHUB_TOKEN (or GH_TOKEN)")
         if status in (403, 429) and (
@@ -137,15 +144,13 @@ class GitHubClient:
 
     def tag_commit(self, repository: str, tag: str) -> str:
         """The commit a tag points at on GitHub (an annotated tag is peeled)."""
-        ref = self.get(f"/repos/{repository}/git/ref/tags/{tag}")
-        obj = ref.get("object", {}) if isinstance(ref, dict) else {}
+        obj: GitObject = self.get(f"/repos/{repository}/git/ref/tags/{tag}", GitRef).object
         for _ in range(5):  # a tag of a tag is allowed, but not forever
-            if obj.get("type") == "commit":
-                return str(obj["sha"])
-            if obj.get("type") != "tag":
-                raise GitHubProblem(f"GitHub's tag `{tag}` points at a {obj.get('type', 'nothing')}, not a commit")
-            tag_object = self.get(f"/repos/{repository}/git/tags/{obj['sha']}")
-            obj = tag_object.get("object", {}) if isinstance(tag_object, dict) else {}
+            if obj.type == "commit":
+                return obj.sha
+            if obj.type != "tag":
+                raise GitHubProblem(f"GitHub's tag `{tag}` points at a {obj.type or 'nothing'}, not a commit")
+            obj = self.get(f"/repos/{repository}/git/tags/{obj.sha}", GitRef).object
         raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
 
 
@@ -291,9 +296,12 @@ class CommentClient(GitHubClient):
         base = GitHubClient.from_environment()
         return cls(base.api, base.token)
 
-    def send(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
-        """One request (see `request`); an answer that is not a success raises GitHubProblem with
-        a hint."""
+    def send(self, method: str, url: str, shape: type[T], body: dict[str, Any] | None = None) -> T:
+        """One request (see `request`) and its answer held to `shape`; an answer that is not a
+        success raises GitHubProblem with a hint."""
+        return self.reply(self._sent(method, url, body), shape, method, url)
+
+    def _sent(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
         return self._checked(self.request(method, url, body, hint="retry the job later"), method, url)
 
     def _checked(self, response: Any, method: str, url: str) -> Any:
@@ -306,18 +314,15 @@ class CommentClient(GitHubClient):
         self._answer(response, url)  # raises with the matching message
         raise GitHubProblem(f"unexpected answer from GitHub: HTTP {response.status_code} for {method} {url}")
 
-    def get_all(self, path: str) -> list[Any]:
-        """Every item of a paginated list, following the Link headers."""
-        items: list[Any] = []
+    def comments(self, path: str) -> list[Comment]:
+        """Every comment of a paginated list, following the Link headers."""
+        items: list[Comment] = []
         url: str | None = f"{path}{'&' if '?' in path else '?'}per_page=100"
         for _ in range(1000):  # 100,000 comments: beyond that something is wrong
             if url is None:
                 return items
-            response = self.send("GET", url)
-            page = response.json()
-            if not isinstance(page, list):
-                raise GitHubProblem(f"unexpected answer from GitHub for {path}: not a list")
-            items.extend(page)
+            response = self._sent("GET", url)
+            items.extend(self.reply(response, Comments, "GET", url))
             url = _next_link(response.headers.get("link"))
         raise GitHubProblem(f"too many pages at {path}")
 
@@ -331,19 +336,17 @@ def upsert_comment(
     if marker not in body:
         raise CatalogError(f"the comment body does not carry the marker {marker}", "render it with `catalogctl ci`")
     if head_sha is not None:
-        pull = client.send("GET", f"/repos/{repository}/pulls/{number}").json()
-        actual = str(pull.get("head", {}).get("sha", "")) if isinstance(pull, dict) else ""
+        actual = client.send("GET", f"/repos/{repository}/pulls/{number}", Pull).head.sha
         if actual != head_sha:
             raise GitHubProblem(
                 f"pull request #{number} is at {actual[:12] or 'nothing'}, not {head_sha[:12]}: not commenting",
                 "the PR number does not belong to this run, or the PR moved on (its next run will comment)",
             )
-    comments = [c for c in client.get_all(f"/repos/{repository}/issues/{number}/comments") if isinstance(c, dict)]
-    marked = [c for c in comments if marker in str(c.get("body", ""))]
-    bots = [c for c in marked if isinstance(c.get("user"), dict) and c["user"].get("type") == "Bot"]
+    marked = [c for c in client.comments(f"/repos/{repository}/issues/{number}/comments") if marker in (c.body or "")]
+    bots = [c for c in marked if c.user is not None and c.user.type == "Bot"]
     mine = next(iter(bots or marked), None)
     if mine is not None:
-        answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine['id']}", {"body": body}).json()
-        return CommentResult("updated", int(answer["id"]), str(answer.get("html_url", "")))
-    answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", {"body": body}).json()
-    return CommentResult("created", int(answer["id"]), str(answer.get("html_url", "")))
+        answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine.id}", Comment, {"body": body})
+        return CommentResult("updated", answer.id, answer.html_url)
+    answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", Comment, {"body": body})
+    return CommentResult("created", answer.id, answer.html_url)
