@@ -26,6 +26,19 @@ T = TypeVar("T")
 _GITHUB_URL = re.compile(r"^(?:https://|git@|ssh://git@)github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
+def origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port of a URL (the port spelled out when it is the scheme's default)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # not a port number: an origin nothing else has
+        port = -1
+    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port if port is not None else default
+
+
 def github_repository(url: str) -> str | None:
     """`owner/name` when a remote URL is a GitHub repository."""
     match = _GITHUB_URL.match(url.strip())
@@ -97,6 +110,15 @@ class GitHubClient:
         (5xx), `RemoteUnreachable` if it never did."""
         import httpx
 
+        if url.startswith(("http://", "https://")) and origin(url) != origin(self.api):
+            # An absolute URL comes from an answer (a Link header): the token goes to the API only.
+            scheme, host, port = origin(url)
+            elsewhere = f"{scheme}://{host}{f':{port}' if port else ''}"
+            raise GitHubProblem(
+                f"GitHub's answer points at {elsewhere}, not at the API ({self.api}): "
+                "not followed, the token goes to the API only",
+                f"check that GITHUB_API_URL ({self.api}) is the GitHub REST API",
+            )
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"

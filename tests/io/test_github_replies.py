@@ -129,3 +129,62 @@ def test_a_hostile_tag(httpserver: HTTPServer, ref: object, tag: object, what: s
         client.tag_commit("o/r", "v1")
     assert str(caught.value) == f"unexpected answer from GitHub to {what}"
     assert f"hint: {caught.value.hint}\n" == hint(httpserver)
+
+
+# -- pagination stays on the API's origin: the token is never sent elsewhere ------------------------
+
+
+@pytest.mark.parametrize("elsewhere", ["other port", "other scheme"])
+def test_a_next_page_on_another_origin_is_not_followed(
+    httpserver: HTTPServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, elsewhere: str
+) -> None:
+    other = HTTPServer(host="127.0.0.1", port=0)
+    other.expect_request(COMMENTS).respond_with_json([])
+    other.start()
+    try:
+        page2 = other.url_for(COMMENTS) + "?per_page=100&page=2"
+        if elsewhere == "other scheme":  # same host and port, but https: another origin
+            page2 = httpserver.url_for(COMMENTS).replace("http://", "https://") + "?page=2"
+        origin = page2.split(COMMENTS)[0]
+        httpserver.expect_request(COMMENTS, method="GET").respond_with_json(
+            [{"id": 1, "body": "chatter"}], headers={"Link": f'<{page2}>; rel="next"'}
+        )
+        err = run_comment(httpserver, tmp_path, monkeypatch)
+        api = httpserver.url_for("/").rstrip("/")
+        assert err == (
+            f"error: GitHub's answer points at {origin}, not at the API ({api}): not followed, "
+            "the token goes to the API only\n" + hint(httpserver)
+        )
+        assert other.log == []  # was a request carrying `Authorization: Bearer t0ken-secret`
+        assert [entry[0].method for entry in httpserver.log] == ["GET"]
+    finally:
+        other.clear()
+        other.stop()
+
+
+def test_a_next_page_on_the_api_origin_is_followed(httpserver: HTTPServer) -> None:
+    from catalogctl.io.http import CommentClient
+
+    page2 = (
+        httpserver.url_for(COMMENTS).replace("localhost", "LOCALHOST") + "?page=2"
+    )  # host names are not case-sensitive
+    httpserver.expect_ordered_request(COMMENTS).respond_with_json([], headers={"Link": f'<{page2}>; rel="next"'})
+    httpserver.expect_ordered_request(COMMENTS).respond_with_json([{"id": 2, "body": "hi"}])
+    client = CommentClient(httpserver.url_for("/").rstrip("/"), "t0ken", backoff_s=0)
+    assert [c.id for c in client.comments(COMMENTS)] == [2]
+    assert [entry[0].headers["Authorization"] for entry in httpserver.log] == ["Bearer t0ken"] * 2
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://api.github.com", ("https", "api.github.com", 443)),
+        ("HTTPS://API.GitHub.com:443/repos", ("https", "api.github.com", 443)),
+        ("http://127.0.0.1:8080/x?page=2", ("http", "127.0.0.1", 8080)),
+        ("http://127.0.0.1:port/x", ("http", "127.0.0.1", -1)),
+    ],
+)
+def test_origins(url: str, expected: tuple[str, str, int]) -> None:
+    from catalogctl.io.http import origin
+
+    assert origin(url) == expected
