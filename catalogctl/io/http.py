@@ -14,9 +14,16 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from catalogctl.errors import CatalogError, DownloadProblem, GitHubProblem, RemoteUnreachable, UsageError
+from catalogctl.errors import (
+    CatalogError,
+    DownloadProblem,
+    EnvironmentProblem,
+    GitHubProblem,
+    RemoteUnreachable,
+    UsageError,
+)
 from catalogctl.io.github_replies import Comment, Comments, GitObject, GitRef, Pull, read_reply
 
 DEFAULT_API = "https://api.github.com"
@@ -83,6 +90,8 @@ class GitHubClient:
     timeout: float = TIMEOUT_S
     attempts: int = ATTEMPTS
     backoff_s: float = 0.5
+    # What a 404 means depends on what was asked: the tag check's client reads a tag.
+    NOT_FOUND_HINT: ClassVar[str] = "the tag is not on GitHub, or the repository is private and the token lacks access"
 
     @classmethod
     def from_environment(cls) -> GitHubClient:
@@ -158,10 +167,7 @@ class GitHubClient:
         if status == 403:
             raise GitHubProblem("GitHub refused access (403)", "the token lacks read access to the repository")
         if status == 404:
-            raise GitHubProblem(
-                f"not found on GitHub: {path} (404)",
-                "the tag is not on GitHub, or the repository is private and the token lacks access",
-            )
+            raise GitHubProblem(f"not found on GitHub: {path} (404)", self.NOT_FOUND_HINT)
         raise GitHubProblem(f"unexpected answer from GitHub: HTTP {status} for {path}")
 
     def tag_commit(self, repository: str, tag: str) -> str:
@@ -312,6 +318,11 @@ def _next_link(header: str | None) -> str | None:
 class CommentClient(GitHubClient):
     """GitHubClient with what the comment job needs: paginated reads, POST and PATCH."""
 
+    NOT_FOUND_HINT: ClassVar[str] = (
+        "check --repo and --pr: no such repository or pull request, or the token cannot read it "
+        "(a private repository needs a token of that repository)"
+    )
+
     @classmethod
     def from_environment(cls) -> CommentClient:
         """The API address and token of this environment."""
@@ -355,6 +366,11 @@ def upsert_comment(
     """Create the pull request's comment that carries `marker`, or update it if one exists (a
     bot's first, since anyone can paste the marker). With `head_sha`, the pull request's head must
     be that commit: a number read from an artifact cannot send the report to another PR."""
+    if not client.token:  # without one GitHub answers 401 or 404: say what is missing, send nothing
+        raise EnvironmentProblem(
+            "no GitHub token to comment with: set GITHUB_TOKEN (or GH_TOKEN)",
+            "in a workflow: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, with `permissions: pull-requests: write`",
+        )
     if marker not in body:
         raise CatalogError(f"the comment body does not carry the marker {marker}", "render it with `catalogctl ci`")
     if head_sha is not None:
