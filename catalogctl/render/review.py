@@ -69,7 +69,8 @@ def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
             mark = {"open": "❌" if f.severity == "error" else "⚠️", "accepted": "☑️"}.get(f.status, "❌")
             text = md_text(f.message + (f" ({f.hint})" if f.hint else "") + (f" — {f.note}" if f.note else ""))
             where = md_code(location(f.file, f.line, f.column))
-            out.append(f"| {mark} | `{f.code}`{md_text(_state(f))} | {text} | {where} | `{f.fingerprint}` |")
+            code = md_code(f.code) + md_text(_state(f))
+            out.append(f"| {mark} | {code} | {text} | {where} | {md_code(f.fingerprint)} |")
     else:
         out += ["", "No findings."]
     if not result.passed:
