@@ -188,3 +188,19 @@ def test_origins(url: str, expected: tuple[str, str, int]) -> None:
     from catalogctl.io.http import origin
 
     assert origin(url) == expected
+
+
+def test_a_redirect_to_another_origin_does_not_carry_the_token(httpserver: HTTPServer) -> None:
+    from catalogctl.io.http import CommentClient
+
+    other = HTTPServer(host="127.0.0.1", port=0)
+    other.expect_request(COMMENTS).respond_with_json([])
+    other.start()
+    try:
+        httpserver.expect_request(COMMENTS).respond_with_data("", 302, headers={"Location": other.url_for(COMMENTS)})
+        client = CommentClient(httpserver.url_for("/").rstrip("/"), "t0ken", backoff_s=0)
+        assert client.comments(COMMENTS) == []
+        assert [entry[0].headers.get("Authorization") for entry in other.log] == [None]  # httpx drops it
+    finally:
+        other.clear()
+        other.stop()
