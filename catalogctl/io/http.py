@@ -162,7 +162,9 @@ class GitHubClient:
             when = time.strftime("%H:%M:%S UTC", time.gmtime(int(reset))) if reset and reset.isdigit() else "later"
             raise GitHubProblem(
                 f"GitHub API rate limit reached (HTTP {status}); it resets at {when}",
-                "set GITHUB_TOKEN for a higher limit, or retry after the reset",
+                "retry after the reset"
+                if self.token
+                else "set GITHUB_TOKEN for a higher limit, or retry after the reset",
             )
         if status == 403:
             raise GitHubProblem("GitHub refused access (403)", "the token lacks read access to the repository")

@@ -87,3 +87,9 @@ def test_a_marker_past_the_limit_is_kept(api: HTTPServer, body: Path) -> None:
     sent = json.loads(api.log[-1][0].data)["body"]
     assert len(sent) <= COMMENT_CAP
     assert sent.startswith(f"{COMMENT_MARKER}\n{'x' * 80}\n")
+
+
+def test_a_rate_limit_with_a_token_does_not_ask_for_one(api: HTTPServer, body: Path) -> None:
+    api.expect_request(COMMENTS, method="GET").respond_with_json({"message": "slow down"}, status=429)
+    err = comment(body, code=1)  # was "set GITHUB_TOKEN for a higher limit", with the token set
+    assert err == "error: GitHub API rate limit reached (HTTP 429); it resets at later\nhint: retry after the reset\n"
