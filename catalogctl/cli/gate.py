@@ -100,7 +100,7 @@ def comment(
     """
     from catalogctl.errors import UsageError
     from catalogctl.io.http import CommentClient, upsert_comment
-    from catalogctl.render.review import COMMENT_MARKER
+    from catalogctl.render.review import COMMENT_MARKER, fit_comment
 
     if "/" not in repo or repo.count("/") != 1:
         raise UsageError(f"--repo {repo!r} is not OWNER/NAME")
@@ -110,5 +110,6 @@ def comment(
         raise UsageError(f"cannot read {body}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {body}: not UTF-8 text", "write it with `catalogctl ci`") from None
-    done = upsert_comment(CommentClient.from_environment(), repo, pr, text, COMMENT_MARKER, head_sha)
+    # GitHub refuses a body over its limit: send the part that fits, saying where the rest is.
+    done = upsert_comment(CommentClient.from_environment(), repo, pr, fit_comment(text), COMMENT_MARKER, head_sha)
     out(f"{done.action} comment {done.id} on {repo}#{pr}{' ' + done.url if done.url else ''}\n")

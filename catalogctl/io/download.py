@@ -1,7 +1,7 @@
 """Dataset downloads and local reads: the sha256, size and record count of a file's bytes.
 
 A download has two limits (`Limits`): a deadline for the whole of it, retries included (see
-`http.Deadline`; `--timeout` or `CATALOGCTL_TIMEOUT`), and a number of bytes (`--max-bytes`; the
+`transport.Deadline`; `--timeout` or `CATALOGCTL_TIMEOUT`), and a number of bytes (`--max-bytes`; the
 catalog declares no size for a dataset, so the cap is the flag's). Either, passed, is a
 `DownloadProblem` that says which.
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogctl.errors import DownloadProblem, UsageError
-from catalogctl.io.http import ATTEMPTS, Deadline, DeadlinePassed, Retry, deadline_client, retrying
+from catalogctl.io.transport import ATTEMPTS, Deadline, DeadlinePassed, Retry, deadline_client, retrying
 from catalogctl.io.urls import redact_text, redact_url
 
 DOWNLOAD_DEADLINE_S = 900.0  # 15 minutes: a few GB on an ordinary connection

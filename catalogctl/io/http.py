@@ -1,16 +1,12 @@
-"""httpx is used here and in `download` only: the GitHub REST API (where a release tag points on
-GitHub, the PR comment) here, dataset downloads there, all through one retry loop (`retrying`).
+"""The GitHub REST API: where a release tag points on GitHub, and the PR comment. httpx is used
+here, in `download` (dataset downloads) and in `transport` (the deadline and the one retry loop
+both go through) only.
 
 The API's address comes from `GITHUB_API_URL` (set by GitHub Actions; default
 https://api.github.com) and the token from `GITHUB_TOKEN` or `GH_TOKEN`. Requests time out,
 server errors (5xx) are retried with a short backoff, and 401, 403, 404 and rate limits each
-get a message that says what to do.
-
-httpx's timeouts are per read: a server that sends a byte every few seconds, or a body that never
-ends, would hold a call forever. So every call also has a `Deadline`, a wall-clock budget for the
-whole call (connect, headers, body, retries and their backoff), which every socket operation of
-its client honours (`deadline_client`); `CATALOGCTL_TIMEOUT` (seconds) sets it. An API reply is
-read at most `MAX_REPLY_BYTES` long.
+get a message that says what to do. Every call has a `transport.Deadline` (60 s, or
+`CATALOGCTL_TIMEOUT` seconds), and an API reply is read at most `MAX_REPLY_BYTES` long.
 """
 
 from __future__ import annotations
@@ -18,162 +14,52 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from catalogctl.errors import CatalogError, GitHubProblem, RemoteUnreachable, UsageError
+from catalogctl.errors import (
+    CatalogError,
+    EnvironmentProblem,
+    GitHubProblem,
+    RemoteUnreachable,
+)
+from catalogctl.io.github_replies import Comment, Comments, GitObject, GitRef, Pull, read_reply
+from catalogctl.io.transport import (
+    ATTEMPTS,
+    DEADLINE_ENV,
+    Deadline,
+    DeadlinePassed,
+    Retry,
+    deadline_client,
+    network_deadline,
+    retrying,
+)
 
 DEFAULT_API = "https://api.github.com"
 TIMEOUT_S = 10.0
 API_DEADLINE_S = 60.0  # one API call in all, retries included
 MAX_REPLY_BYTES = 16 * 1024 * 1024  # GitHub's largest replies (100 comments a page) are far smaller
-DEADLINE_ENV = "CATALOGCTL_TIMEOUT"
-ATTEMPTS = 3
 T = TypeVar("T")
 _GITHUB_URL = re.compile(r"^(?:https://|git@|ssh://git@)github\.com[:/]([^/]+)/([^/]+?)(?:\.git)?/?$")
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port of a URL (the port spelled out when it is the scheme's default)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # not a port number: an origin nothing else has
+        port = -1
+    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port if port is not None else default
 
 
 def github_repository(url: str) -> str | None:
     """`owner/name` when a remote URL is a GitHub repository."""
     match = _GITHUB_URL.match(url.strip())
     return f"{match.group(1)}/{match.group(2)}" if match else None
-
-
-def network_deadline(default: float) -> float:
-    """The overall deadline of a network call, in seconds: `CATALOGCTL_TIMEOUT`, else `default`."""
-    value = os.environ.get(DEADLINE_ENV, "").strip()
-    if not value:
-        return default
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = 0.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise UsageError(f"{DEADLINE_ENV} is `{value}`: not a number of seconds above 0", f"unset it for {default:g} s")
-    return seconds
-
-
-class DeadlinePassed(Exception):
-    """A call outlasted its `Deadline`; callers turn it into their own message. Not an httpx
-    error, so `retrying` lets it through at once."""
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"deadline of {seconds:g} s passed")
-        self.seconds = seconds
-
-
-class Deadline:
-    """A wall-clock budget for one network call, from now."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.end = time.monotonic() + seconds
-
-    def left(self) -> float:
-        """Seconds left (negative once passed)."""
-        return self.end - time.monotonic()
-
-    def clip(self, timeout: float | None) -> float:
-        """A socket operation's timeout cut to what is left; `DeadlinePassed` when nothing is."""
-        left = self.left()
-        if left <= 0:
-            raise DeadlinePassed(self.seconds)
-        return left if timeout is None else min(timeout, left)
-
-
-class _DeadlineStream:
-    """A connection whose every read and write ends by the deadline."""
-
-    def __init__(self, inner: Any, deadline: Deadline) -> None:
-        self._inner, self._deadline = inner, deadline
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return bytes(self._inner.read(max_bytes, self._deadline.clip(timeout)))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._inner.write(buffer, self._deadline.clip(timeout))
-
-    def close(self) -> None:
-        self._inner.close()
-
-    def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
-        inner = self._inner.start_tls(ssl_context, server_hostname, self._deadline.clip(timeout))
-        return _DeadlineStream(inner, self._deadline)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._inner.get_extra_info(info)
-
-
-class _DeadlineBackend:
-    """httpcore's network backend, its connections wrapped in `_DeadlineStream`."""
-
-    def __init__(self, inner: Any, deadline: Deadline) -> None:
-        self._inner, self._deadline = inner, deadline
-
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None, **options: Any) -> Any:
-        stream = self._inner.connect_tcp(host, port, self._deadline.clip(timeout), **options)
-        return _DeadlineStream(stream, self._deadline)
-
-    def connect_unix_socket(self, path: str, timeout: float | None = None, **options: Any) -> Any:
-        stream = self._inner.connect_unix_socket(path, self._deadline.clip(timeout), **options)
-        return _DeadlineStream(stream, self._deadline)
-
-    def sleep(self, seconds: float) -> None:
-        self._inner.sleep(min(seconds, max(self._deadline.left(), 0.0)))
-
-
-def deadline_client(deadline: Deadline, **options: Any) -> Any:
-    """An httpx.Client (`options` as for it) whose every connect, read and write -- the response
-    head's included, which no check between body chunks could reach -- ends by `deadline`, through
-    a proxy from the environment too. httpx has no public hook for this, so the network backend of
-    each of its connection pools is wrapped; callers still check the deadline between chunks."""
-    import httpx
-
-    client = httpx.Client(**options)
-    wrapped = 0
-    for transport in (client._transport, *client._mounts.values()):
-        pool = getattr(transport, "_pool", None)
-        if pool is not None and hasattr(pool, "_network_backend"):
-            pool._network_backend = _DeadlineBackend(pool._network_backend, deadline)
-            wrapped += 1
-    if not wrapped:  # an httpx that pools differently: fail loudly rather than hang on a slow head
-        raise RuntimeError(f"httpx {httpx.__version__} has no connection pool to bound by a deadline")
-    return client
-
-
-@dataclass(frozen=True)
-class Retry:
-    """An attempt worth making again: why it failed, and whether the server answered at all."""
-
-    reason: str
-    reached: bool
-
-
-def retrying(
-    attempt: Callable[[], T | Retry], attempts: int, backoff_s: float, deadline: Deadline | None = None
-) -> T | Retry:
-    """The one retry loop: call `attempt` up to `attempts` times, waiting `backoff_s * 2**n`
-    between calls, until it returns something other than a `Retry`; an httpx error counts as a
-    `Retry` (a transport error as one that never reached the server). Returns the last `Retry`
-    when every attempt failed; any other exception passes through at once. A failed attempt
-    after the `deadline` is `DeadlinePassed` (its timeouts were cut short by it)."""
-    import httpx
-
-    last = Retry("no attempt made", False)
-    for n in range(attempts):
-        try:
-            outcome = attempt()
-        except httpx.HTTPError as exc:
-            outcome = Retry(f"{type(exc).__name__}: {exc}", not isinstance(exc, httpx.TransportError))
-        if not isinstance(outcome, Retry):
-            return outcome
-        last = outcome
-        if deadline is not None and deadline.left() <= 0:
-            raise DeadlinePassed(deadline.seconds)
-        if n + 1 < attempts:
-            time.sleep(backoff_s * 2**n if deadline is None else min(backoff_s * 2**n, deadline.left()))
-    return last
 
 
 def _read_reply(client: Any, method: str, target: str, body: dict[str, Any] | None, deadline: Deadline) -> Any:
@@ -204,6 +90,8 @@ class GitHubClient:
     attempts: int = ATTEMPTS
     backoff_s: float = 0.5
     deadline_s: float = field(default_factory=lambda: network_deadline(API_DEADLINE_S))
+    # What a 404 means depends on what was asked: the tag check's client reads a tag.
+    NOT_FOUND_HINT: ClassVar[str] = "the tag is not on GitHub, or the repository is private and the token lacks access"
 
     @classmethod
     def from_environment(cls) -> GitHubClient:
@@ -212,11 +100,17 @@ class GitHubClient:
         token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
         return cls(api.rstrip("/"), token)
 
-    def get(self, path: str) -> Any:
-        """GET a JSON document, with retries on server errors and failed connections; after the
-        last attempt, a server error is `GitHubProblem`, no answer at all `RemoteUnreachable`."""
+    def get(self, path: str, shape: type[T]) -> T:
+        """GET a JSON document held to `shape`, with retries on server errors and failed
+        connections; after the last attempt, a server error is `GitHubProblem`, no answer at all
+        `RemoteUnreachable`."""
         hint = "retry later, or pass --offline to record that the remote was not verified"
-        return self._answer(self.request("GET", path, hint=hint), path)
+        return self.reply(self._answer(self.request("GET", path, hint=hint), path), shape, "GET", path)
+
+    def reply(self, response: Any, shape: type[T], method: str, url: str) -> T:
+        """The body of `response` held to `shape` (see `github_replies.read_reply`)."""
+        endpoint = f"{method} {url.removeprefix(self.api)}"
+        return read_reply(response.content, response.headers.get("content-type", ""), shape, endpoint, self.api)
 
     def request(self, method: str, url: str, body: dict[str, Any] | None = None, *, hint: str) -> Any:
         """One API call (`url` absolute, or a path under the API), retried on server errors and
@@ -224,6 +118,16 @@ class GitHubClient:
         the first answer below 500. When every attempt failed: `GitHubProblem` if GitHub answered
         (5xx), `RemoteUnreachable` if it never did; `GitHubProblem` too past the call's deadline
         or for a reply over MAX_REPLY_BYTES."""
+
+        if url.startswith(("http://", "https://")) and origin(url) != origin(self.api):
+            # An absolute URL comes from an answer (a Link header): the token goes to the API only.
+            scheme, host, port = origin(url)
+            elsewhere = f"{scheme}://{host}{f':{port}' if port else ''}"
+            raise GitHubProblem(
+                f"GitHub's answer points at {elsewhere}, not at the API ({self.api}): "
+                "not followed, the token goes to the API only",
+                f"check that GITHUB_API_URL ({self.api}) is the GitHub REST API",
+            )
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -255,7 +159,7 @@ class GitHubClient:
     def _answer(self, response: Any, path: str) -> Any:
         status = response.status_code
         if status == 200:
-            return response.json()
+            return response
         if status == 401:
             raise GitHubProblem("GitHub rejected the token (401)", "check GITHUB_TOKEN (or GH_TOKEN)")
         if status in (403, 429) and (
@@ -267,28 +171,25 @@ class GitHubClient:
             when = time.strftime("%H:%M:%S UTC", time.gmtime(int(reset))) if reset and reset.isdigit() else "later"
             raise GitHubProblem(
                 f"GitHub API rate limit reached (HTTP {status}); it resets at {when}",
-                "set GITHUB_TOKEN for a higher limit, or retry after the reset",
+                "retry after the reset"
+                if self.token
+                else "set GITHUB_TOKEN for a higher limit, or retry after the reset",
             )
         if status == 403:
             raise GitHubProblem("GitHub refused access (403)", "the token lacks read access to the repository")
         if status == 404:
-            raise GitHubProblem(
-                f"not found on GitHub: {path} (404)",
-                "the tag is not on GitHub, or the repository is private and the token lacks access",
-            )
+            raise GitHubProblem(f"not found on GitHub: {path} (404)", self.NOT_FOUND_HINT)
         raise GitHubProblem(f"unexpected answer from GitHub: HTTP {status} for {path}")
 
     def tag_commit(self, repository: str, tag: str) -> str:
         """The commit a tag points at on GitHub (an annotated tag is peeled)."""
-        ref = self.get(f"/repos/{repository}/git/ref/tags/{tag}")
-        obj = ref.get("object", {}) if isinstance(ref, dict) else {}
+        obj: GitObject = self.get(f"/repos/{repository}/git/ref/tags/{tag}", GitRef).object
         for _ in range(5):  # a tag of a tag is allowed, but not forever
-            if obj.get("type") == "commit":
-                return str(obj["sha"])
-            if obj.get("type") != "tag":
-                raise GitHubProblem(f"GitHub's tag `{tag}` points at a {obj.get('type', 'nothing')}, not a commit")
-            tag_object = self.get(f"/repos/{repository}/git/tags/{obj['sha']}")
-            obj = tag_object.get("object", {}) if isinstance(tag_object, dict) else {}
+            if obj.type == "commit":
+                return obj.sha
+            if obj.type != "tag":
+                raise GitHubProblem(f"GitHub's tag `{tag}` points at a {obj.type or 'nothing'}, not a commit")
+            obj = self.get(f"/repos/{repository}/git/tags/{obj.sha}", GitRef).object
         raise GitHubProblem(f"GitHub's tag `{tag}` is a chain of tags too long to follow")
 
 
@@ -321,15 +222,23 @@ def _next_link(header: str | None) -> str | None:
 class CommentClient(GitHubClient):
     """GitHubClient with what the comment job needs: paginated reads, POST and PATCH."""
 
+    NOT_FOUND_HINT: ClassVar[str] = (
+        "check --repo and --pr: no such repository or pull request, or the token cannot read it "
+        "(a private repository needs a token of that repository)"
+    )
+
     @classmethod
     def from_environment(cls) -> CommentClient:
         """The API address and token of this environment."""
         base = GitHubClient.from_environment()
         return cls(base.api, base.token)
 
-    def send(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
-        """One request (see `request`); an answer that is not a success raises GitHubProblem with
-        a hint."""
+    def send(self, method: str, url: str, shape: type[T], body: dict[str, Any] | None = None) -> T:
+        """One request (see `request`) and its answer held to `shape`; an answer that is not a
+        success raises GitHubProblem with a hint."""
+        return self.reply(self._sent(method, url, body), shape, method, url)
+
+    def _sent(self, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
         return self._checked(self.request(method, url, body, hint="retry the job later"), method, url)
 
     def _checked(self, response: Any, method: str, url: str) -> Any:
@@ -342,18 +251,15 @@ class CommentClient(GitHubClient):
         self._answer(response, url)  # raises with the matching message
         raise GitHubProblem(f"unexpected answer from GitHub: HTTP {response.status_code} for {method} {url}")
 
-    def get_all(self, path: str) -> list[Any]:
-        """Every item of a paginated list, following the Link headers."""
-        items: list[Any] = []
+    def comments(self, path: str) -> list[Comment]:
+        """Every comment of a paginated list, following the Link headers."""
+        items: list[Comment] = []
         url: str | None = f"{path}{'&' if '?' in path else '?'}per_page=100"
         for _ in range(1000):  # 100,000 comments: beyond that something is wrong
             if url is None:
                 return items
-            response = self.send("GET", url)
-            page = response.json()
-            if not isinstance(page, list):
-                raise GitHubProblem(f"unexpected answer from GitHub for {path}: not a list")
-            items.extend(page)
+            response = self._sent("GET", url)
+            items.extend(self.reply(response, Comments, "GET", url))
             url = _next_link(response.headers.get("link"))
         raise GitHubProblem(f"too many pages at {path}")
 
@@ -364,22 +270,25 @@ def upsert_comment(
     """Create the pull request's comment that carries `marker`, or update it if one exists (a
     bot's first, since anyone can paste the marker). With `head_sha`, the pull request's head must
     be that commit: a number read from an artifact cannot send the report to another PR."""
+    if not client.token:  # without one GitHub answers 401 or 404: say what is missing, send nothing
+        raise EnvironmentProblem(
+            "no GitHub token to comment with: set GITHUB_TOKEN (or GH_TOKEN)",
+            "in a workflow: `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`, with `permissions: pull-requests: write`",
+        )
     if marker not in body:
         raise CatalogError(f"the comment body does not carry the marker {marker}", "render it with `catalogctl ci`")
     if head_sha is not None:
-        pull = client.send("GET", f"/repos/{repository}/pulls/{number}").json()
-        actual = str(pull.get("head", {}).get("sha", "")) if isinstance(pull, dict) else ""
+        actual = client.send("GET", f"/repos/{repository}/pulls/{number}", Pull).head.sha
         if actual != head_sha:
             raise GitHubProblem(
                 f"pull request #{number} is at {actual[:12] or 'nothing'}, not {head_sha[:12]}: not commenting",
                 "the PR number does not belong to this run, or the PR moved on (its next run will comment)",
             )
-    comments = [c for c in client.get_all(f"/repos/{repository}/issues/{number}/comments") if isinstance(c, dict)]
-    marked = [c for c in comments if marker in str(c.get("body", ""))]
-    bots = [c for c in marked if isinstance(c.get("user"), dict) and c["user"].get("type") == "Bot"]
+    marked = [c for c in client.comments(f"/repos/{repository}/issues/{number}/comments") if marker in (c.body or "")]
+    bots = [c for c in marked if c.user is not None and c.user.type == "Bot"]
     mine = next(iter(bots or marked), None)
     if mine is not None:
-        answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine['id']}", {"body": body}).json()
-        return CommentResult("updated", int(answer["id"]), str(answer.get("html_url", "")))
-    answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", {"body": body}).json()
-    return CommentResult("created", int(answer["id"]), str(answer.get("html_url", "")))
+        answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine.id}", Comment, {"body": body})
+        return CommentResult("updated", answer.id, answer.html_url)
+    answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", Comment, {"body": body})
+    return CommentResult("created", answer.id, answer.html_url)

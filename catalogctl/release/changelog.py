@@ -14,6 +14,7 @@ from catalogctl.catalog.source import resolve_ref
 from catalogctl.diff.markdown import diff_markdown
 from catalogctl.diff.trees import diff_trees
 from catalogctl.io import gitrepo
+from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model import Ruleset
 
 _HEADING = re.compile(r"^## ")
@@ -55,11 +56,11 @@ def changelog_section(
     """The CHANGELOG.md section of a cohort: its benchmarks and digests, its seed sets, and the
     semantic diff of the catalog since the previous cohort."""
     lines = [
-        f"## {ruleset.cohort}",
+        f"## {md_text(ruleset.cohort)}",
         "",
         f"Submissions on {ruleset.submission_date:%A %Y-%m-%d}"
-        + (f" · previous cohort {ruleset.previous}" if ruleset.previous else " · the first cohort")
-        + f" · ruleset digest `{digest}`",
+        + (f" · previous cohort {md_text(ruleset.previous)}" if ruleset.previous else " · the first cohort")
+        + f" · ruleset digest {md_code(digest)}",
         "",
         "| benchmark | contract digest | since the previous cohort |",
         "| --- | --- | --- |",
@@ -72,13 +73,13 @@ def changelog_section(
             since = "added"
         else:
             since = "identical" if before[entry.id] == entry.digest else "contract changed"
-        lines.append(f"| `{entry.id}` | `{entry.digest}` | {since} |")
+        lines.append(f"| {md_code(entry.id)} | {md_code(entry.digest)} | {since} |")
     for ident in sorted(before.keys() - {b.id for b in ruleset.benchmarks}):
-        lines.append(f"| `{ident}` | – | removed |")
+        lines.append(f"| {md_code(ident)} | – | removed |")
     sets = []
     for seed_set in ruleset.seed_sets:
         new = "new, " if seed_set.introduced_in == ruleset.cohort else ""
-        sets.append(f"**{seed_set.id}** ({new}{seed_set.introduced_in} to {seed_set.valid_through})")
+        sets.append(f"**{md_text(seed_set.id)}** ({new}{md_text(seed_set.introduced_in)} to {seed_set.valid_through})")
     lines += ["", "Seed sets: " + ", ".join(sets) + "."]
     if previous is not None:
         lines += ["", _catalog_diff(repo, previous.cohort)]

@@ -69,7 +69,8 @@ def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
             mark = {"open": "❌" if f.severity == "error" else "⚠️", "accepted": "☑️"}.get(f.status, "❌")
             text = md_text(f.message + (f" ({f.hint})" if f.hint else "") + (f" — {f.note}" if f.note else ""))
             where = md_code(location(f.file, f.line, f.column))
-            out.append(f"| {mark} | `{f.code}`{md_text(_state(f))} | {text} | {where} | `{f.fingerprint}` |")
+            code = md_code(f.code) + md_text(_state(f))
+            out.append(f"| {mark} | {code} | {text} | {where} | {md_code(f.fingerprint)} |")
     else:
         out += ["", "No findings."]
     if not result.passed:
@@ -109,12 +110,19 @@ def review_github(result: ReviewResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fit(text: str, cap: int, *, unit: str = "bytes") -> str:
-    """`text`, cut at a line so that it fits `cap` (bytes or characters), saying it was cut."""
+SUMMARY_CUT = "\n\n… cut to fit GitHub's limit: run `catalogctl ci` locally for the full report.\n"
+COMMENT_CUT = (
+    f"\n\n… cut to fit GitHub's limit of {COMMENT_CAP} characters: the rest is in the gate job's summary and "
+    "annotations, and `catalogctl ci` prints the full report.\n"
+)
+
+
+def fit(text: str, cap: int, *, unit: str = "bytes", tail: str = SUMMARY_CUT) -> str:
+    """`text`, cut at a line so that it fits `cap` (bytes or characters), ending in `tail` to
+    say it was cut."""
     size = len(text.encode("utf-8")) if unit == "bytes" else len(text)
     if size <= cap:
         return text
-    tail = "\n\n… cut to fit GitHub's limit: run `catalogctl ci` locally for the full report.\n"
     budget = cap - len(tail.encode("utf-8")) - 16
     kept: list[str] = []
     used = 0
@@ -127,9 +135,18 @@ def fit(text: str, cap: int, *, unit: str = "bytes") -> str:
     return "".join(kept) + tail
 
 
+def fit_comment(text: str) -> str:
+    """A PR comment body within GitHub's limit, cut at a line with a note; the marker the comment
+    job finds its comment by is kept, first, even when it stood past the cut."""
+    if len(text) <= COMMENT_CAP:
+        return text
+    cut = fit(text, COMMENT_CAP - len(COMMENT_MARKER) - 1, unit="characters", tail=COMMENT_CUT)
+    return cut if COMMENT_MARKER in cut or COMMENT_MARKER not in text else f"{COMMENT_MARKER}\n{cut}"
+
+
 def comment_body(result: ReviewResult) -> str:
     """The PR comment: the marker the comment job finds it by, then the report."""
-    return fit(f"{COMMENT_MARKER}\n{review_markdown(result)}", COMMENT_CAP, unit="characters")
+    return fit_comment(f"{COMMENT_MARKER}\n{review_markdown(result)}")
 
 
 def publish_github(result: ReviewResult, summary_path: str | None, comment_path: Path | None) -> list[str]:

@@ -68,7 +68,7 @@ def test_two_cohorts_get_a_cohort_table_and_a_note_for_a_missing_tag(catalog_rep
     assert diff_markdown(diff_refs(repo, "2026-09-C0", "2026-09-C1"), heading="##").splitlines() == [
         f"## Catalog diff: `2026-09-C0 ({c0})` → `2026-09-C1 ({c1})`",
         "",
-        f"> tag `2026-09-C0` not found: using {c0}, the commit that added rulesets/2026-09-C0.yaml",
+        f"> tag \\`2026-09-C0\\` not found: using {c0}, the commit that added rulesets/2026-09-C0.yaml",
         "",
         "**1 change: 0 contract, 0 display, 1 policy.**",
         "",

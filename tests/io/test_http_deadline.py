@@ -7,7 +7,8 @@ import pytest
 
 from catalogctl.errors import GitHubProblem, UsageError
 from catalogctl.io import http
-from catalogctl.io.http import GitHubClient, network_deadline
+from catalogctl.io.http import GitHubClient
+from catalogctl.io.transport import network_deadline
 from tests.slow_server import slow_server
 
 TAG = "/repos/o/r/git/ref/tags/v1"

@@ -77,7 +77,7 @@ def test_ci_still_writes_its_annotations_and_comment(catalog_repo: Path, tmp_pat
         'which readers do not agree on (write "<<" in quotes for a string) [fingerprint c78093b23f7373f9]'
     )
     assert (
-        "| ❌ | `yaml-reserved-scalar` | plain `&lt;&lt;` is YAML's merge key, which readers do not agree on "
+        "| ❌ | `yaml-reserved-scalar` | plain \\`&lt;&lt;\\` is YAML's merge key, which readers do not agree on "
         f'(write "&lt;&lt;" in quotes for a string) | `{GSM8K}:4:1` | `c78093b23f7373f9` |'
     ) in comment.read_text().splitlines()
 

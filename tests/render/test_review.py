@@ -107,3 +107,38 @@ def test_github_format_writes_the_summary_from_the_environment(
     run_cli("ci", "--base", "v1", "-C", str(catalog_repo), "-f", "github", "--comment-file", str(comment))
     assert summary.read_text().startswith("### ✅ Catalog gate passed\n")
     assert comment.read_text().startswith(COMMENT_MARKER)
+
+
+def cells(row: str) -> list[str]:
+    """The cells of a Markdown table row: split at every `|` not escaped by a backslash."""
+    import re
+
+    assert row.startswith("| ")
+    assert row.endswith(" |")
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", row[1:-1])]
+
+
+def test_a_hostile_file_name_in_a_pull_request_stays_in_its_cell(catalog_repo: Path, tmp_path: Path) -> None:
+    from tests.helpers import commit_all, git
+
+    name = "evil\n| x | y |\n`<b>[a](x)*_~&amp;.yaml"  # a newline, pipes, a backtick, HTML, a link, an entity
+    datasets = catalog_repo / "benchmark_suite/datasets"
+    (datasets / name).write_text((datasets / "aime25.yaml").read_text())
+    git(catalog_repo, "checkout", "-q", "-b", "pr")
+    commit_all(catalog_repo, "A dataset with a hostile name")
+    comment = tmp_path / "comment.md"
+    run_cli("ci", "--base", "v1", "--head", "pr", "-C", str(catalog_repo), "--comment-file", str(comment), code=1)
+    lines = comment.read_text().splitlines()
+    table = [line for line in lines if line.startswith("|")]
+    assert len(table) == 3  # the header, its rule and one finding: the name opened no row
+    assert [len(cells(row)) for row in table] == [5, 5, 5]
+    shown = "evil\\n\\| x \\| y \\|\\n`<b>[a](x)*_~&amp;.yaml"
+    assert cells(table[2]) == [
+        "❌",
+        "`file-name-mismatch`",
+        "file is named \\`evil\\\\n\\| x \\| y \\|\\\\n\\`&lt;b>\\[a\\](x)\\*\\_\\~\\&amp;.yaml\\` "
+        "but its id is \\`aime25\\` "
+        "(rename the file to \\`aime25.yaml\\`)",
+        f"``benchmark_suite/datasets/{shown}:2:5``",  # was the backtick turned into ' and the newline into a space
+        "`84baf26ed30f2c58`",
+    ]

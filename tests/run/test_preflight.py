@@ -311,6 +311,36 @@ def test_preflight_refuses_when_github_disagrees(
 
 
 @pytest.mark.parametrize(
+    ("reply", "content_type", "what"),
+    [
+        ("<html><body>Sign in</body></html>", "text/html", "not JSON (text/html)"),  # was a JSONDecodeError
+        ('{"object": {"type": "commit"}}', "application/json", "no `object.sha`"),  # was a KeyError
+        ('{"object": []}', "application/json", "`object`: input should be an object"),  # was an AttributeError
+    ],
+)
+def test_preflight_with_a_hostile_github_reply(
+    release: Path,
+    submission: Path,
+    output: Path,
+    httpserver: HTTPServer,
+    monkeypatch: pytest.MonkeyPatch,
+    reply: str,
+    content_type: str,
+    what: str,
+) -> None:
+    path = "/repos/mlcommons/catalog/git/ref/tags/2026-09-C0"
+    httpserver.expect_request(path).respond_with_data(reply, content_type=content_type)
+    api = httpserver.url_for("/").rstrip("/")
+    monkeypatch.setenv("GITHUB_API_URL", api)
+    monkeypatch.setenv("GITHUB_TOKEN", "secret-token")
+    err = refused(release, submission, output, "--github", "mlcommons/catalog", code=6)
+    assert err == (
+        f"error [remote-mismatch]: GitHub could not confirm tag `2026-09-C0`: unexpected answer from GitHub to "
+        f"GET {path}: {what}\nhint: check that GITHUB_API_URL ({api}) is the GitHub REST API\n"
+    )
+
+
+@pytest.mark.parametrize(
     ("status", "headers", "message"),
     [
         (401, {}, "GitHub rejected the token (401)"),
