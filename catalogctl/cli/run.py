@@ -100,7 +100,12 @@ class CheckFormat(StrEnum):
 def check(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     results: Annotated[
-        Path, typer.Argument(help="The run's results: a catalogctl/results/v1 JSON file, or an endpoints run folder.")
+        Path,
+        typer.Argument(
+            help="The run's results: a catalogctl/results/v1 JSON file, an endpoints run folder, a submission "
+            "point folder r<N>/ (point.yaml, config.yaml, result_summary.json, ...), or a submission tree "
+            "(<org>/, <submission_id>/, results/, or a results/<system>/<model>/ folder)."
+        ),
     ],
     fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text, json or markdown.")] = CheckFormat.text,
     catalog: Annotated[
@@ -114,7 +119,9 @@ def check(
 
     The resolved config must be as resolve wrote it (its contract's digest and its seal) and, with
     --catalog, the release's; the run must be a run of its contract. A gate whose facts the run
-    did not report is "not evaluable" and does not pass. Exit 0 when every hard gate passes, 1
+    did not report is "not evaluable" and does not pass. A point folder also checks what its
+    point.yaml declares (seeds, seed set, cohort) against what ran; a submission tree gets a verdict
+    per point and one for the submission (valid when every point is). Exit 0 when every hard gate passes, 1
     when one fails or cannot be evaluated, 2 when the inputs are not usable (unreadable, invalid,
     edited, or of another run) or on a usage error.
     """
