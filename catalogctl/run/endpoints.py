@@ -37,7 +37,11 @@ SCORER_SCALES = {
     "code_bench_scorer": "fraction",
     "shopify_category_f1": "fraction",
 }
-_GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_tokens", "reasoning_effort")
+_GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_tokens")
+# The client has no reasoning_effort field (mlcommons/endpoints ea332753, examples/04_GPTOSS120B_Example/
+# Readme.md: "`reasoning_effort` is not a YAML field"; config/schema.py ModelParams forbids extra keys): a
+# server's chat template takes it from `chat_template_kwargs`, in model_params or a dataset's override.
+CHAT_TEMPLATE_KEYS = ("reasoning_effort",)
 NS_PER_MS = 1_000_000
 
 # The containers the reader descends into, per file: checked before anything is read from them,
@@ -50,7 +54,9 @@ _CONFIG_SHAPE: tuple[Rule, ...] = (
     rule("endpoint_config?", "mapping"),
     rule("datasets?", "list"),
     rule("datasets?.*", "mapping"),
+    rule("model_params?.chat_template_kwargs?", "mapping"),
     rule("datasets?.*.generation_config_override?", "mapping"),
+    rule("datasets?.*.generation_config_override?.chat_template_kwargs?", "mapping"),
     rule("datasets?.*.accuracy_config?", "mapping"),
     rule("datasets?.*.accuracy_config?.eval_method?", "string"),
 )
@@ -159,6 +165,8 @@ def _p99_ms(block: Any) -> float | None:
 
 def _generation(params: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: params[k] for k in _GENERATION_KEYS if params.get(k) is not None}
+    kwargs = params.get("chat_template_kwargs") or {}
+    out.update({k: kwargs[k] for k in CHAT_TEMPLATE_KEYS if kwargs.get(k) is not None})
     for key in ("temperature", "top_p"):
         if isinstance(out.get(key), int) and not isinstance(out.get(key), bool):  # true is no temperature
             out[key] = float(out[key])
