@@ -133,6 +133,31 @@ def check(
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 
 
+def runner_config(
+    resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The folder to write config.yaml and point.yaml into.")
+    ],
+    force: Annotated[bool, typer.Option("--force", help="Replace existing files of other content.")] = False,
+) -> None:
+    """Write the endpoints client's config.yaml and a point.yaml skeleton from a resolved config.
+
+    The resolved config is read and proven as check reads it. Model, datasets, generation, streaming,
+    seeds, minimum duration and sample count come from the contract; endpoints and load from the
+    submission. What only the submitter knows is left as a placeholder (<TBD: ...> in config.yaml,
+    null with a <TBD: ...> comment in point.yaml) that the client, the official checker and check
+    refuse. Exit 0 when written; 2 when the resolved config is not usable, or a file of other
+    content is in the way (without --force).
+    """
+    from catalogctl.run.runner import write_runner_files
+
+    files, paths = write_runner_files(resolved, output, force=force)
+    for path in paths:
+        typer.echo(f"wrote {path}", err=True)
+    for placeholder in files.placeholders:
+        typer.echo(f"to fill: {placeholder}", err=True)
+
+
 def list_gates(
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:

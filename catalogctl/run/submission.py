@@ -44,6 +44,18 @@ _CONFIG_KEYS = {
 _SUMMARY_KEYS = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
 # The v0.7 spellings point.yaml may still use (the checker reads them as a fallback, so do we).
 _LEGACY = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
+# What only the submitter knows: `runner-config` writes each as null with a `# <TBD: ...>` comment
+# (the checker's point-disclosure-complete and warmup-present fail on null), and a point still
+# holding one is refused here.
+SUBMITTER_FIELDS = (
+    "division",
+    "max_supported_concurrency",
+    "model_precision",
+    "link_to_model",
+    "shared_src",
+    "shared_docs",
+    "warmup",
+)
 _POINT_SHAPE = (
     rule("", "mapping"),
     rule("concurrency"),
@@ -138,6 +150,12 @@ def read_point(folder: Path, contract: Mapping[str, Any]) -> PointRead:
             f"{folder} is not a complete submission point folder: no {', '.join(missing)}", LAYOUTS_HINT
         )
     point = _point_yaml(folder / "point.yaml")
+    left = [name for name in SUBMITTER_FIELDS if name in point and point[name] is None]
+    if left:
+        raise InputsUnusable(
+            f"{folder / 'point.yaml'} still holds placeholders: {', '.join(left)}",
+            "fill each `null  # <TBD: ...>` that runner-config wrote",
+        )
     runtime = point["runtime_settings"]["runtime"]
     declared = {name: _seed(runtime, name, folder) for name in SEEDS}
     files = read_client_files(folder, POINT_FOLDER_FILES)
