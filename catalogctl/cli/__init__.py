@@ -25,6 +25,7 @@ COMMANDS: Commands = (
     ("resolve", run.resolve),
     ("preflight", run.preflight),
     ("check", run.check),
+    ("runner-config", run.runner_config),
     ("gates", run.list_gates),
     ("metrics", run.list_metrics),
     ("ci", gate.ci),

@@ -109,7 +109,12 @@ class CheckFormat(StrEnum):
 def check(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     results: Annotated[
-        Path, typer.Argument(help="The run's results: a catalogctl/results/v1 JSON file, or an endpoints run folder.")
+        Path,
+        typer.Argument(
+            help="The run's results: a catalogctl/results/v1 JSON file, an endpoints run folder, a submission "
+            "point folder r<N>/ (point.yaml, config.yaml, result_summary.json, ...), or a submission tree "
+            "(<org>/, <submission_id>/, results/, or a results/<system>/<model>/ folder)."
+        ),
     ],
     fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text, json or markdown.")] = CheckFormat.text,
     catalog: Annotated[
@@ -123,7 +128,9 @@ def check(
 
     The resolved config must be as resolve wrote it (its contract's digest and its seal) and, with
     --catalog, the release's; the run must be a run of its contract. A gate whose facts the run
-    did not report is "not evaluable" and does not pass. Exit 0 when every hard gate passes, 1
+    did not report is "not evaluable" and does not pass. A point folder also checks what its
+    point.yaml declares (seeds, seed set, cohort) against what ran; a submission tree gets a verdict
+    per point and one for the submission (valid when every point is). Exit 0 when every hard gate passes, 1
     when one fails or cannot be evaluated, 2 when the inputs are not usable (unreadable, invalid,
     edited, or of another run) or on a usage error.
     """
@@ -133,6 +140,31 @@ def check(
     report = check_files(resolved, results, catalog)
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
+
+
+def runner_config(
+    resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The folder to write config.yaml and point.yaml into.")
+    ],
+    force: Annotated[bool, typer.Option("--force", help="Replace existing files of other content.")] = False,
+) -> None:
+    """Write the endpoints client's config.yaml and a point.yaml skeleton from a resolved config.
+
+    The resolved config is read and proven as check reads it. Model, datasets, generation, streaming,
+    seeds, minimum duration and sample count come from the contract; endpoints and load from the
+    submission. What only the submitter knows is left as a placeholder (<TBD: ...> in config.yaml,
+    null with a <TBD: ...> comment in point.yaml) that the client, the official checker and check
+    refuse. Exit 0 when written; 2 when the resolved config is not usable, or a file of other
+    content is in the way (without --force).
+    """
+    from catalogctl.run.runner import write_runner_files
+
+    files, paths = write_runner_files(resolved, output, force=force)
+    for path in paths:
+        typer.echo(f"wrote {path}", err=True)
+    for placeholder in files.placeholders:
+        typer.echo(f"to fill: {placeholder}", err=True)
 
 
 def list_gates(

@@ -66,14 +66,40 @@ class GateResult(Report):
         return "pass"
 
 
+Layout = Literal["results", "run-folder", "point", "submission"]
+
+
+class PointCheck(Report):
+    """One measurement point of a submission tree (§8.1 `r<N>/`): its gates, and its verdict."""
+
+    point: str = Field(description="the point folder, relative to the tree `check` was given (results/<system>/...)")
+    concurrency: int = Field(description="the concurrency point.yaml declares")
+    source: str = Field(description="where the point's facts were read from")
+    gates: list[GateResult]
+
+    @computed_field(alias="valid")  # type: ignore[prop-decorator]
+    @property
+    def passed(self) -> bool:
+        """No hard gate of the point failed or could not be evaluated."""
+        return all(g.verdict == "pass" for g in self.gates if g.severity == "hard")
+
+
 class CheckReport(Report):
     """The documented JSON shape of `catalogctl check --format json`; the run is valid when no
-    hard gate failed or went unevaluated."""
+    hard gate failed or went unevaluated, a submission tree when every point is."""
 
     schema_: Literal["catalogctl/check/v1"] = Field(CHECK_SCHEMA, alias="schema")
     benchmark: str
     source: str = Field(description="where the run's facts were read from")
-    gates: list[GateResult]
+    layout: Layout = Field(
+        "results",
+        description="what `check` read: a results file, an endpoints run folder, a submission point folder "
+        "(r<N>/), or a submission tree (one verdict per point in `points`)",
+    )
+    gates: list[GateResult] = Field(description="the run's gates; empty for a submission tree (see `points`)")
+    points: list[PointCheck] = Field(
+        default_factory=list, description="a submission tree's points, by concurrency; empty for any other layout"
+    )
     proven_against: str | None = Field(
         default=None,
         description="the release the resolved config was re-resolved at (`check --catalog`), or null when it "
@@ -83,5 +109,8 @@ class CheckReport(Report):
     @computed_field(alias="valid")  # type: ignore[prop-decorator]
     @property
     def passed(self) -> bool:
-        """No hard gate failed or could not be evaluated."""
-        return all(g.verdict == "pass" for g in self.gates if g.severity == "hard")
+        """No hard gate failed or could not be evaluated; for a submission tree, every point valid."""
+        gates = all(g.verdict == "pass" for g in self.gates if g.severity == "hard")
+        if self.layout == "submission":
+            return gates and bool(self.points) and all(p.passed for p in self.points)
+        return gates

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from catalogctl.io.markdown import md_code, md_text
-from catalogctl.model.check import Check, CheckReport, GateResult
+from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck
 from catalogctl.render.common import as_json, table
 
 
@@ -54,11 +54,30 @@ def gate_label(gate: GateResult) -> str:
 
 
 def _verdict_line(report: CheckReport) -> str:
-    failed = [g.name for g in report.gates if g.severity == "hard" and g.verdict != "pass"]
-    warned = [g.name for g in report.gates if g.severity == "soft" and g.verdict != "pass"]
-    verdict = "VALID" if report.passed else f"INVALID (hard gates not passed: {', '.join(failed)})"
+    if report.layout == "submission":
+        return _submission_line(report)
+    return f"{report.benchmark}: {_gates_verdict(report.gates)}"
+
+
+def _gates_verdict(gates: list[GateResult]) -> str:
+    """`VALID`, or `INVALID (hard gates not passed: ...)`, and the soft gates that warned."""
+    failed = [g.name for g in gates if g.severity == "hard" and g.verdict != "pass"]
+    warned = [g.name for g in gates if g.severity == "soft" and g.verdict != "pass"]
+    verdict = f"INVALID (hard gates not passed: {', '.join(failed)})" if failed else "VALID"
     soft = f"; warnings: {', '.join(warned)}" if warned else ""
-    return f"{report.benchmark}: {verdict}{soft}"
+    return verdict + soft
+
+
+def _submission_line(report: CheckReport) -> str:
+    """The submission's verdict: valid when every point is."""
+    invalid = [p.point for p in report.points if not p.passed]
+    count = f"{len(report.points)} point{'s' * (len(report.points) != 1)}"
+    verdict = f"INVALID (points not valid: {', '.join(invalid)})" if invalid else "VALID"
+    return f"{report.benchmark} submission ({count}): {verdict}"
+
+
+def _point_line(point: PointCheck) -> str:
+    return f"point {point.point} (concurrency {point.concurrency}): {_gates_verdict(point.gates)}"
 
 
 def proof_line(report: CheckReport) -> str:
@@ -68,27 +87,43 @@ def proof_line(report: CheckReport) -> str:
     return "inputs: checked against the resolved config's own digests; --catalog CLONE proves them against the release"
 
 
-def check_text(report: CheckReport) -> str:
-    """A line per gate with its verdict, under it a line per check with the check's own status."""
+def _gate_rows(gates: list[GateResult]) -> list[list[str]]:
     rows = []
-    for gate in report.gates:
+    for gate in gates:
         rows.append([gate_label(gate), status_word(gate.verdict), "", ""])
         if not gate.checks:
             rows.append(["  nothing to check", "", "", ""])
         for check in gate.checks:
             rows.append(["  " + check.what, status_word(check.status), expected_text(check), observed_text(check)])
-    return (
-        f"source: {report.source}\n"
-        + f"{proof_line(report)}\n"
-        + table(["gate / check", "status", "expected", "observed"], rows)
-        + _verdict_line(report)
-        + "\n"
-    )
+    return rows
+
+
+def check_text(report: CheckReport) -> str:
+    """A line per gate with its verdict, under it a line per check with the check's own status;
+    for a submission tree, such a block per point, then the submission's verdict."""
+    head = f"source: {report.source}\n{proof_line(report)}\n"
+    columns = ["gate / check", "status", "expected", "observed"]
+    if report.layout != "submission":
+        return head + table(columns, _gate_rows(report.gates)) + _verdict_line(report) + "\n"
+    blocks = [f"\n{_point_line(p)}\n" + table(columns, _gate_rows(p.gates)) for p in report.points]
+    return head + "".join(blocks) + "\n" + _verdict_line(report) + "\n"
+
+
+def _markdown_rows(gates: list[GateResult]) -> list[str]:
+    lines = ["| gate / check | status | expected | observed |", "| --- | --- | --- | --- |"]
+    for gate in gates:
+        lines.append(f"| **{md_text(gate_label(gate))}** | **{status_word(gate.verdict)}** | | |")
+        if not gate.checks:
+            lines.append("| nothing to check | | | |")
+        for check in gate.checks:
+            cells = [check.what, status_word(check.status), expected_text(check), observed_text(check)]
+            lines.append("| " + " | ".join(md_text(cell) for cell in cells) + " |")
+    return lines
 
 
 def check_markdown(report: CheckReport) -> str:
     """A Markdown table, fit for a PR or a submission review: a bold row per gate with its
-    verdict, then a row per check with the check's own status."""
+    verdict, then a row per check with the check's own status; a table per point of a tree."""
     proof = proof_line(report)
     lines = [
         f"### Checks of {md_code(report.benchmark)}",
@@ -97,16 +132,11 @@ def check_markdown(report: CheckReport) -> str:
         "",
         md_text(proof[:1].upper() + proof[1:]),
         "",
-        "| gate / check | status | expected | observed |",
-        "| --- | --- | --- | --- |",
     ]
-    for gate in report.gates:
-        lines.append(f"| **{md_text(gate_label(gate))}** | **{status_word(gate.verdict)}** | | |")
-        if not gate.checks:
-            lines.append("| nothing to check | | | |")
-        for check in gate.checks:
-            cells = [check.what, status_word(check.status), expected_text(check), observed_text(check)]
-            lines.append("| " + " | ".join(md_text(cell) for cell in cells) + " |")
+    if report.layout != "submission":
+        lines += _markdown_rows(report.gates)
+    for point in report.points:
+        lines += [f"#### {md_text(_point_line(point))}", "", *_markdown_rows(point.gates), ""]
     lines += ["", f"**{md_text(_verdict_line(report))}**"]
     return "\n".join(lines) + "\n"
 

@@ -11,7 +11,7 @@ from catalogctl.errors import Diagnostic, InputsUnusable, error
 from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, parse_document
-from catalogctl.model.check import Check, CheckReport, GateResult
+from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck
 from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
 from catalogctl.model.results import RunResults
 from catalogctl.run.endpoints import read_run_folder
@@ -19,6 +19,7 @@ from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.shape import Rule, rule, shape_problems
+from catalogctl.run.submission import LAYOUTS_HINT, declaration_gate, detect_layout, read_point, submission_points
 
 # What `check` and the endpoints reader index in every contract, then what each gate reads, by the
 # benchmark's kind. A resolved config written by this tool always has it; a hand-edited one may
@@ -155,6 +156,8 @@ def read_resolved(path: Path) -> tuple[ResolvedConfig, dict[str, Any]]:
 def load_results(path: Path, config: ResolvedConfig) -> RunResults:
     """A results file (`catalogctl/results/v1`, JSON) or an endpoints client run folder."""
     if path.is_dir():
+        if detect_layout(path) != "run-folder":
+            raise InputsUnusable(f"{path} is not an endpoints run folder: no config.yaml", LAYOUTS_HINT)
         return read_run_folder(path, config.contract)
     try:
         return RunResults.model_validate(parse_json(read_input(path)))
@@ -165,11 +168,43 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
 
 
 def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> CheckReport:
-    """`catalogctl check`: read and prove the resolved config, then read the run's results
-    against its proven contract, then grade."""
+    """`catalogctl check`: read and prove the resolved config, then read the run's results (of any
+    layout `detect_layout` knows) against its proven contract, then grade."""
     config, written = read_resolved(resolved)
+    layout = detect_layout(results)  # before proving: a folder of no layout is the first thing to say
     proven = prove(config, str(resolved), catalog, written)
-    return grade(config, load_results(results, config), proven)
+    if layout == "point":
+        return grade_point(config, results, proven)[0]
+    if layout == "submission":
+        return grade_submission(config, results, proven)
+    report = grade(config, load_results(results, config), proven)
+    return report.model_copy(update={"layout": layout})
+
+
+def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None) -> tuple[CheckReport, int]:
+    """A submission point folder: the contract's gates on what the client recorded, then what
+    point.yaml declares against it (`point_declaration`); and the point's concurrency."""
+    point = read_point(folder, config.contract)
+    report = grade(config, point.results, proven_against)
+    gates = [*report.gates, declaration_gate(point, config)]
+    return report.model_copy(update={"gates": gates, "layout": "point"}), point.concurrency
+
+
+def grade_submission(config: ResolvedConfig, tree: Path, proven_against: str | None) -> CheckReport:
+    """Every point of the benchmark in a submission tree, each graded as a point folder; the
+    submission is valid when every point is."""
+    points = []
+    for label, folder in submission_points(tree, config.contract):
+        report, concurrency = grade_point(config, folder, proven_against)
+        points.append(PointCheck(point=label, concurrency=concurrency, source=report.source, gates=report.gates))
+    return CheckReport(
+        benchmark=config.contract["id"],
+        source=f"submission tree {tree}",
+        layout="submission",
+        gates=[],
+        points=points,
+        proven_against=proven_against,
+    )
 
 
 def check_run(

@@ -9,6 +9,7 @@ scores: those facts stay unreported, so the gates that need them say so instead 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,11 @@ SCORER_SCALES = {
     "code_bench_scorer": "fraction",
     "shopify_category_f1": "fraction",
 }
-_GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_tokens", "reasoning_effort")
+_GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_tokens")
+# The client has no reasoning_effort field (mlcommons/endpoints ea332753, examples/04_GPTOSS120B_Example/
+# Readme.md: "`reasoning_effort` is not a YAML field"; config/schema.py ModelParams forbids extra keys): a
+# server's chat template takes it from `chat_template_kwargs`, in model_params or a dataset's override.
+CHAT_TEMPLATE_KEYS = ("reasoning_effort",)
 NS_PER_MS = 1_000_000
 
 # The containers the reader descends into, per file: checked before anything is read from them,
@@ -49,7 +54,9 @@ _CONFIG_SHAPE: tuple[Rule, ...] = (
     rule("endpoint_config?", "mapping"),
     rule("datasets?", "list"),
     rule("datasets?.*", "mapping"),
+    rule("model_params?.chat_template_kwargs?", "mapping"),
     rule("datasets?.*.generation_config_override?", "mapping"),
+    rule("datasets?.*.generation_config_override?.chat_template_kwargs?", "mapping"),
     rule("datasets?.*.accuracy_config?", "mapping"),
     rule("datasets?.*.accuracy_config?.eval_method?", "string"),
 )
@@ -77,16 +84,38 @@ def _json(path: Path) -> Any:
         raise InputsUnusable(f"{path} is not usable JSON: {exc}") from None
 
 
-def _require_shapes(folder: Path, config: Any, summary: Any, accuracy: Any) -> None:
-    """Each file read has the containers the reader descends into (see the shapes above)."""
-    for name, data, rules in (
-        ("config.yaml", config, _CONFIG_SHAPE),
-        ("performance/result_summary.json", summary, _SUMMARY_SHAPE),
-        ("accuracy/accuracy_results.json", accuracy, _ACCURACY_SHAPE),
+@dataclass(frozen=True)
+class ClientFiles:
+    """The endpoints client's three files of one run, as read (None: the file is absent), and
+    where each was: a run folder keeps them in `performance/` and `accuracy/`, a submission
+    point folder (§8.1) beside its point.yaml."""
+
+    folder: Path
+    config: Any
+    summary: Any
+    accuracy: Any
+    names: tuple[str, str, str]
+
+
+RUN_FOLDER_FILES = ("config.yaml", "performance/result_summary.json", "accuracy/accuracy_results.json")
+POINT_FOLDER_FILES = ("config.yaml", "result_summary.json", "accuracy_results.json")
+
+
+def read_client_files(folder: Path, names: tuple[str, str, str] = RUN_FOLDER_FILES) -> ClientFiles:
+    """The client's files under `folder` at `names` (config, summary, accuracy), each with the
+    containers the reader descends into (see the shapes above)."""
+    config = _config(folder / names[0], folder)
+    files = ClientFiles(folder, config, _json_if_present(folder / names[1]), _json_if_present(folder / names[2]), names)
+    for name, data, rules in zip(
+        names,
+        (files.config, files.summary, files.accuracy),
+        (_CONFIG_SHAPE, _SUMMARY_SHAPE, _ACCURACY_SHAPE),
+        strict=True,
     ):
         problems = shape_problems(data, rules) if data is not None else []
         if problems:
             raise InputsUnusable(f"{folder / name} does not have the endpoints client's shape: {'; '.join(problems)}")
+    return files
 
 
 def _contract_ids(contract: Mapping[str, Any], phase: str) -> list[str]:
@@ -136,6 +165,8 @@ def _p99_ms(block: Any) -> float | None:
 
 def _generation(params: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: params[k] for k in _GENERATION_KEYS if params.get(k) is not None}
+    kwargs = params.get("chat_template_kwargs") or {}
+    out.update({k: kwargs[k] for k in CHAT_TEMPLATE_KEYS if kwargs.get(k) is not None})
     for key in ("temperature", "top_p"):
         if isinstance(out.get(key), int) and not isinstance(out.get(key), bool):  # true is no temperature
             out[key] = float(out[key])
@@ -144,34 +175,34 @@ def _generation(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
     """Results of an endpoints client run folder, mapped onto `contract`'s datasets."""
+    return client_results(read_client_files(folder), contract, f"endpoints run folder {folder}")
+
+
+def client_results(files: ClientFiles, contract: Mapping[str, Any], source: str) -> RunResults:
+    """The results the client's files report, mapped onto `contract`'s datasets."""
     try:
-        return _read_run_folder(folder, contract)
+        return _results(files, contract, source)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
         raise InputsUnusable(
-            f"{folder}: a value of the run's files has an unexpected type ({where}: {first['msg']})"
+            f"{files.folder}: a value of the run's files has an unexpected type ({where}: {first['msg']})"
         ) from None
 
 
-def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
-    config = _config(folder / "config.yaml", folder)
-    summary = _json_if_present(folder / "performance" / "result_summary.json")
-    accuracy = _json_if_present(folder / "accuracy" / "accuracy_results.json")
-    _require_shapes(folder, config, summary, accuracy)
-    seeds = _seeds(config, summary)
+def _results(files: ClientFiles, contract: Mapping[str, Any], source: str) -> RunResults:
+    config, summary = files.config, files.summary
     datasets, generation, names = _datasets(config, summary, contract)
-    performance = _performance(summary)
-    scores, metrics = _accuracy(config, accuracy, names, contract)
+    scores, metrics = _accuracy(config, files.accuracy, names, contract)
     return RunResults(
         benchmark=contract_terms(contract)["id"],
-        source=f"endpoints run folder {folder}",
+        source=source,
         api_type=(config.get("endpoint_config") or {}).get("api_type"),
         model=_served_model(config),
-        seeds=seeds,
+        seeds=_seeds(config, summary),
         datasets=datasets,
         generation=generation,
-        performance=performance,
+        performance=_performance(summary),
         accuracy=scores,
         metrics=metrics,
     )
@@ -180,7 +211,7 @@ def _read_run_folder(folder: Path, contract: Mapping[str, Any]) -> RunResults:
 def _config(path: Path, folder: Path) -> Any:
     """The client's `config.yaml` (what ran), {} when empty."""
     if not path.is_file():
-        raise InputsUnusable(f"{folder} is not an endpoints run folder: no config.yaml")
+        raise InputsUnusable(f"{folder} is not an endpoints run folder: no {path.name}")
     try:
         return read_foreign_yaml(path.read_bytes()) or {}
     except YamlProblem as problem:

@@ -24,7 +24,7 @@ datasets:
 - name: aime25
   type: accuracy
   accuracy_config: {eval_method: pass_at_1}
-  generation_config_override: {max_new_tokens: 10240, reasoning_effort: low}
+  generation_config_override: {max_new_tokens: 10240, chat_template_kwargs: {reasoning_effort: low}}
 - name: gpqa::cot
   type: accuracy
   accuracy_config: {eval_method: a_scorer_of_the_future}
@@ -100,6 +100,24 @@ def test_datasets_map_by_id_and_unknown_scorers_are_left_out(catalog_dir: Path, 
         ],
         "metrics": {},  # an average output length stands for TOKENS_PER_SAMPLE only with one dataset
     }
+
+
+def test_reasoning_effort_is_read_where_the_client_takes_it(catalog_dir: Path, gpt_oss: tuple[Path, Path]) -> None:
+    # Was read from `model_params.reasoning_effort`, a key the client refuses (its ModelParams forbids
+    # extra keys): the effort sent through `chat_template_kwargs` was never seen, so
+    # generation_integrity said "not reported" on every run of gpt-oss-120b.
+    _, folder = gpt_oss
+    (folder / "config.yaml").write_text(
+        CONFIG.replace(
+            "  max_new_tokens: 32768\n", "  max_new_tokens: 32768\n  chat_template_kwargs: {reasoning_effort: low}\n", 1
+        )
+    )
+    results = read_run_folder(folder, resolved_config(catalog_dir, "gpt-oss-120b").contract)
+    assert [(g.phase, g.dataset, g.reasoning_effort, g.max_new_tokens) for g in results.generation] == [
+        ("performance", None, "low", 32768),
+        ("accuracy", None, "low", 32768),
+        ("accuracy", "aime25", "low", 10240),
+    ]
 
 
 def test_a_dataset_of_another_contract_is_refused_not_left_out(gpt_oss: tuple[Path, Path]) -> None:

@@ -1,0 +1,224 @@
+"""The runner's configuration from a resolved config: the endpoints client's `config.yaml` and a
+§8.3 `point.yaml` skeleton (the proposal's step 3: the inlined contract becomes what runs).
+
+Neither format is this tool's: `config.yaml` is the client's `BenchmarkConfig` (mlcommons/endpoints
+ea332753, src/inference_endpoint/config/schema.py), `point.yaml` the checker's `PointConfig`
+(endpoints-submission-cli 1.5.3.0, models/file/point_config.py). Only keys the real v6.1 configs in
+tests/fixtures/endpoints use are written, plus the four of the client's schema a resolved config
+needs and those files lack (`CLIENT_SCHEMA_KEYS`).
+
+What only the submitter knows is left as a placeholder both the official tools and `check` refuse:
+in `config.yaml` a `<TBD: ...>` string (the catalog's pending marker; the client cannot open it as a
+dataset path), in `point.yaml` a null with a `# <TBD: ...>` comment (the checker's
+point-disclosure-complete and warmup-present fail on null; `check` refuses a point.yaml holding one).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from catalogctl.errors import InputsUnusable
+from catalogctl.io.files import write_atomic
+from catalogctl.io.yamlio import dump_yaml
+from catalogctl.model.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
+from catalogctl.run.check import read_resolved
+from catalogctl.run.integrity import verify_config
+from catalogctl.run.submission import SUBMITTER_FIELDS
+
+# Keys of the client's schema (mlcommons/endpoints ea332753, config/schema.py) that no fixture config
+# holds: the model seed (ModelParams.seed), the reasoning effort (ModelParams.chat_template_kwargs, as
+# examples/10_Agentic_Inference/qwen_agentic_benchmark.yaml passes chat-template arguments), a dataset's
+# generation override (Dataset.generation_config_override) and the concurrency (LoadPattern.target_concurrency).
+CLIENT_SCHEMA_KEYS = (
+    "model_params.seed",
+    "model_params.chat_template_kwargs.reasoning_effort",
+    "datasets.*.generation_config_override.*",
+    "settings.load_pattern.target_concurrency",
+)
+_SAMPLING = ("temperature", "top_k", "top_p", "max_new_tokens", "min_new_tokens")
+# What only the submitter knows, as the point.yaml keys the checker requires (§8.3 and §9.1).
+_NOTES = {
+    "division": "standardized, serviced or rdi (§8.3)",
+    "max_supported_concurrency": "the curve's C_max, an integer",
+    "model_precision": "the lowest precision of the weights (fp4, fp8, bf16, ...)",
+    "link_to_model": "a link to the checkpoint served",
+    "shared_src": "the implementation's folder under src/, from the submission root",
+    "shared_docs": "the docs/ folder, from the submission root",
+    "warmup": "the §6.3.3 warmup declaration (duration_s, requests_issued, requests_completed, ...)",
+}
+POINT_PLACEHOLDERS = {name: _NOTES[name] for name in SUBMITTER_FIELDS}
+
+
+@dataclass(frozen=True)
+class RunnerFiles:
+    """The two documents, as text, and the placeholders left in each for the submitter."""
+
+    config_yaml: str
+    point_yaml: str
+    placeholders: tuple[str, ...]
+
+
+def _sampling(generation: ContractGeneration) -> dict[str, Any]:
+    """A generation block in the client's spelling (reasoning effort as a chat-template argument)."""
+    out: dict[str, Any] = {k: generation[k] for k in _SAMPLING if k in generation}  # type: ignore[literal-required]
+    if "reasoning_effort" in generation:
+        out["chat_template_kwargs"] = {"reasoning_effort": generation["reasoning_effort"]}
+    return out
+
+
+def load_pattern(settings: Mapping[str, Any]) -> tuple[dict[str, Any], str, int | None]:
+    """The submission's load as the client's `settings.load_pattern`, the point's
+    `runtime_settings.load_pattern`, and its concurrency (None when the pattern has none)."""
+    pattern = settings["load_pattern"]
+    if pattern["type"] == "concurrency":
+        return (
+            {"type": "concurrency", "target_concurrency": pattern["target_concurrency"]},
+            "concurrency",
+            (pattern["target_concurrency"]),
+        )
+    raise InputsUnusable(f"load pattern `{pattern['type']}` has no runner configuration")
+
+
+def _path(ident: str, sources: Mapping[str, str], sha: str) -> str:
+    where = f" from {sources[ident]}" if ident in sources else ""
+    pinned = f"sha256 {sha}" if sha.startswith("sha256:") or len(sha) == 64 else "its sha256 not yet pinned"
+    return f"<TBD: local path of {ident}{where}, {pinned}>"
+
+
+def _recipe(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The client's accuracy_config from the contract's evaluation recipe (its scorer is the eval method)."""
+    recipe = entry.get("evaluation_recipe") or {}
+    out = {"eval_method": recipe.get("scorer") or recipe.get("name")}
+    return {**out, **({"ground_truth": recipe["ground_truth"]} if "ground_truth" in recipe else {})}
+
+
+def _decided(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)  # a pending `<TBD>` is left to the client
+
+
+def _requirements(config: ResolvedConfig) -> dict[str, int]:
+    """The contract's minimum duration and sample count, those it has decided."""
+    performance = contract_terms(config.contract).get("performance")
+    found = performance["requirements"] if performance else {}
+    return {k: v for k in ("min_duration_ms", "min_sample_count") if _decided(v := found.get(k))}  # type: ignore[misc]
+
+
+def _runtime(config: ResolvedConfig) -> dict[str, Any]:
+    bounds = _requirements(config)
+    runtime: dict[str, Any] = {}
+    if "min_duration_ms" in bounds:
+        runtime["min_duration_ms"] = bounds["min_duration_ms"]
+    if "min_sample_count" in bounds:
+        runtime["n_samples_to_issue"] = bounds["min_sample_count"]
+    runtime["scheduler_random_seed"] = config.seeds.scheduler_rng_seed
+    runtime["dataloader_random_seed"] = config.seeds.sample_index_rng_seed
+    return runtime
+
+
+def client_config(config: ResolvedConfig) -> dict[str, Any]:
+    """The endpoints client's `config.yaml` for the resolved config."""
+    terms = contract_terms(config.contract)
+    performance = terms.get("performance")
+    base = _sampling(performance["generation"]) if performance else {}
+    model = config.endpoint_config.get("served_model") or terms["model"].get("reference_id") or terms["model"]["id"]
+    streaming = config.contract.get("execution", {}).get("response_mode") == "streaming"
+    params: dict[str, Any] = {"name": model, **base, "seed": config.seeds.model_seed}
+    params["streaming"] = "on" if streaming else "off"
+    datasets: list[dict[str, Any]] = [
+        {"name": d["id"], "type": "performance", "path": _path(d["id"], config.sources, d["source"]["sha256"])}
+        for d in (performance["datasets"] if performance else [])
+    ]
+    for entry in accuracy_datasets(terms):
+        dataset, recipe = entry["dataset"], _recipe(entry)
+        item: dict[str, Any] = {
+            "name": dataset["id"],
+            "type": "accuracy",
+            "path": _path(dataset["id"], config.sources, dataset["source"]["sha256"]),
+            "accuracy_config": {**recipe, "num_repeats": entry["num_repeats"]},
+        }
+        override = {k: v for k, v in _sampling(entry["generation"]).items() if base.get(k) != v}
+        if override:
+            item["generation_config_override"] = override
+        datasets.append(item)
+    client_pattern, _, _ = load_pattern(config.settings)
+    return {
+        "name": f"{terms['id']}-{config.provenance.cohort}",
+        "version": "1.0",
+        "type": "online",
+        "model_params": params,
+        "datasets": datasets,
+        "settings": {"runtime": _runtime(config), "load_pattern": client_pattern},
+        "endpoint_config": {k: config.endpoint_config[k] for k in ("endpoints", "api_type")},
+    }
+
+
+def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
+    """A §8.3 `point.yaml` for the resolved config, what only the submitter knows left null."""
+    terms = contract_terms(config.contract)
+    _, pattern, concurrency = load_pattern(config.settings)
+    performance = terms.get("performance")
+    ids = [d["id"] for d in (performance["datasets"] if performance else [])]
+    ids += [e["dataset"]["id"] for e in accuracy_datasets(terms) if e["dataset"]["id"] not in ids]
+    phases = [
+        name for name, present in (("Accuracy", accuracy_datasets(terms)), ("Performance", performance)) if present
+    ]
+    links = [config.sources[i] for i in ids if i in config.sources]
+    seeds = config.seeds
+    return {
+        "concurrency": concurrency,
+        "dataset": ids[0] if ids else None,
+        "model_name": terms["id"],
+        "dataset_name": ", ".join(ids),
+        "dataset_type": " + ".join(phases),
+        "dataset_link": " ".join(links) if len(links) == len(ids) else None,
+        "runtime_settings": {
+            "load_pattern": pattern,
+            **_requirements(config),
+            "runtime": {
+                "scheduler_rng_seed": seeds.scheduler_rng_seed,
+                "sample_index_rng_seed": seeds.sample_index_rng_seed,
+                "model_seed": seeds.model_seed,
+            },
+        },
+        "seed_set": seeds.id,
+        "target_cohort": config.provenance.cohort,
+        **dict.fromkeys(POINT_PLACEHOLDERS),
+    }
+
+
+def runner_files(config: ResolvedConfig) -> RunnerFiles:
+    """Both documents as YAML text, each placeholder of point.yaml commented with what it wants."""
+    point = point_skeleton(config)
+    notes = {**POINT_PLACEHOLDERS, "dataset_link": "a link to the data (the catalog gives no source)"}
+    text = dump_yaml(point)
+    left = [k for k in notes if point.get(k) is None]
+    for key in left:
+        text = re.sub(rf"^{key}: null$", f"{key}: null  # <TBD: {notes[key]}>", text, count=1, flags=re.M)
+    client = dump_yaml(client_config(config))
+    pending = [f"config.yaml datasets[{i}].path" for i, d in enumerate(client_config(config)["datasets"])]
+    header = f"# Written by catalogctl runner-config from the resolved config of {config.contract['id']} "
+    header += f"({config.provenance.cohort}). Fill every <TBD: ...> before the run.\n"
+    return RunnerFiles(header + client, header + text, (*pending, *(f"point.yaml {k}" for k in left)))
+
+
+def write_runner_files(resolved: Path, folder: Path, *, force: bool = False) -> tuple[RunnerFiles, list[Path]]:
+    """Read and prove `resolved` as `check` does, then write `config.yaml` and `point.yaml` into
+    `folder` atomically; a different existing file is refused unless `force`."""
+    config, written = read_resolved(resolved)
+    verify_config(config, str(resolved), written)
+    files = runner_files(config)
+    targets = [(folder / "config.yaml", files.config_yaml), (folder / "point.yaml", files.point_yaml)]
+    if not force:
+        clash = [str(p) for p, text in targets if p.is_file() and p.read_text(encoding="utf-8") != text]
+        if clash:
+            raise InputsUnusable(
+                f"{' and '.join(clash)} already exist{'s' if len(clash) == 1 else ''} with other content",
+                "pass --force to replace them, or write into another folder (-o)",
+            )
+    for path, text in targets:
+        write_atomic(path, text.encode("utf-8"))
+    return files, [p for p, _ in targets]

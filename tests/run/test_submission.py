@@ -1,0 +1,195 @@
+"""The official submission layout (§8.1/§8.3) as `check` reads it: a point folder, a whole
+submission tree, the seeds a point declares against what ran, and folders of no layout."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from submission_checker import SubmissionChecker  # type: ignore[import-untyped]
+
+from catalogctl.model.check import CheckReport
+from tests.helpers import run_cli, write
+from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count
+from tests.submission_points import Point, point_folder, seed_sets_file, submission_tree
+
+
+@pytest.fixture
+def resolved(catalog_dir: Path, tmp_path: Path) -> Path:
+    """A resolved deepseek-r1 config (set A of the tests, cohort 2026-09-C0)."""
+    set_deepseek_sample_count(catalog_dir)
+    pin_all(catalog_dir)
+    return write(tmp_path, "resolved.json", json.dumps(resolved_config(catalog_dir, "deepseek-r1").to_data()))
+
+
+def test_a_point_folder_is_read_as_one(resolved: Path, tmp_path: Path) -> None:
+    # Was read as a run folder missing performance/ and accuracy/: "not reported" row after row.
+    folder = point_folder(tmp_path / "r32", Point(32))
+    done = run_cli("check", resolved, folder, code=1)
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"source: submission point {folder}"
+    verdicts = [line.split()[:3] for line in lines if "(hard)" in line or "(soft)" in line]
+    assert verdicts == [
+        ["dataset_integrity", "(hard)", "NOT"],  # the client writes no sha256
+        ["model_integrity", "(soft)", "NOT"],
+        ["generation_integrity", "(hard)", "pass"],
+        ["seeds", "(hard)", "NOT"],  # no model seed in the client's files
+        ["requirements", "(hard)", "pass"],  # duration and samples read from result_summary.json
+        ["accuracy_gate", "(hard)", "pass"],  # scores read from accuracy_results.json
+        ["point_declaration", "(hard)", "pass"],
+    ]
+    report = json.loads(run_cli("check", resolved, folder, "-f", "json", code=1).stdout)
+    assert (report["layout"], report["points"]) == ("point", [])
+
+
+def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp_path: Path) -> None:
+    folder = write(tmp_path, "stuff/notes.txt", "hello\n").parent
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        f"error: {folder} is of no layout `check` reads\n"
+        "hint: check reads a catalogctl/results/v1 JSON file; an endpoints run folder (config.yaml, "
+        "performance/result_summary.json, accuracy/accuracy_results.json); a submission point folder r<N>/ "
+        "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); or a "
+        "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or "
+        "results/<system>/<model>/ folder)\n"
+    )
+
+
+OTHER = {"scheduler_rng_seed": 1, "sample_index_rng_seed": 2, "model_seed": 3}
+
+
+def _declaration(report: dict[str, Any]) -> list[tuple[str, Any, Any, str]]:
+    gate = next(g for g in report["gates"] if g["name"] == "point_declaration")
+    return [(c["what"], c["expected"], c["observed"], c["status"]) for c in gate["checks"] if c["status"] != "pass"]
+
+
+def test_seeds_that_ran_are_not_the_declared_ones_the_checker_passes_check_fails(
+    resolved: Path, tmp_path: Path
+) -> None:
+    # The official checker compares point.yaml with the published set only, never with what ran.
+    tree = submission_tree(tmp_path / "sub", [Point(32, recorded=OTHER, record_model_seed=True)])
+    official = SubmissionChecker(
+        tree, seed_sets_path=seed_sets_file(tmp_path / "seeds.yaml"), approved_drafters_path=None
+    ).run()
+    seed_rules = {(r.rule, r.severity.name) for r in official.results if r.rule.startswith("seed-")}
+    assert seed_rules == {
+        ("seed-set-consistency", "INFO"),
+        ("seed-set-membership", "INFO"),
+        ("seed-runtime-match", "INFO"),
+        ("seed-set-adoption", "INFO"),
+    }
+    done = run_cli("check", resolved, tree / "results/sys-8x/deepseek-r1/r32", "-f", "json", code=1)
+    assert _declaration(json.loads(done.stdout)) == [
+        ("scheduler_rng_seed recorded in config.yaml vs declared", SET_A["scheduler_rng_seed"], 1, "fail"),
+        ("scheduler_rng_seed recorded in result_summary.json vs declared", SET_A["scheduler_rng_seed"], 1, "fail"),
+        ("sample_index_rng_seed recorded in config.yaml vs declared", SET_A["sample_index_rng_seed"], 2, "fail"),
+        (
+            "sample_index_rng_seed recorded in result_summary.json vs declared",
+            SET_A["sample_index_rng_seed"],
+            2,
+            "fail",
+        ),
+        ("model_seed recorded in config.yaml vs declared", 42, 3, "fail"),
+    ]
+    text = run_cli("check", resolved, tree / "results/sys-8x/deepseek-r1/r32", code=1).stdout
+    row = next(line for line in text.splitlines() if line.startswith("  model_seed recorded in config.yaml"))
+    assert re.split(r"  +", row.strip()) == ["model_seed recorded in config.yaml vs declared", "FAIL", "42", "3"]
+    assert text.splitlines()[-1] == (
+        "deepseek-r1: INVALID (hard gates not passed: dataset_integrity, seeds, point_declaration); "
+        "warnings: model_integrity"
+    )
+
+
+def test_a_declaration_other_than_the_resolved_config_fails(resolved: Path, tmp_path: Path) -> None:
+    declared = {**SET_A, "model_seed": 7}
+    point = Point(8, declared=declared, recorded=declared, seed_set="B", target_cohort="2026-10-C1")
+    folder = point_folder(tmp_path / "r8", point)
+    report = json.loads(run_cli("check", resolved, folder, "-f", "json", code=1).stdout)
+    assert _declaration(report) == [
+        ("model_seed declared vs seed set A", 42, 7, "fail"),
+        ("seed_set declared vs submission_ref.seed_set_id", "A", "B", "fail"),
+        ("target_cohort declared vs submission_ref.cohort", "2026-09-C0", "2026-10-C1", "fail"),
+    ]
+    undeclared = point_folder(tmp_path / "r9", Point(9, seed_set=None, target_cohort=None))
+    report = json.loads(run_cli("check", resolved, undeclared, "-f", "json", code=1).stdout)
+    assert _declaration(report) == [
+        ("seed_set declared vs submission_ref.seed_set_id", "A", None, "unknown"),
+        ("target_cohort declared vs submission_ref.cohort", "2026-09-C0", None, "unknown"),
+    ]
+
+
+def test_a_submission_tree_has_a_verdict_per_point_and_one_for_the_submission(resolved: Path, tmp_path: Path) -> None:
+    tree = submission_tree(tmp_path, [Point(256), Point(32, recorded=OTHER)])
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    assert (report["layout"], report["gates"], report["valid"]) == ("submission", [], False)
+    assert [(p["point"], p["concurrency"], p["valid"]) for p in report["points"]] == [
+        ("results/sys-8x/deepseek-r1/r32", 32, False),
+        ("results/sys-8x/deepseek-r1/r256", 256, False),  # numeric order: r256 after r32
+    ]
+    verdicts = {p["concurrency"]: {g["name"]: g["verdict"] for g in p["gates"]} for p in report["points"]}
+    assert (verdicts[32]["point_declaration"], verdicts[256]["point_declaration"]) == ("fail", "pass")
+    text = run_cli("check", resolved, tree, code=1).stdout.splitlines()
+    assert text[0] == f"source: submission tree {tree}"
+    assert [line for line in text if line.startswith("point ")] == [
+        "point results/sys-8x/deepseek-r1/r32 (concurrency 32): INVALID (hard gates not passed: dataset_integrity, "
+        "seeds, point_declaration); warnings: model_integrity",
+        "point results/sys-8x/deepseek-r1/r256 (concurrency 256): INVALID (hard gates not passed: dataset_integrity, "
+        "seeds); warnings: model_integrity",
+    ]
+    assert text[-1] == (
+        "deepseek-r1 submission (2 points): INVALID (points not valid: results/sys-8x/deepseek-r1/r32, "
+        "results/sys-8x/deepseek-r1/r256)"
+    )
+    markdown = run_cli("check", resolved, tree, "-f", "markdown", code=1).stdout
+    assert "#### point results/sys-8x/deepseek-r1/r32 (concurrency 32): INVALID" in markdown
+    # The organisation's folder, results/ and a model folder name the same points.
+    for path, prefix in ((tmp_path / "acme", "results/sys-8x/deepseek-r1/"), (tree / "results/sys-8x/deepseek-r1", "")):
+        again = json.loads(run_cli("check", resolved, path, "-f", "json", code=1).stdout)
+        assert [p["point"] for p in again["points"]] == [f"{prefix}r32", f"{prefix}r256"]
+    system = json.loads(run_cli("check", resolved, tree / "results/sys-8x", "-f", "json", code=1).stdout)
+    assert [p["point"] for p in system["points"]] == ["deepseek-r1/r32", "deepseek-r1/r256"]
+
+
+def test_a_valid_submission_is_valid(resolved: Path, tmp_path: Path) -> None:
+    report = CheckReport.model_validate(
+        {
+            "benchmark": "deepseek-r1",
+            "source": "submission tree t",
+            "layout": "submission",
+            "gates": [],
+            "points": [{"point": "r8", "concurrency": 8, "source": "s", "gates": []}],
+        }
+    )
+    assert report.passed
+    assert not report.model_copy(update={"points": []}).passed  # no point: no submission
+
+
+def test_a_tree_without_the_benchmark_or_with_a_broken_point_is_refused(resolved: Path, tmp_path: Path) -> None:
+    tree = submission_tree(tmp_path, [Point(8)], model="llama3_1-8b")
+    assert run_cli("check", resolved, tree, code=2).stderr == (
+        f"error: {tree} holds no points of deepseek-r1: its model folders are results/sys-8x/llama3_1-8b\n"
+        "hint: a submission keeps a benchmark's points in results/<system>/<model>/r<N>/, <model> the benchmark\n"
+    )
+    point = tree / "results/sys-8x/llama3_1-8b/r8"
+    (point / "system_desc.json").unlink()
+    (point / "result_summary.json").unlink()
+    assert run_cli("check", resolved, point, code=2).stderr.splitlines()[0] == (
+        f"error: {point} is not a complete submission point folder: no result_summary.json, system_desc.json"
+    )
+    other = point_folder(tmp_path / "r4", Point(4))
+    (other / "point.yaml").write_text("concurrency: 0\nruntime_settings: {runtime: {}}\n")
+    assert run_cli("check", resolved, other, code=2).stderr == (
+        f"error: {other / 'point.yaml'} is not a point.yaml (§8.3): concurrency is not a positive integer\n"
+    )
+    (other / "point.yaml").write_text("concurrency: 4\nruntime_settings: {runtime: {model_seed: x}}\n")
+    assert run_cli("check", resolved, other, code=2).stderr == (
+        f"error: {other / 'point.yaml'}: runtime_settings.runtime.model_seed is not an integer\n"
+    )
+    (other / "point.yaml").write_text("concurrency: 4\nruntime_settings: [\n")
+    assert run_cli("check", resolved, other, code=2).stderr.startswith(f"error: {other / 'point.yaml'}:")
+    (other / "point.yaml").write_text("concurrency: 4\n")
+    assert run_cli("check", resolved, other, code=2).stderr == (
+        f"error: {other / 'point.yaml'} is not a point.yaml (§8.3): runtime_settings is missing\n"
+    )
