@@ -17,6 +17,7 @@ from typing_extensions import TypedDict
 from catalogctl.model.benchmark import Scale
 from catalogctl.model.metrics import Unit
 from catalogctl.model.seeds import SeedSetName, SeedValues
+from catalogctl.model.submission import Settings
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -74,7 +75,7 @@ class ResolvedConfig(_Out):
     )
     seeds: ResolvedSeeds
     endpoint_config: dict[str, Any]
-    settings: dict[str, Any]
+    settings: Settings = Field(description="the submission's settings: its load pattern")
     submitter: dict[str, Any] | None = None
     provenance: Provenance
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from catalogctl.catalog.validation import validate_document
 from catalogctl.io.yamlio import parse_document
 from catalogctl.model import Submission
@@ -125,3 +127,43 @@ def test_ratio_metric_needs_unit_fraction(catalog_dir: Path) -> None:
         "benchmark_suite/metrics.yaml:20:5: schema-invalid-value metrics[2]: ratio is true but unit is percent: "
         "a ratio (a 0-1 proportion) has unit fraction, and only a ratio does"
     )
+
+
+def test_submission_poisson_load_as_the_client_spells_it() -> None:
+    # The v6.1 DeepSeek-R1 Interactive run (tests/fixtures/endpoints): Poisson at 170 QPS.
+    poisson = SUBMISSION.replace("{type: concurrency, target_concurrency: 512}", "{type: poisson, target_qps: 170.0}")
+    assert submission_problems(poisson) == []
+
+
+@pytest.mark.parametrize(
+    ("load", "said"),
+    [
+        (
+            "{type: burst, target_qps: 3}",
+            [
+                "submission.yaml:7:24: schema-invalid-value settings.load_pattern.type: should be 'concurrency' or "
+                "'poisson' (got 'burst')"
+            ],
+        ),
+        ("{target_qps: 3}", ["submission.yaml:7:3: schema-missing-key missing key `type` in settings.load_pattern"]),
+        (
+            "{type: poisson, target_concurrency: 3}",
+            [
+                "submission.yaml:7:3: schema-missing-key missing key `target_qps` in settings.load_pattern",
+                # the keys of the pattern named, not of both: it once said "did you mean `target_concurrency`?"
+                "submission.yaml:7:33: schema-unknown-key unknown key `target_concurrency` in settings.load_pattern "
+                "(allowed keys: target_qps, type)",
+            ],
+        ),
+        (
+            "{type: poisson, target_qps: 0}",
+            [
+                "submission.yaml:7:45: schema-invalid-value settings.load_pattern.target_qps: should be greater than 0 "
+                "(got 0)"
+            ],
+        ),
+    ],
+)
+def test_a_load_pattern_that_is_neither(load: str, said: list[str]) -> None:
+    text = SUBMISSION.replace("{type: concurrency, target_concurrency: 512}", load)
+    assert submission_problems(text) == said
