@@ -57,9 +57,9 @@ def load_concurrency(load_pattern: Mapping[str, Any]) -> int | None:
 
 
 def describe_load(load_pattern: Mapping[str, Any]) -> str:
-    """A load pattern in words: `concurrency 64`, `poisson at 170.0 QPS`."""
+    """A load pattern in words: `concurrency 64`, `poisson 170.0 QPS`."""
     if load_pattern.get("type") == "poisson":
-        return f"poisson at {load_pattern.get('target_qps')} QPS"
+        return f"poisson {load_pattern.get('target_qps')} QPS"
     return f"{load_pattern.get('type')} {load_pattern.get('target_concurrency')}"
 
 

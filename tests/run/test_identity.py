@@ -185,11 +185,11 @@ def test_a_run_at_another_load_than_the_submission_is_refused(catalog: Path, tmp
     config = write(tmp_path, "c64.resolved.json", json.dumps(data))
     done = run_cli("check", config, run_folder(tmp_path, "interactive"), code=2)
     assert done.stderr == (
-        "error: this run is of load `poisson at 170.0 QPS`; the submission is of load `concurrency 64`\n"
+        "error: this run is of load `poisson 170.0 QPS`; the submission is of load `concurrency 64`\n"
         "hint: resolve a submission whose settings.load_pattern is the load the run was driven at\n"
     )
     other_rate = resolved_config(catalog, "deepseek-r1", {"type": "poisson", "target_qps": 100.0}).to_data()
     config = write(tmp_path, "q100.resolved.json", json.dumps(other_rate))
     assert run_cli("check", config, run_folder(tmp_path / "again", "interactive"), code=2).stderr.startswith(
-        "error: this run is of load `poisson at 170.0 QPS`; the submission is of load `poisson at 100.0 QPS`\n"
+        "error: this run is of load `poisson 170.0 QPS`; the submission is of load `poisson 100.0 QPS`\n"
     )
