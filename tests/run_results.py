@@ -10,6 +10,7 @@ from typing import Any
 from catalogctl.catalog.contract import contract_digest, dataset_sources, digest_of, resolve_contract
 from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
 from catalogctl.model.results import RunResults
+from catalogctl.model.submission import Settings
 from catalogctl.run.seal import sealed
 from tests.catalog_edit import load
 
@@ -30,15 +31,21 @@ def pin_all(root: Path) -> None:
 
 # The model name the endpoints client recorded in the published DeepSeek-R1 run (tests/fixtures/endpoints).
 DEEPSEEK_SERVED = "/lustre/fsw/coreai_mlperf_inference/bofengl/models/DeepSeek-R1-NVFP4-v2-mlpinf"
+# The load that run was driven at (its config.yaml's settings.load_pattern).
+DEEPSEEK_LOAD = {"type": "poisson", "target_qps": 170.0}
 
 
-def resolved_config(root: Path, benchmark: str, **endpoint: str) -> ResolvedConfig:
+def resolved_config(
+    root: Path, benchmark: str, load_pattern: dict[str, Any] | None = None, /, **endpoint: str
+) -> ResolvedConfig:
     """A resolved config of the catalog at `root` as `resolve` writes one (digests and seal
-    real), not tied to a release; `endpoint` adds to its endpoint_config."""
+    real), not tied to a release; `endpoint` adds to its endpoint_config. The load is
+    `load_pattern`, else the published DeepSeek-R1 run's for deepseek-r1, else concurrency 8."""
     catalog = load(root).catalog
     contract = resolve_contract(catalog, benchmark, display=False)
     if benchmark == "deepseek-r1":
         endpoint = {"served_model": DEEPSEEK_SERVED, **endpoint}
+        load_pattern = load_pattern or DEEPSEEK_LOAD
     return sealed(
         ResolvedConfig(
             submission_ref={"cohort": "2026-09-C0", "seed_set_id": "A", "benchmark": benchmark},
@@ -50,7 +57,9 @@ def resolved_config(root: Path, benchmark: str, **endpoint: str) -> ResolvedConf
                 "api_type": contract.get("api_type", "openai"),
                 **endpoint,
             },
-            settings={"load_pattern": {"type": "concurrency", "target_concurrency": 8}},
+            settings=Settings.model_validate(
+                {"load_pattern": load_pattern or {"type": "concurrency", "target_concurrency": 8}}
+            ),
             provenance=Provenance(
                 cohort="2026-09-C0",
                 tag="2026-09-C0",

@@ -124,6 +124,9 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
         pos, _ = positions.nearest(path)
         parent = where if len(path) > len(base) else "the document"
         return error("schema-missing-key", f"missing key `{name}` in {parent}", doc.path, pos.key_line, pos.key_column)
+    if kind in ("union_tag_invalid", "union_tag_not_found"):  # a tagged union's tag, said as the key it is
+        tag_err, tag_path = _tag_error(err, path)
+        return _diagnostic(doc, model, tag_err, base, tag_path)
     pos, _ = positions.nearest(path)
     message = str(err["msg"])
     if message.startswith("Value error, "):
@@ -158,6 +161,20 @@ def _diagnostic(doc: Document, model: type[BaseModel], err: Any, base: PathKey, 
     quiet = kind in ("value_error", "assertion_error") or value is None or isinstance(value, (dict, list))
     shown = "" if quiet or kind in _SHOWS_VALUE else f" (got {value!r})"
     return error(code, f"{where}: {message}{shown}", doc.path, pos.line, pos.column, hint)
+
+
+def _tag_error(err: Any, path: PathKey) -> tuple[Any, PathKey]:
+    """A discriminated union's bad or missing tag as the error of its key: `missing key `type``,
+    or `type: should be 'a' or 'b' (got 'c')` at the value."""
+    ctx = err.get("ctx", {})
+    field = str(ctx.get("discriminator", "")).strip("'")
+    loc = (*err["loc"], field)
+    if err["type"] == "union_tag_not_found":
+        return {**err, "type": "missing", "loc": loc}, path
+    tags = [t.strip() for t in str(ctx.get("expected_tags", "")).split(",")]
+    expected = ", ".join(tags[:-1]) + f" or {tags[-1]}" if len(tags) > 1 else tags[0]
+    literal = {"type": "literal_error", "loc": loc, "msg": f"Input should be {expected}", "ctx": {"expected": expected}}
+    return {**literal, "input": ctx.get("tag")}, (*path, field)
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Discriminator, Field, Tag, model_validator
 
 from catalogctl.model.common import (
     I18n,
@@ -55,10 +55,51 @@ class Preprocessing(StrictModel):
     num_fewshot: Annotated[int, Field(ge=0)] | None = None
 
 
+class ConcurrencyTier(StrictModel):
+    """One tier of a load-dependent value: `value` for a concurrency up to `up_to` (inclusive);
+    the last tier has no `up_to` and holds above every other, and for a load without a
+    concurrency (Poisson)."""
+
+    up_to: PositiveInt | None = None
+    value: PositiveInt
+
+
+class ByConcurrency(StrictModel):
+    """A requirement that depends on the submitter's concurrency (rules §6.2's minimum duration:
+    600 s up to concurrency 32, 1,200 s above). The first tier whose `up_to` the concurrency does
+    not exceed applies; a Poisson load has no concurrency bound, so it takes the open last tier
+    (the official checker admits no Poisson Pareto point at all, §6.1)."""
+
+    by_concurrency: list[ConcurrencyTier] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _tiers_ascend_to_an_open_one(self) -> ByConcurrency:
+        bounds = [t.up_to for t in self.by_concurrency]
+        if bounds[-1] is not None:
+            raise ValueError(f"the last tier has up_to {bounds[-1]}: end with a tier without up_to (above all)")
+        if None in bounds[:-1]:
+            raise ValueError("only the last tier may leave out up_to")
+        ups = [b for b in bounds if b is not None]
+        if any(b >= a for a, b in zip(ups[1:], ups, strict=False)):
+            raise ValueError(f"up_to must ascend, tier by tier (got {', '.join(map(str, ups))})")
+        return self
+
+
+def _form(value: Any) -> str:
+    return "tiers" if isinstance(value, dict | ByConcurrency) else "fixed"
+
+
+# A number (or pending), or tiers by concurrency: told apart by shape, so that an error speaks of
+# the form written, never of both.
+PerLoad = Annotated[
+    Annotated[Pendable[PositiveInt], Tag("fixed")] | Annotated[ByConcurrency, Tag("tiers")], Discriminator(_form)
+]
+
+
 class PerformanceRequirements(StrictModel):
     """What a valid performance run must show. TTFT and TPOT bounds are on the 99th percentile."""
 
-    min_duration_ms: Pendable[PositiveInt] | None = None
+    min_duration_ms: PerLoad | None = None
     min_sample_count: Pendable[PositiveInt] | None = None
     min_context_length: Pendable[PositiveInt] | None = None
     max_ttft_latency_ms: Pendable[PositiveFloat] | None = None

@@ -6,7 +6,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler
 from pydantic.fields import FieldInfo
@@ -203,9 +203,17 @@ def _models_at(model: type[BaseModel], path: Sequence[int | str]) -> list[type[B
         nxt = [
             c for cls in current if (f := cls.model_fields.get(part)) is not None for c in model_classes(f.annotation)
         ]
+        # not a key: pydantic names a tagged union's branch by its tag (`poisson`): stay on that branch
+        nxt = nxt or [cls for cls in current if _has_tag(cls, part)]
         if nxt:
             current = nxt
     return current
+
+
+def _has_tag(cls: type[BaseModel], tag: str) -> bool:
+    return any(
+        get_args(f.annotation) == (tag,) for f in cls.model_fields.values() if get_origin(f.annotation) is Literal
+    )
 
 
 def path_is_display(model: type[BaseModel], path: Sequence[int | str]) -> bool:

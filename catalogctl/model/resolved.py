@@ -17,6 +17,7 @@ from typing_extensions import TypedDict
 from catalogctl.model.benchmark import Scale
 from catalogctl.model.metrics import Unit
 from catalogctl.model.seeds import SeedSetName, SeedValues
+from catalogctl.model.submission import Settings
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -74,7 +75,7 @@ class ResolvedConfig(_Out):
     )
     seeds: ResolvedSeeds
     endpoint_config: dict[str, Any]
-    settings: dict[str, Any]
+    settings: Settings = Field(description="the submission's settings: its load pattern")
     submitter: dict[str, Any] | None = None
     provenance: Provenance
 
@@ -127,10 +128,23 @@ class ContractModel(TypedDict):
     sha: str
 
 
+class ContractTier(TypedDict):
+    """A tier of a load-dependent value: `value` up to concurrency `up_to` (the last: above all)."""
+
+    up_to: NotRequired[int]
+    value: int
+
+
+class ContractByConcurrency(TypedDict):
+    """A value by the submitter's concurrency, tiers ascending (`catalogctl.model.benchmark.ByConcurrency`)."""
+
+    by_concurrency: list[ContractTier]
+
+
 class ContractPerformanceRequirements(TypedDict, total=False):
     """The performance phase's bounds (each optional)."""
 
-    min_duration_ms: int | str
+    min_duration_ms: int | str | ContractByConcurrency
     min_sample_count: int | str
     min_context_length: int | str
     max_ttft_latency_ms: float | str

@@ -61,6 +61,15 @@ class PerformanceResult(_Results):
     tpot_p99_ms: float | None = Field(default=None, ge=0)
 
 
+class LoadUsed(_Results):
+    """The load the run was driven at, as the runner names it (the endpoints client: `concurrency`,
+    `poisson`, `max_throughput`); the target the pattern has, the other null."""
+
+    type: str
+    target_concurrency: int | None = Field(default=None, ge=1)
+    target_qps: float | None = Field(default=None, gt=0)
+
+
 class AccuracyResult(_Results):
     """One accuracy dataset: scores per repeat (or only the pooled score), per-task attempts
     for pass@k, and the samples scored."""
@@ -92,6 +101,9 @@ class RunResults(_Results):
     seeds: SeedsUsed = Field(default_factory=SeedsUsed)
     datasets: list[DatasetUsed] = Field(default_factory=list)
     generation: list[GenerationUsed] = Field(default_factory=list)
+    load_pattern: LoadUsed | None = Field(
+        default=None, description="the load the run was driven at; absent: the submission's, as resolved"
+    )
     performance: PerformanceResult | None = None
     accuracy: list[AccuracyResult] = Field(default_factory=list)
     metrics: dict[MetricKey, float | None] = Field(default_factory=dict, description="reported metric values")

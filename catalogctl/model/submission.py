@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -31,11 +32,35 @@ class EndpointConfig(StrictModel):
     )
 
 
-class LoadPattern(StrictModel):
-    """The load the submitter chooses."""
+class ConcurrencyLoad(StrictModel):
+    """A fixed number of requests in flight (the checker's `concurrency`, §6.1)."""
 
     type: Literal["concurrency"]
     target_concurrency: PositiveInt
+
+
+class PoissonLoad(StrictModel):
+    """Requests arriving as a Poisson process at a target rate, spelled as the endpoints client's
+    `settings.load_pattern` spells it (the v6.1 DeepSeek-R1 Interactive run: 170 QPS)."""
+
+    type: Literal["poisson"]
+    target_qps: Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+LoadPattern = Annotated[ConcurrencyLoad | PoissonLoad, Field(discriminator="type")]
+
+
+def load_concurrency(load_pattern: Mapping[str, Any]) -> int | None:
+    """The concurrency a load pattern holds (None under Poisson: in flight is whatever arrives)."""
+    value = load_pattern.get("target_concurrency") if load_pattern.get("type") == "concurrency" else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def describe_load(load_pattern: Mapping[str, Any]) -> str:
+    """A load pattern in words: `concurrency 64`, `poisson 170.0 QPS`."""
+    if load_pattern.get("type") == "poisson":
+        return f"poisson {load_pattern.get('target_qps')} QPS"
+    return f"{load_pattern.get('type')} {load_pattern.get('target_concurrency')}"
 
 
 class Settings(StrictModel):

@@ -232,7 +232,9 @@ def grade(config: ResolvedConfig, results: RunResults, proven_against: str | Non
     """A run proven to be of this contract, graded by every gate the contract names, in order."""
     verify_identity(config, results)
     contract = config.contract
-    run = Run(contract, config.seeds.model_dump(exclude={"id"}), results)
+    # the load the run reports, else the submission's (verify_identity: they agree when both are known)
+    load = (results.load_pattern or config.settings.load_pattern).model_dump(exclude_none=True)
+    run = Run(contract, config.seeds.model_dump(exclude={"id"}), results, load)
     gates: list[GateResult] = []
     for name in contract["postprocessing"]["gates"]:
         spec = GATES.get(name)

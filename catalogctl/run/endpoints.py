@@ -24,6 +24,7 @@ from catalogctl.model.results import (
     AccuracyResult,
     DatasetUsed,
     GenerationUsed,
+    LoadUsed,
     PerformanceResult,
     RunResults,
     SeedsUsed,
@@ -51,6 +52,7 @@ _CONFIG_SHAPE: tuple[Rule, ...] = (
     rule("model_params?", "mapping"),
     rule("settings?", "mapping"),
     rule("settings?.runtime?", "mapping"),
+    rule("settings?.load_pattern?", "mapping"),
     rule("endpoint_config?", "mapping"),
     rule("datasets?", "list"),
     rule("datasets?.*", "mapping"),
@@ -63,6 +65,7 @@ _CONFIG_SHAPE: tuple[Rule, ...] = (
 _SUMMARY_SHAPE: tuple[Rule, ...] = (
     rule("", "mapping"),
     rule("run_config?", "mapping"),
+    rule("run_config?.load_pattern?", "mapping"),
     *(
         rule(f"{series}?.{key}?", "mapping")
         for series in ("ttft", "tpot")
@@ -202,6 +205,7 @@ def _results(files: ClientFiles, contract: Mapping[str, Any], source: str) -> Ru
         seeds=_seeds(config, summary),
         datasets=datasets,
         generation=generation,
+        load_pattern=_load_pattern(config, summary),
         performance=_performance(summary),
         accuracy=scores,
         metrics=metrics,
@@ -236,6 +240,21 @@ def _seeds(config: Any, summary: Any) -> SeedsUsed:
         scheduler_rng_seed=runtime.get("scheduler_random_seed", run_config.get("scheduler_random_seed")),
         sample_index_rng_seed=runtime.get("dataloader_random_seed", run_config.get("dataloader_random_seed")),
         model_seed=(config.get("model_params") or {}).get("seed"),
+    )
+
+
+def _load_pattern(config: Any, summary: Any) -> LoadUsed | None:
+    """The load pattern as configured (`settings.load_pattern`), else as the summary recorded it
+    (`run_config.load_pattern`, which holds the target the pattern lacks as null)."""
+    found = (config.get("settings") or {}).get("load_pattern") or ((summary or {}).get("run_config") or {}).get(
+        "load_pattern"
+    )
+    if not found:
+        return None
+    return LoadUsed(
+        type=found.get("type"),
+        target_concurrency=found.get("target_concurrency"),
+        target_qps=found.get("target_qps"),
     )
 
 

@@ -1,6 +1,7 @@
 """A run must show it is a run of the contract before it is graded: its benchmark, its API type,
-its model (the contract's, or the served model the submission declares) and its datasets (the
-contract's, by id, and by sha256 where the run reports one). Otherwise "this run is of X; the
+its model (the contract's, or the served model the submission declares), its datasets (the
+contract's, by id, and by sha256 where the run reports one) and, where it reports one, the load
+the submission declares (a requirement may depend on it). Otherwise "this run is of X; the
 contract is of Y", never a table of verdicts."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 from catalogctl.errors import InputsUnusable
 from catalogctl.model.resolved import ResolvedConfig, contract_datasets
 from catalogctl.model.results import RunResults
+from catalogctl.model.submission import describe_load
 
 _HINT = "check the run folder or results file against the resolved config: they are of different runs"
 
@@ -34,6 +36,7 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
         "if the endpoint serves the contract's model under another name, declare it in the "
         "submission: endpoint_config.served_model",
     )
+    _same_load(config, results)
     datasets = contract_datasets(contract)
     _one_answer_each(contract, results)
     scored = [a.dataset for a in results.accuracy]
@@ -53,6 +56,19 @@ def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
                 f"the contract's is {pinned}: it is a run of other data",
                 _HINT,
             )
+
+
+def _same_load(config: ResolvedConfig, results: RunResults) -> None:
+    """The run was driven at the load the submission declares: the same pattern and target."""
+    if results.load_pattern is None:
+        return
+    declared = config.settings.load_pattern.model_dump()
+    ran = results.load_pattern.model_dump(exclude_none=True)
+    if {k: v for k, v in declared.items() if k in ran} != ran or ran.keys() != declared.keys():
+        raise InputsUnusable(
+            f"this run is of load `{describe_load(ran)}`; the submission is of load `{describe_load(declared)}`",
+            "resolve a submission whose settings.load_pattern is the load the run was driven at",
+        )
 
 
 def _one_answer_each(contract: dict[str, Any], results: RunResults) -> None:

@@ -70,7 +70,7 @@ def resolve_at(
         sources=dataset_sources(catalog, contract),
         seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
         endpoint_config=submission_data["endpoint_config"],
-        settings=submission_data["settings"],
+        settings=submission.settings,
         submitter=submission_data.get("submitter"),
         provenance=Provenance(
             cohort=ref.cohort,

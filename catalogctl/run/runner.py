@@ -25,7 +25,9 @@ from catalogctl.errors import InputsUnusable
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
+from catalogctl.model.submission import PoissonLoad, Settings
 from catalogctl.run.check import read_resolved
+from catalogctl.run.gates import per_load
 from catalogctl.run.integrity import verify_config
 from catalogctl.run.submission import SUBMITTER_FIELDS
 
@@ -70,17 +72,19 @@ def _sampling(generation: ContractGeneration) -> dict[str, Any]:
     return out
 
 
-def load_pattern(settings: Mapping[str, Any]) -> tuple[dict[str, Any], str, int | None]:
+def load_pattern(settings: Settings) -> tuple[dict[str, Any], str, int | None]:
     """The submission's load as the client's `settings.load_pattern`, the point's
-    `runtime_settings.load_pattern`, and its concurrency (None when the pattern has none)."""
-    pattern = settings["load_pattern"]
-    if pattern["type"] == "concurrency":
-        return (
-            {"type": "concurrency", "target_concurrency": pattern["target_concurrency"]},
-            "concurrency",
-            (pattern["target_concurrency"]),
-        )
-    raise InputsUnusable(f"load pattern `{pattern['type']}` has no runner configuration")
+    `runtime_settings.load_pattern`, and its concurrency (None when the pattern has none: a
+    Poisson load, which §6.1 and the checker accept only for a dedicated Offline point, so its
+    `concurrency` is left to the submitter)."""
+    pattern = settings.load_pattern
+    if isinstance(pattern, PoissonLoad):
+        return {"type": "poisson", "target_qps": pattern.target_qps}, "poisson", None
+    return (
+        {"type": "concurrency", "target_concurrency": pattern.target_concurrency},
+        "concurrency",
+        (pattern.target_concurrency),
+    )
 
 
 def _path(ident: str, sources: Mapping[str, str], sha: str) -> str:
@@ -101,10 +105,13 @@ def _decided(value: Any) -> bool:
 
 
 def _requirements(config: ResolvedConfig) -> dict[str, int]:
-    """The contract's minimum duration and sample count, those it has decided."""
+    """The contract's minimum duration and sample count, those it has decided, each at the
+    submission's load when it depends on it (§6.2's minimum duration, as `check` evaluates it)."""
     performance = contract_terms(config.contract).get("performance")
     found = performance["requirements"] if performance else {}
-    return {k: v for k in ("min_duration_ms", "min_sample_count") if _decided(v := found.get(k))}  # type: ignore[misc]
+    load = config.settings.load_pattern.model_dump()
+    bounds = {k: per_load(found[k], load, k)[0] for k in ("min_duration_ms", "min_sample_count") if k in found}
+    return {k: v for k, v in bounds.items() if _decided(v)}
 
 
 def _runtime(config: ResolvedConfig) -> dict[str, Any]:
@@ -193,7 +200,11 @@ def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
 def runner_files(config: ResolvedConfig) -> RunnerFiles:
     """Both documents as YAML text, each placeholder of point.yaml commented with what it wants."""
     point = point_skeleton(config)
-    notes = {**POINT_PLACEHOLDERS, "dataset_link": "a link to the data (the catalog gives no source)"}
+    notes = {
+        **POINT_PLACEHOLDERS,
+        "dataset_link": "a link to the data (the catalog gives no source)",
+        "concurrency": "the point's concurrency: a Poisson load has none, and §6.1 takes it only offline",
+    }
     text = dump_yaml(point)
     left = [k for k in notes if point.get(k) is None]
     for key in left:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from catalogctl.catalog.validation import validate_document
 from catalogctl.io.yamlio import parse_document
 from catalogctl.model import Submission
@@ -125,3 +127,96 @@ def test_ratio_metric_needs_unit_fraction(catalog_dir: Path) -> None:
         "benchmark_suite/metrics.yaml:20:5: schema-invalid-value metrics[2]: ratio is true but unit is percent: "
         "a ratio (a 0-1 proportion) has unit fraction, and only a ratio does"
     )
+
+
+def test_submission_poisson_load_as_the_client_spells_it() -> None:
+    # The v6.1 DeepSeek-R1 Interactive run (tests/fixtures/endpoints): Poisson at 170 QPS.
+    poisson = SUBMISSION.replace("{type: concurrency, target_concurrency: 512}", "{type: poisson, target_qps: 170.0}")
+    assert submission_problems(poisson) == []
+
+
+@pytest.mark.parametrize(
+    ("load", "said"),
+    [
+        (
+            "{type: burst, target_qps: 3}",
+            [
+                "submission.yaml:7:24: schema-invalid-value settings.load_pattern.type: should be 'concurrency' or "
+                "'poisson' (got 'burst')"
+            ],
+        ),
+        ("{target_qps: 3}", ["submission.yaml:7:3: schema-missing-key missing key `type` in settings.load_pattern"]),
+        (
+            "{type: poisson, target_concurrency: 3}",
+            [
+                "submission.yaml:7:3: schema-missing-key missing key `target_qps` in settings.load_pattern",
+                # the keys of the pattern named, not of both: it once said "did you mean `target_concurrency`?"
+                "submission.yaml:7:33: schema-unknown-key unknown key `target_concurrency` in settings.load_pattern "
+                "(allowed keys: target_qps, type)",
+            ],
+        ),
+        (
+            "{type: poisson, target_qps: 0}",
+            [
+                "submission.yaml:7:45: schema-invalid-value settings.load_pattern.target_qps: should be greater than 0 "
+                "(got 0)"
+            ],
+        ),
+    ],
+)
+def test_a_load_pattern_that_is_neither(load: str, said: list[str]) -> None:
+    text = SUBMISSION.replace("{type: concurrency, target_concurrency: 512}", load)
+    assert submission_problems(text) == said
+
+
+TIERS = "{by_concurrency: [{up_to: 32, value: 600000}, {value: 1200000}]}"
+
+
+@pytest.mark.parametrize(
+    ("tiers", "said"),
+    [
+        (
+            "{by_concurrency: [{up_to: 32, value: 600000}, {up_to: 64, value: 1200000}]}",
+            "24:22: schema-invalid-value performance.requirements.min_duration_ms: the last tier has up_to 64: "
+            "end with a tier without up_to (above all)",
+        ),
+        (
+            "{by_concurrency: [{up_to: 64, value: 600000}, {up_to: 32, value: 9}, {value: 1200000}]}",
+            "24:22: schema-invalid-value performance.requirements.min_duration_ms: up_to must ascend, tier by tier "
+            "(got 64, 32)",
+        ),
+        (
+            "{by_concurrency: [{value: 600000}, {value: 1200000}]}",
+            "24:22: schema-invalid-value performance.requirements.min_duration_ms: only the last tier may leave out "
+            "up_to",
+        ),
+        (
+            "{by_concurrency: [{up_to: 32, value: 0}, {value: 1200000}]}",
+            "24:59: schema-invalid-value performance.requirements.min_duration_ms.by_concurrency[0].value: should be "
+            "greater than or equal to 1 (got 0)",
+        ),
+        (
+            "{by_concurency: []}",
+            [
+                "24:5: schema-missing-key missing key `by_concurrency` in performance.requirements.min_duration_ms",
+                "24:23: schema-unknown-key unknown key `by_concurency` in performance.requirements.min_duration_ms "
+                "(did you mean `by_concurrency`?)",
+            ],
+        ),
+    ],
+)
+def test_a_requirement_by_concurrency_is_validated_with_positions(
+    catalog_dir: Path, tiers: str, said: str | list[str]
+) -> None:
+    found = problems_after(catalog_dir, "benchmarks/deepseek-r1.yaml", TIERS, tiers)
+    assert found == [
+        f"benchmark_suite/benchmarks/deepseek-r1.yaml:{s}" for s in ([said] if isinstance(said, str) else said)
+    ]
+
+
+def test_the_tiers_are_part_of_the_contract_digest(catalog_dir: Path) -> None:
+    from catalogctl.catalog.contract import contract_digest
+
+    before = contract_digest(load(catalog_dir).catalog, "deepseek-r1")
+    assert problems_after(catalog_dir, "benchmarks/deepseek-r1.yaml", "value: 1200000}", "value: 1800000}") == []
+    assert contract_digest(load(catalog_dir).catalog, "deepseek-r1") != before

@@ -202,25 +202,25 @@ def test_text_markdown_and_json_agree_on_every_status(deepseek_runs: tuple[Path,
 def test_a_passing_check_in_a_failing_gate_says_pass(deepseek_runs: tuple[Path, dict[str, Path]]) -> None:
     resolved, folders = deepseek_runs
     lines = run_cli("check", resolved, folders["low"], code=1).stdout.splitlines()
-    at = lines.index("accuracy_gate (hard)                          FAIL")
+    at = lines.index("accuracy_gate (hard)                                           FAIL")
     assert lines[at:] == [
-        "accuracy_gate (hard)                          FAIL",
-        "  exact_match                                 FAIL           >= 80.544618 (81.3582 x 0.99)"
+        "accuracy_gate (hard)                                           FAIL",
+        "  exact_match                                                  FAIL           >= 80.544618 (81.3582 x 0.99)"
         "                                     75",
-        "  TOKENS_PER_SAMPLE                           pass           >= 3497.60466 (3886.2274 x 0.9)"
+        "  TOKENS_PER_SAMPLE                                            pass           >= 3497.60466 (3886.2274 x 0.9)"
         "                                   3825.63",
-        "  TOKENS_PER_SAMPLE                           pass           <= 4274.85014 (3886.2274 x 1.1)"
+        "  TOKENS_PER_SAMPLE                                            pass           <= 4274.85014 (3886.2274 x 1.1)"
         "                                   3825.63",
         "deepseek-r1: INVALID (hard gates not passed: dataset_integrity, seeds, accuracy_gate); "
         "warnings: model_integrity",
     ]
-    at = lines.index("seeds (hard)                                  NOT EVALUABLE")
+    at = lines.index("seeds (hard)                                                   NOT EVALUABLE")
     assert lines[at + 1 : at + 4] == [
-        "  scheduler_rng_seed                          pass           16159082839903944936"
+        "  scheduler_rng_seed                                           pass           16159082839903944936"
         "                                              16159082839903944936",
-        "  sample_index_rng_seed                       pass           2747215439041700203"
+        "  sample_index_rng_seed                                        pass           2747215439041700203"
         "                                               2747215439041700203",
-        "  model_seed                                  UNKNOWN        42"
+        "  model_seed                                                   UNKNOWN        42"
         "                                                                not reported",
     ]
 
@@ -229,14 +229,14 @@ def test_a_metric_the_run_did_not_report_has_one_status(deepseek_runs: tuple[Pat
     # The offline run has no accuracy file: once `[unknown]` for exact_match, `[fail]` for TOKENS_PER_SAMPLE.
     resolved, folders = deepseek_runs
     lines = run_cli("check", resolved, folders["offline"], code=1).stdout.splitlines()
-    at = lines.index("accuracy_gate (hard)                          NOT EVALUABLE")
+    at = lines.index("accuracy_gate (hard)                                           NOT EVALUABLE")
     assert lines[at:] == [
-        "accuracy_gate (hard)                          NOT EVALUABLE",
-        "  exact_match                                 UNKNOWN        >= 80.544618 (81.3582 x 0.99)"
+        "accuracy_gate (hard)                                           NOT EVALUABLE",
+        "  exact_match                                                  UNKNOWN        >= 80.544618 (81.3582 x 0.99)"
         "                                     the run reported no accuracy for mlperf_deepseek_r1",
-        "  TOKENS_PER_SAMPLE                           UNKNOWN        >= 3497.60466 (3886.2274 x 0.9)"
+        "  TOKENS_PER_SAMPLE                                            UNKNOWN        >= 3497.60466 (3886.2274 x 0.9)"
         "                                   the run did not report TOKENS_PER_SAMPLE",
-        "  TOKENS_PER_SAMPLE                           UNKNOWN        <= 4274.85014 (3886.2274 x 1.1)"
+        "  TOKENS_PER_SAMPLE                                            UNKNOWN        <= 4274.85014 (3886.2274 x 1.1)"
         "                                   the run did not report TOKENS_PER_SAMPLE",
         "deepseek-r1: INVALID (hard gates not passed: dataset_integrity, seeds, requirements, accuracy_gate); "
         "warnings: model_integrity",

@@ -192,7 +192,7 @@ def test_a_line_appended_to_a_frozen_ruleset_is_pointed_at(frozen: Path) -> None
     path.write_text(path.read_text() + "# reviewed\n")
     assert findings(frozen) == [
         "rulesets/2026-09-C0.yaml:20:1: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: its text "
-        "changed (revert the edit; a cohort changes only by freezing the next one) [7cb9bc8775665572]"
+        "changed (revert the edit; a cohort changes only by freezing the next one) [1e0088573d0704f9]"
     ]
 
 
@@ -222,5 +222,5 @@ def test_a_contract_change_to_a_benchmark_no_cohort_holds_is_no_finding(catalog_
     freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], seeds_file=write(tmp_path, "a.yaml", SEEDS_A), now=NOW))
     git(repo, "checkout", "-q", "-b", "pr")
     deepseek = "benchmark_suite/benchmarks/deepseek-r1.yaml"
-    replace_in(repo, deepseek, "min_duration_ms: 600000", "min_duration_ms: 900000")
+    replace_in(repo, deepseek, "{up_to: 32, value: 600000}", "{up_to: 32, value: 900000}")
     assert gate(repo).stdout == verdict(repo, "passed") + " (0 errors, 0 warnings, 0 accepted)\n"

@@ -109,7 +109,11 @@ def test_too_few_accuracy_samples(pinned: Path) -> None:
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("duration_ms", 599999.0, Shown("duration_ms", ">= 600000 ms", "599999 ms", "fail")),
+        (
+            "duration_ms",
+            599999.0,
+            Shown("duration_ms at concurrency 8 (min_duration_ms up to 32)", ">= 600000 ms", "599999 ms", "fail"),
+        ),
         ("sample_count", 6395, Shown("sample_count", ">= 6396", "6395", "fail")),
         ("context_length", 32768, Shown("context_length", ">= 65536", "32768", "fail")),
         ("ttft_p99_ms", 3000.5, Shown("ttft_p99_ms", "<= 3000 ms", "3000.5 ms", "fail")),
@@ -283,6 +287,13 @@ def test_endpoints_run_folder_against_the_deepseek_contract(deepseek: Path, tmp_
         ("requirements", "pass"),
         ("accuracy_gate", "pass"),
     ]
+    # Poisson at 170 QPS for 2,078 s: held to §6.2's open tier (1,200 s), and past it.
+    assert gate(report, "requirements")[1][0] == Shown(
+        "duration_ms at poisson 170.0 QPS (min_duration_ms above 32)",
+        ">= 1200000 ms",
+        "2077965.3 ms",
+        "pass",
+    )
     assert gate(report, "accuracy_gate")[1] == [
         Shown("exact_match", ">= 80.544618 (81.3582 x 0.99)", "80.629", "pass"),
         Shown("TOKENS_PER_SAMPLE", ">= 3497.60466 (3886.2274 x 0.9)", "3825.63", "pass"),
@@ -334,8 +345,8 @@ def test_check_json_writes_numbers_as_numbers(deepseek: Path, tmp_path: Path) ->
     exact_match = checks[("accuracy_gate", "exact_match", ">=")]
     assert (exact_match["expected"], exact_match["reference"], exact_match["factor"]) == (80.544618, 81.3582, 0.99)
     assert exact_match["observed"] == pytest.approx(80.629, abs=5e-4)  # the score itself, not "80.629"
-    duration = checks[("requirements", "duration_ms", ">=")]
-    assert (duration["expected"], duration["unit"]) == (600000, "ms")
+    duration = checks[("requirements", "duration_ms at poisson 170.0 QPS (min_duration_ms above 32)", ">=")]
+    assert (duration["expected"], duration["unit"]) == (1200000, "ms")
     assert duration["observed"] == pytest.approx(2077965.287526)
     seed = checks[("seeds", "scheduler_rng_seed", None)]
     assert (seed["expected"], seed["observed"]) == (16159082839903944936, 16159082839903944936)  # exact
@@ -755,9 +766,8 @@ def test_a_gate_this_tool_does_not_know_cannot_pass(pinned: Path, gpt_oss_run: P
     resolved.write_text(json.dumps(resealed(data)))
     lines = run_cli("check", resolved, gpt_oss_run, code=1).stdout.splitlines()
     assert lines[-3:] == [
-        "vibes_check (hard)                         NOT EVALUABLE",
-        "  vibes_check                              UNKNOWN        a registered gate"
-        "                                                 unknown",
+        "vibes_check (hard)" + " " * 41 + "NOT EVALUABLE",
+        "  vibes_check" + " " * 46 + "UNKNOWN        a registered gate" + " " * 49 + "unknown",
         "gpt-oss-120b: INVALID (hard gates not passed: vibes_check)",
     ]
 
@@ -780,3 +790,44 @@ def test_a_deeply_nested_run_config_is_a_message_not_a_crash(deepseek: Path, tmp
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"error: {folder / 'config.yaml'}:1:67: nesting deeper than 64 levels\n"
+
+
+# -- a requirement that depends on the submitter's load (rules §6.2) --------------------------------
+
+
+def _gpt_oss_at(pinned: Path, load: dict[str, Any], duration_ms: float) -> tuple[str, list[Shown]]:
+    performance = {**gpt_oss_results().performance.model_dump(), "duration_ms": duration_ms}  # type: ignore[union-attr]
+    report = check_run(resolved_config(pinned, "gpt-oss-120b", load), gpt_oss_results(performance=performance))
+    verdict, checks = gate(report, "requirements")
+    return verdict, [c for c in checks if c.what.startswith("duration_ms")]
+
+
+def test_the_minimum_duration_at_concurrency_16_is_600_s(pinned: Path) -> None:
+    verdict, duration = _gpt_oss_at(pinned, {"type": "concurrency", "target_concurrency": 16}, 700_000.0)
+    assert verdict == "pass"
+    assert duration == [
+        Shown("duration_ms at concurrency 16 (min_duration_ms up to 32)", ">= 600000 ms", "700000 ms", "pass")
+    ]
+
+
+def test_the_minimum_duration_above_concurrency_32_is_1200_s(pinned: Path) -> None:
+    # Was `duration_ms >= 600000 ms pass`: 600 s flat, where §6.2 asks 1,200 s above concurrency 32.
+    verdict, duration = _gpt_oss_at(pinned, {"type": "concurrency", "target_concurrency": 64}, 700_000.0)
+    assert verdict == "fail"
+    assert duration == [
+        Shown("duration_ms at concurrency 64 (min_duration_ms above 32)", ">= 1200000 ms", "700000 ms", "fail")
+    ]
+    assert _gpt_oss_at(pinned, {"type": "concurrency", "target_concurrency": 32}, 700_000.0)[0] == "pass"
+
+
+def test_a_poisson_load_takes_the_open_tier(pinned: Path) -> None:
+    verdict, duration = _gpt_oss_at(pinned, {"type": "poisson", "target_qps": 170.0}, 700_000.0)
+    assert verdict == "fail"
+    assert duration == [
+        Shown(
+            "duration_ms at poisson 170.0 QPS (min_duration_ms above 32)",
+            ">= 1200000 ms",
+            "700000 ms",
+            "fail",
+        )
+    ]

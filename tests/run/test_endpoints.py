@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.errors import InputsUnusable
 from catalogctl.run.endpoints import read_run_folder
 from tests.helpers import run_cli, write
 from tests.run_results import pin_all, resolved_config
@@ -154,4 +155,31 @@ def test_a_result_summary_that_is_not_json(gpt_oss: tuple[Path, Path]) -> None:
     assert done.stderr == (
         f"error: {summary} is not usable JSON: "
         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n"
+    )
+
+
+def test_the_load_pattern_is_read_from_config_yaml_else_the_summary(catalog_dir: Path, tmp_path: Path) -> None:
+    from tests.run_results import run_folder
+
+    contract = resolved_config(catalog_dir, "deepseek-r1").contract
+    folder = run_folder(tmp_path, "offline")
+    found = read_run_folder(folder, contract).load_pattern
+    assert (found.model_dump() if found else None) == {
+        "type": "poisson",
+        "target_concurrency": None,
+        "target_qps": 170.0,
+    }
+    config = folder / "config.yaml"  # without settings.load_pattern: the offline summary's run_config says it
+    config.write_text(config.read_text().replace("  load_pattern:\n    type: poisson\n    target_qps: 170.0\n", ""))
+    found = read_run_folder(folder, contract).load_pattern
+    assert (found.model_dump() if found else None) == {
+        "type": "max_throughput",
+        "target_concurrency": None,
+        "target_qps": None,
+    }
+    config.write_text(config.read_text().replace("  client:\n", "  load_pattern: poisson\n  client:\n", 1))
+    with pytest.raises(InputsUnusable) as caught:
+        read_run_folder(folder, contract)
+    assert str(caught.value) == (
+        f"{config} does not have the endpoints client's shape: settings.load_pattern is a string, not a mapping"
     )

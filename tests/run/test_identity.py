@@ -177,3 +177,19 @@ def test_a_lone_surrogate_in_a_results_file_is_a_message(catalog: Path, tmp_path
         f"error: {results}: not a valid results file: the string '\\ud800' is not Unicode text (a lone surrogate)\n"
         "hint: a results file follows schemas/results.schema.json (catalogctl/results/v1)\n"
     )
+
+
+def test_a_run_at_another_load_than_the_submission_is_refused(catalog: Path, tmp_path: Path) -> None:
+    # The published run was Poisson at 170 QPS; a submission of concurrency 64 is not that run.
+    data = resolved_config(catalog, "deepseek-r1", {"type": "concurrency", "target_concurrency": 64}).to_data()
+    config = write(tmp_path, "c64.resolved.json", json.dumps(data))
+    done = run_cli("check", config, run_folder(tmp_path, "interactive"), code=2)
+    assert done.stderr == (
+        "error: this run is of load `poisson 170.0 QPS`; the submission is of load `concurrency 64`\n"
+        "hint: resolve a submission whose settings.load_pattern is the load the run was driven at\n"
+    )
+    other_rate = resolved_config(catalog, "deepseek-r1", {"type": "poisson", "target_qps": 100.0}).to_data()
+    config = write(tmp_path, "q100.resolved.json", json.dumps(other_rate))
+    assert run_cli("check", config, run_folder(tmp_path / "again", "interactive"), code=2).stderr.startswith(
+        "error: this run is of load `poisson 170.0 QPS`; the submission is of load `poisson 100.0 QPS`\n"
+    )

@@ -476,3 +476,11 @@ def test_a_tag_moved_to_an_edited_ruleset_is_refused(release: Path, submission: 
     )
     with pytest.raises(CheckFailed, match="the tag moved"):
         resolve(release, submission)
+
+
+def test_resolve_a_poisson_submission(release: Path, tmp_path: Path) -> None:
+    # Was `settings.load_pattern.type: should be 'concurrency' (got 'poisson')`.
+    poisson = SUBMISSION.replace("{type: concurrency, target_concurrency: 512}", "{type: poisson, target_qps: 170}")
+    out = tmp_path / "resolved.json"
+    run_cli("resolve", write(tmp_path, "poisson.yaml", poisson), "-C", str(release), "-o", str(out))
+    assert json.loads(out.read_text())["settings"] == {"load_pattern": {"type": "poisson", "target_qps": 170.0}}

@@ -12,9 +12,15 @@ import pytest
 from submission_checker.models.file.point_config import PointConfig  # type: ignore[import-untyped]
 from submission_checker.models.results import Severity  # type: ignore[import-untyped]
 
-from catalogctl.errors import InputsUnusable
 from catalogctl.io.yamlio import read_foreign_yaml
-from catalogctl.run.runner import CLIENT_SCHEMA_KEYS, POINT_PLACEHOLDERS, client_config, load_pattern
+from catalogctl.run.runner import (
+    CLIENT_SCHEMA_KEYS,
+    POINT_PLACEHOLDERS,
+    client_config,
+    load_pattern,
+    point_skeleton,
+    runner_files,
+)
 from tests.helpers import run_cli, write
 from tests.run_results import ENDPOINTS_FIXTURES, pin_all, resolved_config
 from tests.submission_points import Point, point_folder
@@ -58,9 +64,14 @@ def _allowed(path: str) -> bool:
     )
 
 
+# The points of a Pareto curve run at a fixed concurrency (§6.1).
+CONCURRENCY_64 = {"type": "concurrency", "target_concurrency": 64}
+
+
 def _emit(tmp_path: Path, catalog_dir: Path, benchmark: str) -> tuple[Path, Path]:
     pin_all(catalog_dir)
-    resolved = write(tmp_path, "resolved.json", json.dumps(resolved_config(catalog_dir, benchmark).to_data()))
+    config = resolved_config(catalog_dir, benchmark, CONCURRENCY_64)
+    resolved = write(tmp_path, "resolved.json", json.dumps(config.to_data()))
     run_cli("runner-config", resolved, "-o", tmp_path / "out")
     return resolved, tmp_path / "out"
 
@@ -114,9 +125,23 @@ def test_reasoning_effort_goes_through_chat_template_kwargs(catalog_dir: Path) -
     ]
 
 
-def test_a_load_pattern_without_a_mapping_is_refused() -> None:
-    with pytest.raises(InputsUnusable, match=r"^load pattern `burst` has no runner configuration$"):
-        load_pattern({"load_pattern": {"type": "burst"}})
+def test_a_poisson_load_runs_as_the_client_spells_it_and_leaves_the_points_concurrency_open(
+    catalog_dir: Path,
+) -> None:
+    config = resolved_config(catalog_dir, "gpt-oss-120b", {"type": "poisson", "target_qps": 12.5})
+    assert load_pattern(config.settings) == ({"type": "poisson", "target_qps": 12.5}, "poisson", None)
+    assert client_config(config)["settings"]["load_pattern"] == {"type": "poisson", "target_qps": 12.5}
+    point = runner_files(config).point_yaml
+    assert "\nconcurrency: null  # <TBD: the point's concurrency: a Poisson load has none" in point
+    # §6.2's minimum duration at a Poisson load: the open last tier, as `check` evaluates it.
+    assert point_skeleton(config)["runtime_settings"]["min_duration_ms"] == 1200000
+
+
+def test_the_minimum_duration_is_the_tier_of_the_submissions_concurrency(catalog_dir: Path) -> None:
+    low = resolved_config(catalog_dir, "gpt-oss-120b", {"type": "concurrency", "target_concurrency": 32})
+    high = resolved_config(catalog_dir, "gpt-oss-120b", {"type": "concurrency", "target_concurrency": 33})
+    assert point_skeleton(low)["runtime_settings"]["min_duration_ms"] == 600000
+    assert point_skeleton(high)["runtime_settings"]["min_duration_ms"] == 1200000
 
 
 def test_files_of_other_content_are_kept_unless_forced(tmp_path: Path, catalog_dir: Path) -> None:
@@ -133,8 +158,8 @@ def test_files_of_other_content_are_kept_unless_forced(tmp_path: Path, catalog_d
 
 
 def test_an_edited_resolved_config_is_refused(tmp_path: Path, catalog_dir: Path) -> None:
-    data = resolved_config(catalog_dir, "deepseek-r1").to_data()
-    data["settings"]["load_pattern"]["target_concurrency"] = 64
+    data = resolved_config(catalog_dir, "deepseek-r1", CONCURRENCY_64).to_data()
+    data["settings"]["load_pattern"]["target_concurrency"] = 65
     resolved = write(tmp_path, "resolved.json", json.dumps(data))
     assert run_cli("runner-config", resolved, "-o", tmp_path / "out", code=2).stderr.startswith(
         f"error: {resolved}: the resolved config was edited after it was written"
