@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 
 from catalogctl.catalog.diagnostics import did_you_mean
@@ -11,7 +11,7 @@ from catalogctl.catalog.formula import FormulaError, evaluate, variables
 from catalogctl.catalog.gatenames import GATE_KINDS
 from catalogctl.catalog.index import Catalog, Location
 from catalogctl.errors import Diagnostic, error, warning
-from catalogctl.model import Dataset, InferenceBenchmark, Pending, TrainingBenchmark
+from catalogctl.model import Dataset, InferenceBenchmark, Model, Pending, TrainingBenchmark
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
 from catalogctl.model.metrics import RATIO_UNITS
 
@@ -334,8 +334,32 @@ class _Checker:
                     )
                 owner.setdefault(alias, ident)
 
+    def mlperf_names(self) -> None:
+        """The MLPerf tools key a benchmark, dataset or model by its name there (`mlperf_name`, else
+        the id): that name must stand for one entity of its kind."""
+        tables: dict[str, Mapping[str, Dataset | Model | InferenceBenchmark | TrainingBenchmark]] = {
+            "benchmark": self.catalog.benchmarks,
+            "dataset": self.catalog.datasets,
+            "model": self.catalog.models,
+        }
+        for kind, table in tables.items():
+            owner: dict[str, str] = {}
+            named = sorted(table.items(), key=lambda item: (item[1].mlperf_name is not None, item[0]))
+            for ident, entity in named:  # ids first: an mlperf_name that is another's id is the odd one
+                name = entity.mlperf_name or ident
+                other = owner.setdefault(name, ident)
+                if other != ident:
+                    self.report(
+                        "mlperf-name-ambiguous",
+                        f"{kind} `{ident}` is `{name}` for the MLPerf tools, as {kind} `{other}` is: the official "
+                        "checker would take one for the other",
+                        self.catalog.locate(kind, ident, "mlperf_name"),
+                        "give each its own mlperf_name",
+                    )
+
     def run(self) -> list[Diagnostic]:
         self.aliases()
+        self.mlperf_names()
         for ident in self.catalog.datasets:
             self.dataset(ident)
         for ident in self.catalog.benchmarks:

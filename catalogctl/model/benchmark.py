@@ -21,6 +21,7 @@ from catalogctl.model.common import (
     StrictModel,
     Text,
     display,
+    mlperf_name_field,
 )
 
 Family = Literal["text", "vision", "multimodal", "speech"]
@@ -180,6 +181,7 @@ class _BenchmarkHead(StrictModel):
     summary: Text = display()
     owners: list[Id] = display(min_length=1)
     model: Id
+    mlperf_name: Id | None = mlperf_name_field()
 
 
 class InferenceBenchmark(_BenchmarkHead):

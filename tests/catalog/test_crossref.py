@@ -185,3 +185,28 @@ def test_a_dataset_alias_stands_for_one_dataset(catalog_dir: Path) -> None:
         "alias-ambiguous alias `shared` of dataset `livecodebench` is an alias of dataset `aime25`: a run's dataset "
         "name must stand for one dataset",
     ]
+
+
+def test_an_mlperf_name_stands_for_one_entity_of_its_kind(catalog_dir: Path) -> None:
+    # The checker keys datasets by name: two datasets under one name would be scored as one.
+    replace_in(catalog_dir, "benchmark_suite/datasets/aime25.yaml", "samples: ", "mlperf_name: gpqa\nsamples: ")
+    assert problems(catalog_dir) == [
+        "benchmark_suite/datasets/aime25.yaml:5:14: mlperf-name-ambiguous dataset `aime25` is `gpqa` for the MLPerf "
+        "tools, as dataset `gpqa` is: the official checker would take one for the other "
+        "(give each its own mlperf_name)"
+    ]
+
+
+def test_the_shipped_mlperf_names_are_the_checkers(catalog_dir: Path) -> None:
+    from submission_checker import checker
+    from submission_checker.models.aggregate.point_result import MIN_QUERY_COUNT
+
+    catalog = load(catalog_dir).catalog
+    assert catalog.datasets["gpt_oss_perf"].mlperf_name == "mlperf_gpt_oss_performance"
+    assert "mlperf_gpt_oss_performance" in MIN_QUERY_COUNT
+    # The accuracy datasets of gpt-oss-120b already carry the checker's names.
+    assert {"aime25", "gpqa", "livecodebench"} <= set(MIN_QUERY_COUNT) & set(catalog.datasets)
+    names = {m.mlperf_name or ident for ident, m in catalog.models.items() if ident != "qwen3-5-397b-a17b"}
+    assert names == {"llama3_1-8b", "gpt-oss-120b", "deepseek-r1"}
+    assert names <= set(checker._ALLOWED_MODEL_NAMES)
+    assert catalog.benchmarks["llm-post-training"].mlperf_name == "qwen35_397b_grpo"

@@ -93,6 +93,15 @@ def test_each_class_of_change_with_position_and_impact(catalog_repo: Path) -> No
     assert status.old_digest != status.new_digest
 
 
+def test_an_mlperf_name_is_a_contract_change(catalog_repo: Path) -> None:
+    # The official checker keys a dataset by it: renaming it changes what the checker applies.
+    perf = "benchmark_suite/datasets/gpt_oss_perf.yaml"
+    replace_in(catalog_repo, perf, "mlperf_name: mlperf_gpt_oss_performance", "mlperf_name: mlperf_gpt_oss_perf")
+    report = diff_refs(catalog_repo, "v1")
+    assert changes(report) == [("contract", "dataset", "gpt_oss_perf", "modified", "mlperf_name")]
+    assert report.changes[0].impact == ["gpt-oss-120b"]
+
+
 def test_impact_through_a_shared_dataset(catalog_repo: Path) -> None:
     bench = (catalog_repo / "benchmark_suite/benchmarks/gsm8k.yaml").read_text()
     bench = bench.replace("id: gsm8k", "id: gsm8k-aime").replace("dataset: gsm8k", "dataset: aime25")
