@@ -86,8 +86,23 @@ class _Checker:
             if self.reference("gate", "ref-unknown-gate", name, GATE_KINDS, at) and kind not in GATE_KINDS[name]:
                 self.report("contract-inconsistent", f"gate `{name}` does not apply to {kind} benchmarks", at)
 
+    def drafters(self, bench: InferenceBenchmark, here: Location) -> None:
+        """An approved drafter is listed once: two entries for one drafter could disagree on when it
+        was approved."""
+        first: dict[tuple[str, ...], int] = {}
+        for index, drafter in enumerate(bench.approved_drafters):
+            seen = first.setdefault(drafter.identity, index)
+            if seen != index:
+                self.report(
+                    "contract-inconsistent",
+                    f"approved_drafters[{index}] is the drafter of approved_drafters[{seen}] again",
+                    here.child("approved_drafters", index),
+                    "list each approved drafter once",
+                )
+
     def inference(self, bench: InferenceBenchmark, here: Location) -> None:
         gates = set(bench.postprocessing.gates)
+        self.drafters(bench, here)
         if bench.performance is not None:
             perf = here.child("performance")
             for index, name in enumerate(bench.performance.datasets):
