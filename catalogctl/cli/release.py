@@ -61,7 +61,18 @@ def freeze(
     no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
-    seeds: Annotated[Path | None, typer.Option("--seeds", help="Import already-published seeds (YAML).")] = None,
+    seeds: Annotated[
+        Path | None,
+        typer.Option(
+            "--seeds",
+            help="Import already-published seeds: a flat seed file, or endpoints_policies' seedset.yaml as "
+            "published (its cohort-id must be this cohort).",
+        ),
+    ] = None,
+    seed_set: Annotated[
+        str | None,
+        typer.Option("--seed-set", metavar="ID", help="The set of a seedset.yaml to import, when it has several."),
+    ] = None,
     skip_cohorts: Annotated[
         int,
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
@@ -87,6 +98,7 @@ def freeze(
         push=push,
         message=message,
         seeds_file=seeds,
+        seed_set=seed_set,
         skip_cohorts=skip_cohorts,
     )
     result = run_freeze(path or Path.cwd(), request)
