@@ -1,4 +1,4 @@
-"""Comparing and releasing cohorts: diff, freeze, cohorts, verify."""
+"""Comparing, releasing and exporting cohorts: diff, freeze, cohorts, verify, export mlperf."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RepoOpt, out
+
+export_app = typer.Typer(help="Write what other tools read, from a frozen cohort.", no_args_is_help=True)
 
 
 class DiffFormat(StrEnum):
@@ -137,3 +139,28 @@ def verify(
     result = verify_release(path, cohort, ref)
     out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
+
+
+def export_mlperf(
+    cohort: Annotated[str, typer.Argument(help="The frozen cohort to export, e.g. 2026-10-C1.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write the files into.")],
+    ref: Annotated[
+        str | None, typer.Option("--ref", help="Export the catalog at this ref instead of the release commit.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace files that hold other content.")] = False,
+    path: RepoOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """Write the official MLCommons submission checker's files for a cohort: seed_sets.yaml,
+    approved_drafters.yaml and models.yaml, in its own formats.
+
+    The cohort must be a release (as `resolve` checks it); the files are written atomically, and
+    one that holds other content is replaced only with --force. Exit 0; 1 when the catalog refuses;
+    2 on a usage error (an existing different file, no such cohort); a failed release check exits
+    with its code, as in `resolve` (5 tag-invalid, 8 contract-mismatch, 9 release-unreachable).
+    """
+    from catalogctl.authoring.mlperf import export_mlperf as run_export
+    from catalogctl.render.release import EXPORT_REPORTERS
+
+    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force)
+    out(EXPORT_REPORTERS[fmt](result))
