@@ -119,6 +119,8 @@ class _Generator:
             text,
             flags=re.MULTILINE,
         )
+        # So does the MLPerf tools' name: a copy goes by its id there.
+        text = re.sub(r"^mlperf_name: .*\n", "", text, flags=re.MULTILINE)
         text = _sub(text, r"^  url: <TBD>$", f"  url: https://data.example.invalid/{ident}/data.parquet", ident)
         return _sub(text, r"^  sha256: <TBD>$", f"  sha256: {self.hex(64)}", ident)
 

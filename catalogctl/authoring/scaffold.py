@@ -93,7 +93,8 @@ def _copy(catalog: Catalog, kind: str, ident: str, source: str) -> dict[str, Any
     document = catalog.locate(kind, source).document
     data: dict[str, Any] = dict(parse_document(document.path, document.text.encode("utf-8")).data)
     data["id"] = ident
-    for key in ("renamed_from", "i18n"):
+    # The MLPerf tools' name stands for the source entity alone: the copy goes by its id there.
+    for key in ("renamed_from", "i18n", "mlperf_name"):
         data.pop(key, None)
     if kind == "model":
         data["sha"] = TBD

@@ -49,6 +49,7 @@ def _outputs() -> dict[str, Any]:
     from catalogctl.model.check import CheckReport
     from catalogctl.model.datasets import DatasetsReport
     from catalogctl.model.diff import DiffReport
+    from catalogctl.model.export import MlperfExport
     from catalogctl.model.gates import GateListing
     from catalogctl.model.listing import Listing, ShowResult
     from catalogctl.model.release import Releases, Verification
@@ -66,6 +67,7 @@ def _outputs() -> dict[str, Any]:
         "gates": GateListing,
         "datasets-verify": DatasetsReport,
         "ci": ReviewResult,
+        "export": MlperfExport,
     }
 
 

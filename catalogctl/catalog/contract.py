@@ -45,7 +45,9 @@ def plain(value: Any, *, display: bool = True) -> Any:
 
 
 # List items with an identity are matched by it, never by position.
-IDENTITY_KEYS = ("id", "key", "dataset", "gbs")
+# A drafter is identified by its weights' checksum (or, with no weights, by the target's and its
+# configuration: such entries fall back to sorting).
+IDENTITY_KEYS = ("id", "key", "dataset", "gbs", "weight_checksum")
 
 
 def canonical_form(value: Any) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 
 from catalogctl.catalog.diagnostics import did_you_mean
@@ -11,7 +11,7 @@ from catalogctl.catalog.formula import FormulaError, evaluate, variables
 from catalogctl.catalog.gatenames import GATE_KINDS
 from catalogctl.catalog.index import Catalog, Location
 from catalogctl.errors import Diagnostic, error, warning
-from catalogctl.model import Dataset, InferenceBenchmark, Pending, TrainingBenchmark
+from catalogctl.model import Dataset, InferenceBenchmark, Model, Pending, TrainingBenchmark
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
 from catalogctl.model.metrics import RATIO_UNITS
 
@@ -86,8 +86,23 @@ class _Checker:
             if self.reference("gate", "ref-unknown-gate", name, GATE_KINDS, at) and kind not in GATE_KINDS[name]:
                 self.report("contract-inconsistent", f"gate `{name}` does not apply to {kind} benchmarks", at)
 
+    def drafters(self, bench: InferenceBenchmark, here: Location) -> None:
+        """An approved drafter is listed once: two entries for one drafter could disagree on when it
+        was approved."""
+        first: dict[tuple[str, ...], int] = {}
+        for index, drafter in enumerate(bench.approved_drafters):
+            seen = first.setdefault(drafter.identity, index)
+            if seen != index:
+                self.report(
+                    "contract-inconsistent",
+                    f"approved_drafters[{index}] is the drafter of approved_drafters[{seen}] again",
+                    here.child("approved_drafters", index),
+                    "list each approved drafter once",
+                )
+
     def inference(self, bench: InferenceBenchmark, here: Location) -> None:
         gates = set(bench.postprocessing.gates)
+        self.drafters(bench, here)
         if bench.performance is not None:
             perf = here.child("performance")
             for index, name in enumerate(bench.performance.datasets):
@@ -334,8 +349,32 @@ class _Checker:
                     )
                 owner.setdefault(alias, ident)
 
+    def mlperf_names(self) -> None:
+        """The MLPerf tools key a benchmark, dataset or model by its name there (`mlperf_name`, else
+        the id): that name must stand for one entity of its kind."""
+        tables: dict[str, Mapping[str, Dataset | Model | InferenceBenchmark | TrainingBenchmark]] = {
+            "benchmark": self.catalog.benchmarks,
+            "dataset": self.catalog.datasets,
+            "model": self.catalog.models,
+        }
+        for kind, table in tables.items():
+            owner: dict[str, str] = {}
+            named = sorted(table.items(), key=lambda item: (item[1].mlperf_name is not None, item[0]))
+            for ident, entity in named:  # ids first: an mlperf_name that is another's id is the odd one
+                name = entity.mlperf_name or ident
+                other = owner.setdefault(name, ident)
+                if other != ident:
+                    self.report(
+                        "mlperf-name-ambiguous",
+                        f"{kind} `{ident}` is `{name}` for the MLPerf tools, as {kind} `{other}` is: the official "
+                        "checker would take one for the other",
+                        self.catalog.locate(kind, ident, "mlperf_name"),
+                        "give each its own mlperf_name",
+                    )
+
     def run(self) -> list[Diagnostic]:
         self.aliases()
+        self.mlperf_names()
         for ident in self.catalog.datasets:
             self.dataset(ident)
         for ident in self.catalog.benchmarks:

@@ -15,7 +15,7 @@ from pathlib import Path
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.model import SeedSet
-from catalogctl.model.seeds import SeedFile, SeedValues
+from catalogctl.model.seeds import PublishedSeedFile, SeedFile, SeedValues
 from catalogctl.model.suite import SeedRotation
 
 
@@ -120,12 +120,49 @@ def next_seed_sets(
     return [*valid, new_set], new_set
 
 
-def read_seed_file(path: Path) -> SeedFile:
-    """Already-published seeds to import: `scheduler_rng_seed`, `sample_index_rng_seed`,
-    `model_seed` (unsigned 64-bit) and optionally the set's `id`."""
-    from catalogctl.catalog.validation import read_user_document
+def read_seed_file(path: Path, set_id: str | None = None) -> SeedFile:
+    """Already-published seeds to import: a flat file (`scheduler_rng_seed`,
+    `sample_index_rng_seed`, `model_seed`, optionally the set's `id`), or endpoints_policies'
+    `seedset.yaml` as published (`cohort: {version, cohort-id, seed_sets: [...]}`), whose set
+    `set_id` is taken (needed only when it publishes several)."""
+    from catalogctl.catalog.validation import validate_document
+    from catalogctl.errors import CatalogInvalid
+    from catalogctl.io.files import read_input
+    from catalogctl.io.yamlio import YamlProblem, parse_document
 
-    value = read_user_document(path, SeedFile, "seed file")
-    if len({value.scheduler_rng_seed, value.sample_index_rng_seed, value.model_seed}) != 3:
+    try:
+        doc = parse_document(str(path), read_input(path))
+    except YamlProblem as problem:
+        raise CatalogInvalid(f"{path} is not a valid seed file", [problem.diagnostic(str(path))]) from None
+    published = isinstance(doc.data, dict) and "cohort" in doc.data
+    value, problems = validate_document(doc, PublishedSeedFile if published else SeedFile)
+    if value is None:
+        raise CatalogInvalid(f"{path} is not a valid {'seedset.yaml' if published else 'seed file'}", problems)
+    if isinstance(value, PublishedSeedFile):
+        seeds = _published_set(path, value, set_id)
+    else:
+        assert isinstance(value, SeedFile)
+        if set_id is not None:
+            raise UsageError(
+                f"--seed-set picks a set of a published seedset.yaml; {path} holds one set",
+                "drop --seed-set (the file's `id`, if any, names the set)",
+            )
+        seeds = value
+    if len({seeds.scheduler_rng_seed, seeds.sample_index_rng_seed, seeds.model_seed}) != 3:
         raise CatalogError(f"{path}: the three seeds of a set must differ")
-    return value
+    return seeds
+
+
+def _published_set(path: Path, published: PublishedSeedFile, set_id: str | None) -> SeedFile:
+    """The set `set_id` of a published seedset.yaml (its only set when `set_id` is None)."""
+    cohort = published.cohort
+    ids = [s.id for s in cohort.seed_sets]
+    if set_id is None and len(ids) > 1:
+        raise UsageError(
+            f"{path} publishes seed sets {', '.join(ids)}: which one does this cohort import?",
+            "name it with --seed-set ID",
+        )
+    chosen = [s for s in cohort.seed_sets if set_id is None or s.id == set_id]
+    if not chosen:
+        raise UsageError(f"{path} publishes no seed set {set_id}", f"it publishes {', '.join(ids)}")
+    return SeedFile(**chosen[0].model_dump(), published_for=cohort.cohort_id)

@@ -42,6 +42,8 @@ for name, command in COMMANDS:
 for name, command in DATASETS_COMMANDS:
     datasets.datasets_app.command(name)(guarded(command))
 app.add_typer(datasets.datasets_app, name="datasets")
+release.export_app.command("mlperf")(guarded(release.export_mlperf))
+app.add_typer(release.export_app, name="export")
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Comparing and releasing cohorts: diff, freeze, cohorts, verify."""
+"""Comparing, releasing and exporting cohorts: diff, freeze, cohorts, verify, export mlperf."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RepoOpt, out
+
+export_app = typer.Typer(help="Write what other tools read, from a frozen cohort.", no_args_is_help=True)
 
 
 class DiffFormat(StrEnum):
@@ -61,7 +63,18 @@ def freeze(
     no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
-    seeds: Annotated[Path | None, typer.Option("--seeds", help="Import already-published seeds (YAML).")] = None,
+    seeds: Annotated[
+        Path | None,
+        typer.Option(
+            "--seeds",
+            help="Import already-published seeds: a flat seed file, or endpoints_policies' seedset.yaml as "
+            "published (its cohort-id must be this cohort).",
+        ),
+    ] = None,
+    seed_set: Annotated[
+        str | None,
+        typer.Option("--seed-set", metavar="ID", help="The set of a seedset.yaml to import, when it has several."),
+    ] = None,
     skip_cohorts: Annotated[
         int,
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
@@ -87,6 +100,7 @@ def freeze(
         push=push,
         message=message,
         seeds_file=seeds,
+        seed_set=seed_set,
         skip_cohorts=skip_cohorts,
     )
     result = run_freeze(path or Path.cwd(), request)
@@ -125,3 +139,28 @@ def verify(
     result = verify_release(path, cohort, ref)
     out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
+
+
+def export_mlperf(
+    cohort: Annotated[str, typer.Argument(help="The frozen cohort to export, e.g. 2026-10-C1.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write the files into.")],
+    ref: Annotated[
+        str | None, typer.Option("--ref", help="Export the catalog at this ref instead of the release commit.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace files that hold other content.")] = False,
+    path: RepoOpt = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+) -> None:
+    """Write the official MLCommons submission checker's files for a cohort: seed_sets.yaml,
+    approved_drafters.yaml and models.yaml, in its own formats.
+
+    The cohort must be a release (as `resolve` checks it); the files are written atomically, and
+    one that holds other content is replaced only with --force. Exit 0; 1 when the catalog refuses;
+    2 on a usage error (an existing different file, no such cohort); a failed release check exits
+    with its code, as in `resolve` (5 tag-invalid, 8 contract-mismatch, 9 release-unreachable).
+    """
+    from catalogctl.authoring.mlperf import export_mlperf as run_export
+    from catalogctl.render.release import EXPORT_REPORTERS
+
+    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force)
+    out(EXPORT_REPORTERS[fmt](result))

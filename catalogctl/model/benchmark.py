@@ -21,7 +21,9 @@ from catalogctl.model.common import (
     StrictModel,
     Text,
     display,
+    mlperf_name_field,
 )
+from catalogctl.model.drafters import ApprovedDrafter
 
 Family = Literal["text", "vision", "multimodal", "speech"]
 ApiType = Literal["openai", "openai_completions"]
@@ -221,6 +223,7 @@ class _BenchmarkHead(StrictModel):
     summary: Text = display()
     owners: list[Id] = display(min_length=1)
     model: Id
+    mlperf_name: Id | None = mlperf_name_field()
 
 
 class InferenceBenchmark(_BenchmarkHead):
@@ -233,6 +236,11 @@ class InferenceBenchmark(_BenchmarkHead):
     performance: Performance | None = None
     accuracy: Accuracy | None = None
     postprocessing: Postprocessing
+    approved_drafters: list[ApprovedDrafter] = Field(
+        default_factory=list,
+        description="the speculative-decoding drafters a submission may use (§2.9.4); none: speculative decoding "
+        "is not allowed",
+    )
     i18n: I18n | None = display(default=None)
     renamed_from: Id | None = display(default=None)
     metadata: dict[str, MetadataValue] = display(default_factory=dict)

@@ -142,6 +142,17 @@ PositiveInt = Annotated[int, Field(ge=1)]
 Uint64 = Annotated[int, Field(ge=0, le=UINT64_MAX)]
 Digest = Annotated[str, AfterValidator(matching(r"sha256:[0-9a-f]{64}", "a digest: sha256: and 64 hex digits"))]
 
+
+def mlperf_name_field() -> Any:
+    """The optional `mlperf_name` of a benchmark, dataset or model: part of the contract, since the
+    official MLPerf tools key what they check by it."""
+    return Field(
+        default=None,
+        description="the name the MLPerf tools (submission checker, mlperf-logging) give this entity, when it "
+        "is not the catalog id; when absent, the id is that name",
+    )
+
+
 # Scalar metadata (display only): free-form, but flat, so it never hides contract data.
 MetadataValue = str | int | float | bool | None
 

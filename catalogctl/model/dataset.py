@@ -17,6 +17,7 @@ from catalogctl.model.common import (
     Text,
     Url,
     display,
+    mlperf_name_field,
 )
 
 
@@ -92,6 +93,7 @@ class Dataset(StrictModel):
     title: Text | None = display(default=None)
     description: Text = display()
     version: Text | None = None
+    mlperf_name: Id | None = mlperf_name_field()
     aliases: list[Id] = Field(
         default_factory=list,
         description="the names runners give this dataset in what they write (the endpoints client's dataset "

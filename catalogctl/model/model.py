@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from catalogctl.model.common import GitSha, HubRepo, I18n, Id, MetadataValue, Pendable, StrictModel, Text, display
+from catalogctl.model.common import (
+    GitSha,
+    HubRepo,
+    I18n,
+    Id,
+    MetadataValue,
+    Pendable,
+    StrictModel,
+    Text,
+    display,
+    mlperf_name_field,
+)
 
 
 class HubRef(StrictModel):
@@ -23,6 +34,7 @@ class Model(StrictModel):
     id: Id
     title: Text | None = display(default=None)
     description: Text | None = display(default=None)
+    mlperf_name: Id | None = mlperf_name_field()
     reference_id: Pendable[HubRepo]
     sha: Pendable[GitSha]
     tokenizer: HubRef | None = None

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
-from catalogctl.model.common import StrictModel, Uint64, matching
+from catalogctl.model.common import CohortId, StrictModel, Uint64, matching
 
 # Seed set ids are letters in order of publication (A, B, ..., Z, AA, ...); an id names the same
 # seeds forever once published.
@@ -41,6 +41,27 @@ class SeedSetName(StrictModel):
 
 class SeedFile(SeedValues):
     """A seed file for `freeze --seeds`: seeds already published elsewhere, imported verbatim,
-    and optionally the id they were published under."""
+    optionally the id they were published under and the cohort they were published for."""
 
     id: SeedSetId | None = None
+    published_for: CohortId | None = None
+
+
+class PublishedSeedSet(SeedValues, SeedSetName):
+    """One set of a published `seedset.yaml`."""
+
+
+class PublishedCohort(StrictModel):
+    """The `cohort:` mapping of endpoints_policies' `seedset.yaml`: the sets published for one
+    cohort (§4.6: each adoptable in that cohort and the three after it)."""
+
+    version: float
+    cohort_id: CohortId = Field(alias="cohort-id")
+    seed_sets: list[PublishedSeedSet] = Field(min_length=1)
+
+
+class PublishedSeedFile(StrictModel):
+    """endpoints_policies' `seedset.yaml` (the submission checker's `data/seed_sets.yaml`), as
+    published."""
+
+    cohort: PublishedCohort

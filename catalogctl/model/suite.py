@@ -27,6 +27,8 @@ class Policies(StrictModel):
     """Rules that hold for every cohort."""
 
     seed_rotation: SeedRotation
+    # §2.9.4: a drafter is first used "at least two cohorts after the cohort in which [it] was approved".
+    drafter_approval_lead_cohorts: PositiveInt = 2
 
 
 class Suite(StrictModel):

@@ -76,6 +76,7 @@ class FreezeRequest:
     push: str | None = None
     message: str | None = None
     seeds_file: Path | None = None
+    seed_set: str | None = None  # which set of a published seedset.yaml
     now: dt.datetime | None = None
     skip_cohorts: int = 0
 
@@ -284,11 +285,13 @@ class _Freeze:
     ) -> Ruleset:
         if resumed is not None:
             if self.request.seeds_file is not None:
-                check_resumed_seeds(resumed, self.cohort, self.request.seeds_file, self.ruleset_rel)
+                check_resumed_seeds(
+                    resumed, self.cohort, self.request.seeds_file, self.ruleset_rel, self.request.seed_set
+                )
             self.check_resumed_against_published(catalog, resumed)
             sets, frozen_at = list(resumed.seed_sets), resumed.frozen_at
         else:
-            sets, note = seed_sets(catalog, self.cohort, previous, self.request.seeds_file)
+            sets, note = seed_sets(catalog, self.cohort, previous, self.request.seeds_file, self.request.seed_set)
             if note:
                 self.notes.append(note)
             frozen_at = (self.request.now or dt.datetime.now(dt.UTC)).replace(microsecond=0)

@@ -12,6 +12,7 @@ from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
 from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageError, error
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
+from catalogctl.model.seeds import SeedFile
 
 
 def previous_ruleset(catalog: Catalog, cohort: Cohort, skip_cohorts: int = 0) -> Ruleset | None:
@@ -89,15 +90,29 @@ def refuse_pending(catalog: Catalog, benchmarks: set[str]) -> None:
         )
 
 
+def imported_seeds(seeds_file: Path, cohort: Cohort, set_id: str | None) -> SeedFile:
+    """The seeds `freeze --seeds` imports. A set published for a cohort (seedset.yaml's
+    cohort-id) is introduced by that cohort's ruleset: §4.6 counts its window of adoption from
+    there, and the ruleset's window must be the one the official checker derives."""
+    imported = read_seed_file(seeds_file, set_id)
+    if imported.published_for is not None and imported.published_for != cohort.id:
+        raise UsageError(
+            f"{seeds_file} was published for cohort {imported.published_for}, not {cohort}: its window of "
+            "adoption (§4.6) starts there",
+            f"import it when freezing {imported.published_for}",
+        )
+    return imported
+
+
 def seed_sets(
-    catalog: Catalog, cohort: Cohort, previous: Ruleset | None, seeds_file: Path | None
+    catalog: Catalog, cohort: Cohort, previous: Ruleset | None, seeds_file: Path | None, set_id: str | None = None
 ) -> tuple[list[SeedSet], str]:
     """The cohort's seed sets (a new one only when rotation is due: imported from `seeds_file`
     or generated), and a note on the new set ("" when none)."""
     suite = catalog.suite
     assert suite is not None  # a valid catalog has one
     published = [s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets]
-    imported = read_seed_file(seeds_file) if seeds_file is not None else None
+    imported = imported_seeds(seeds_file, cohort, set_id) if seeds_file is not None else None
     sets, new_set = next_seed_sets(
         suite.policies.seed_rotation,
         cohort,
@@ -112,9 +127,11 @@ def seed_sets(
     return sets, f"seed set {new_set.id} {origin}, valid through {new_set.valid_through}"
 
 
-def check_resumed_seeds(resumed: Ruleset, cohort: Cohort, seeds_file: Path, ruleset_rel: str) -> None:
+def check_resumed_seeds(
+    resumed: Ruleset, cohort: Cohort, seeds_file: Path, ruleset_rel: str, set_id: str | None = None
+) -> None:
     """A rerun with --seeds must ask for the seeds the interrupted freeze already wrote."""
-    imported = read_seed_file(seeds_file)
+    imported = imported_seeds(seeds_file, cohort, set_id)
     new = [s for s in resumed.seed_sets if s.introduced_in == cohort.id]
     values = [s.seed_values() for s in new]
     if values != [imported.seed_values()] or (imported.id is not None and new[0].id != imported.id):

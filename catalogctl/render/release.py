@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from catalogctl.model.export import MlperfExport
 from catalogctl.model.release import FreezeResult, Releases, Verification
 from catalogctl.render.common import as_json, table
 
@@ -55,3 +56,15 @@ def verify_text(result: Verification) -> str:
 
 COHORTS_REPORTERS: dict[str, Callable[[Releases], str]] = {"text": cohorts_text, "json": as_json}
 VERIFY_REPORTERS: dict[str, Callable[[Verification], str]] = {"text": verify_text, "json": as_json}
+
+
+def export_text(result: MlperfExport) -> str:
+    """What `export mlperf` wrote, one file a line, then what the files hold."""
+    lines = [f"{f.path}: {f.state}" for f in result.files]
+    sets = "; ".join(f"{s.id} ({', '.join(s.cohorts)})" for s in result.seed_sets)
+    lines.append(f"cohort {result.cohort} at {result.commit[:12]}: seed sets {sets}")
+    lines.append(f"{result.drafters} approved drafters; models: {', '.join(m.name for m in result.models) or 'none'}")
+    return "\n".join(lines) + "\n"
+
+
+EXPORT_REPORTERS: dict[str, Callable[[MlperfExport], str]] = {"text": export_text, "json": as_json}

@@ -23,7 +23,19 @@ def test_the_committed_schemas_are_current() -> None:
 def test_every_document_kind_and_every_json_output_has_a_schema() -> None:
     documents = ["accepted", "benchmark", "dataset", "metrics", "model", "resolved", "results", "ruleset"]
     documents += ["submission", "suite"]
-    outputs = ["check", "ci", "cohorts", "datasets-verify", "diagnostics", "diff", "gates", "ls", "show", "verify"]
+    outputs = [
+        "check",
+        "ci",
+        "cohorts",
+        "datasets-verify",
+        "diagnostics",
+        "diff",
+        "export",
+        "gates",
+        "ls",
+        "show",
+        "verify",
+    ]
     assert sorted(schema_documents()) == sorted(f"{k}.schema.json" for k in documents + outputs)
     for kind in outputs:  # an output's file is named after the version its `schema` field carries
         schema = json.loads(schema_documents()[f"{kind}.schema.json"])

@@ -185,3 +185,70 @@ def test_a_dataset_alias_stands_for_one_dataset(catalog_dir: Path) -> None:
         "alias-ambiguous alias `shared` of dataset `livecodebench` is an alias of dataset `aime25`: a run's dataset "
         "name must stand for one dataset",
     ]
+
+
+def test_an_mlperf_name_stands_for_one_entity_of_its_kind(catalog_dir: Path) -> None:
+    # The checker keys datasets by name: two datasets under one name would be scored as one.
+    replace_in(catalog_dir, "benchmark_suite/datasets/aime25.yaml", "samples: ", "mlperf_name: gpqa\nsamples: ")
+    assert problems(catalog_dir) == [
+        "benchmark_suite/datasets/aime25.yaml:5:14: mlperf-name-ambiguous dataset `aime25` is `gpqa` for the MLPerf "
+        "tools, as dataset `gpqa` is: the official checker would take one for the other "
+        "(give each its own mlperf_name)"
+    ]
+
+
+def test_the_shipped_mlperf_names_are_the_checkers(catalog_dir: Path) -> None:
+    from submission_checker import checker
+    from submission_checker.models.aggregate.point_result import MIN_QUERY_COUNT
+
+    catalog = load(catalog_dir).catalog
+    assert catalog.datasets["gpt_oss_perf"].mlperf_name == "mlperf_gpt_oss_performance"
+    assert "mlperf_gpt_oss_performance" in MIN_QUERY_COUNT
+    # The accuracy datasets of gpt-oss-120b already carry the checker's names.
+    assert {"aime25", "gpqa", "livecodebench"} <= set(MIN_QUERY_COUNT) & set(catalog.datasets)
+    names = {m.mlperf_name or ident for ident, m in catalog.models.items() if ident != "qwen3-5-397b-a17b"}
+    assert names == {"llama3_1-8b", "gpt-oss-120b", "deepseek-r1"}
+    assert names <= set(checker._ALLOWED_MODEL_NAMES)
+    assert catalog.benchmarks["llm-post-training"].mlperf_name == "qwen35_397b_grpo"
+
+
+DEEPSEEK_FILE = "benchmark_suite/benchmarks/deepseek-r1.yaml"
+R1_CHECKSUM = "git-sha1:56d4cbbb4d29f4355bab4b9a39ccb717a14ad5ad"
+
+
+def test_an_approved_drafter_is_in_one_form_of_section_2_9_4(catalog_dir: Path) -> None:
+    replace_in(
+        catalog_dir,
+        DEEPSEEK_FILE,
+        "  - model_id: deepseek-ai/DeepSeek-R1\n",
+        "  - model_id: deepseek-ai/DeepSeek-R1\n    target_checksum: sha256:" + "0" * 64 + "\n",
+    )
+    replace_in(
+        catalog_dir, DEEPSEEK_FILE, "    weight_checksum: git-sha1:93947a0d7bd04f73ff98636f6b18ff5839e7aaf9\n", ""
+    )
+    assert problems(catalog_dir) == [
+        f"{DEEPSEEK_FILE}:64:5: schema-invalid-value approved_drafters[0]: states model_id, weight_checksum "
+        "and target_checksum: a drafter is identified by its weights (model_id + weight_checksum) or by its "
+        "configuration (target_checksum + configuration), not both (§2.9.4)",
+        f"{DEEPSEEK_FILE}:68:5: schema-invalid-value approved_drafters[1]: lacks weight_checksum: a drafter "
+        "is identified by model_id + weight_checksum, or by target_checksum + configuration (§2.9.4)",
+    ]
+
+
+def test_an_approved_drafter_names_its_cohort_and_is_listed_once(catalog_dir: Path) -> None:
+    replace_in(
+        catalog_dir,
+        DEEPSEEK_FILE,
+        "approved_cohort: 2026-09-C1\n  - model_id: centml",
+        "approved_cohort: 2026-9\n  - model_id: centml",
+    )
+    assert problems(catalog_dir) == [
+        f"{DEEPSEEK_FILE}:66:22: schema-invalid-value approved_drafters[0].approved_cohort: `2026-9` is not a "
+        "cohort id: write YYYY-MM-C0 or YYYY-MM-C1"
+    ]
+    replace_in(catalog_dir, DEEPSEEK_FILE, "approved_cohort: 2026-9\n", "approved_cohort: 2026-09-C1\n")
+    replace_in(catalog_dir, DEEPSEEK_FILE, "git-sha1:93947a0d7bd04f73ff98636f6b18ff5839e7aaf9", R1_CHECKSUM)
+    assert problems(catalog_dir) == [
+        f"{DEEPSEEK_FILE}:67:5: contract-inconsistent approved_drafters[1] is the drafter of approved_drafters[0] "
+        "again (list each approved drafter once)"
+    ]

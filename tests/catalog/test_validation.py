@@ -88,8 +88,8 @@ def test_unknown_top_level_key_lists_the_allowed_keys(tmp_path: Path) -> None:
             MODEL,
             6,
             1,
-            "allowed keys: chat_template, description, i18n, id, license, metadata, processor, reference_id, "
-            "renamed_from, sha, title, tokenizer",
+            "allowed keys: chat_template, description, i18n, id, license, metadata, mlperf_name, processor, "
+            "reference_id, renamed_from, sha, title, tokenizer",
         )
     ]
 

@@ -67,8 +67,9 @@ def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> 
     out = run_cli("validate", str(catalog_dir), "--format", "github", code=1).stdout
     assert (
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=10,col=1,title=schema-unknown-key::"
-        "unknown key `notes` in the document (allowed keys: accuracy, api_type, execution, family, i18n, id, kind, "
-        "metadata, model, owners, performance, postprocessing, preprocessing, renamed_from, summary, title)"
+        "unknown key `notes` in the document (allowed keys: accuracy, api_type, approved_drafters, execution, "
+        "family, i18n, id, kind, metadata, mlperf_name, model, owners, performance, postprocessing, preprocessing, "
+        "renamed_from, summary, title)"
     ) in out.splitlines()
     assert "::warning file=benchmark_suite/datasets/aime25.yaml,line=7,col=8,title=pending-value::" in out
 

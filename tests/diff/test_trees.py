@@ -93,6 +93,15 @@ def test_each_class_of_change_with_position_and_impact(catalog_repo: Path) -> No
     assert status.old_digest != status.new_digest
 
 
+def test_an_mlperf_name_is_a_contract_change(catalog_repo: Path) -> None:
+    # The official checker keys a dataset by it: renaming it changes what the checker applies.
+    perf = "benchmark_suite/datasets/gpt_oss_perf.yaml"
+    replace_in(catalog_repo, perf, "mlperf_name: mlperf_gpt_oss_performance", "mlperf_name: mlperf_gpt_oss_perf")
+    report = diff_refs(catalog_repo, "v1")
+    assert changes(report) == [("contract", "dataset", "gpt_oss_perf", "modified", "mlperf_name")]
+    assert report.changes[0].impact == ["gpt-oss-120b"]
+
+
 def test_impact_through_a_shared_dataset(catalog_repo: Path) -> None:
     bench = (catalog_repo / "benchmark_suite/benchmarks/gsm8k.yaml").read_text()
     bench = bench.replace("id: gsm8k", "id: gsm8k-aime").replace("dataset: gsm8k", "dataset: aime25")
@@ -338,3 +347,27 @@ def test_fail_on_contract_ignores_a_contract_field_no_benchmark_uses(catalog_rep
     assert [(c.change_class, c.impact) for c in report.changes] == [("contract", [])]
     assert not report.contracts_changed
     run_cli("diff", "v1", "-C", str(catalog_repo), "--fail-on", "contract")
+
+
+def test_an_approved_drafter_is_a_contract_change_and_its_order_is_none(catalog_repo: Path) -> None:
+    bench = "benchmark_suite/benchmarks/deepseek-r1.yaml"
+    text = (catalog_repo / bench).read_text()
+    first, second = text.split("  - model_id: ")[1:]
+    reordered = text.replace(
+        f"  - model_id: {first}  - model_id: {second}", f"  - model_id: {second}  - model_id: {first}"
+    )
+    write(catalog_repo, bench, reordered if reordered.endswith("\n") else reordered + "\n")
+    assert changes(diff_refs(catalog_repo, "v1")) == []
+    nvfp4 = "93947a0d7bd04f73ff98636f6b18ff5839e7aaf9\n    approved_cohort: "
+    replace_in(catalog_repo, bench, nvfp4 + "2026-09-C1", nvfp4 + "2026-10-C0")
+    report = diff_refs(catalog_repo, "v1")
+    assert changes(report) == [
+        (
+            "contract",
+            "benchmark",
+            "deepseek-r1",
+            "modified",
+            "approved_drafters.git-sha1:93947a0d7bd04f73ff98636f6b18ff5839e7aaf9.approved_cohort",
+        )
+    ]
+    assert report.changes[0].line == 66

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from submission_checker.models.file.point_config import PointConfig  # type: ignore[import-untyped]
-from submission_checker.models.results import Severity  # type: ignore[import-untyped]
+from submission_checker.models.file.point_config import PointConfig
+from submission_checker.models.results import Severity
 
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.run.runner import (

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from submission_checker import SubmissionChecker  # type: ignore[import-untyped]
+from submission_checker import SubmissionChecker
 
 from catalogctl.model.check import CheckReport
 from tests.helpers import run_cli, write

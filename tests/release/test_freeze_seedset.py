@@ -1,0 +1,88 @@
+"""`freeze --seeds` with endpoints_policies' seedset.yaml as published (the official checker's
+bundled copy, byte for byte)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from submission_checker.drafters import bundled_drafters_path
+from submission_checker.seed_sets import bundled_seed_sets_path, load_seed_sets
+
+from catalogctl.errors import CatalogError, UsageError
+from catalogctl.release.freeze import FreezeRequest, freeze
+from tests.helpers import run_cli, write
+from tests.release.test_freeze import NOW, ruleset_at
+from tests.release_repo import make_freezable
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "mlperf"
+SEEDSET = FIXTURES / "seed_sets.yaml"
+SET_A = (10487924139932647040, 586478644936801402, 9315206023656308754)
+
+
+@pytest.fixture
+def repo(catalog_repo: Path) -> Path:
+    return make_freezable(catalog_repo)
+
+
+def request(cohort: str, **kwargs: object) -> FreezeRequest:
+    return FreezeRequest(cohort=cohort, add=["gsm8k"], now=NOW, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_fixtures_are_the_installed_checkers_files() -> None:
+    assert SEEDSET.read_bytes() == bundled_seed_sets_path().read_bytes()
+    assert (FIXTURES / "approved_drafters.yaml").read_bytes() == bundled_drafters_path().read_bytes()
+
+
+def test_the_published_file_is_imported_for_its_cohort_with_the_checkers_window(repo: Path) -> None:
+    result = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(SEEDSET), "-C", str(repo))
+    assert "seed set A imported, valid through 2026-12-C0" in result.stdout
+    [seed_set] = ruleset_at(repo, "2026-10-C1").seed_sets
+    assert (seed_set.scheduler_rng_seed, seed_set.sample_index_rng_seed, seed_set.model_seed) == SET_A
+    window = (seed_set.introduced_in, seed_set.valid_through)
+    assert window == ("2026-10-C1", "2026-12-C0")
+    # The checker derives the same window from the file's cohort-id.
+    assert load_seed_sets(SEEDSET)["A"].cohorts == ("2026-10-C1", "2026-11-C0", "2026-11-C1", "2026-12-C0")
+
+
+def test_a_set_published_for_another_cohort_is_refused(repo: Path) -> None:
+    with pytest.raises(UsageError) as caught:
+        freeze(repo, request("2026-09-C0", seeds_file=SEEDSET))
+    assert str(caught.value) == (
+        f"{SEEDSET} was published for cohort 2026-10-C1, not 2026-09-C0: its window of adoption (§4.6) starts there"
+    )
+    assert caught.value.hint == "import it when freezing 2026-10-C1"
+
+
+def test_a_file_of_several_sets_needs_seed_set(repo: Path, tmp_path: Path) -> None:
+    text = SEEDSET.read_text(encoding="utf-8")
+    two = write(
+        tmp_path,
+        "two.yaml",
+        text + "    - id: B\n      scheduler_rng_seed: 1\n      sample_index_rng_seed: 2\n      model_seed: 3\n",
+    )
+    with pytest.raises(UsageError) as caught:
+        freeze(repo, request("2026-10-C1", seeds_file=two))
+    assert (str(caught.value), caught.value.hint) == (
+        f"{two} publishes seed sets A, B: which one does this cohort import?",
+        "name it with --seed-set ID",
+    )
+    with pytest.raises(UsageError, match=f"^{two} publishes no seed set C$"):
+        freeze(repo, request("2026-10-C1", seeds_file=two, seed_set="C"))
+    # B is no first set: ids count publications, so the first set of this catalog is A.
+    with pytest.raises(CatalogError, match="the imported seed set is named B, but the next set id is A"):
+        freeze(repo, request("2026-10-C1", seeds_file=two, seed_set="B"))
+    result = freeze(repo, request("2026-10-C1", seeds_file=two, seed_set="A"))
+    assert "seed set A imported, valid through 2026-12-C0" in result.notes
+
+
+def test_seed_set_is_for_a_published_file_only(repo: Path, tmp_path: Path) -> None:
+    flat = write(tmp_path, "flat.yaml", "scheduler_rng_seed: 1\nsample_index_rng_seed: 2\nmodel_seed: 3\n")
+    with pytest.raises(UsageError, match=r"--seed-set picks a set of a published seedset\.yaml"):
+        freeze(repo, request("2026-09-C0", seeds_file=flat, seed_set="A"))
+
+
+def test_a_malformed_published_file_is_positioned(repo: Path, tmp_path: Path) -> None:
+    bad = write(tmp_path, "bad.yaml", SEEDSET.read_text(encoding="utf-8").replace("2026-10-C1", "2026-10"))
+    result = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(bad), "-C", str(repo), code=1)
+    assert f"{bad}:15:14: schema-invalid-value cohort.cohort-id: `2026-10` is not a cohort id" in result.stderr
