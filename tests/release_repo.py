@@ -32,6 +32,19 @@ def make_freezable(root: Path) -> Path:
     return root
 
 
+def frozen_and_pushed(catalog_repo: Path, origin: Path, tmp_path: Path) -> Path:
+    """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen on main and pushed to the bare
+    repository `origin` (added as the remote `origin`): the release most run-side tests start from."""
+    from catalogctl.release.freeze import FreezeRequest, freeze
+
+    repo = make_freezable(catalog_repo)
+    git(repo, "remote", "add", "origin", str(origin))
+    seeds = tmp_path / "seeds.yaml"
+    seeds.write_text(SEEDS_A)
+    freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW, push="origin"))
+    return repo
+
+
 def commit_count(root: Path) -> int:
     return int(git(root, "rev-list", "--count", "HEAD"))
 

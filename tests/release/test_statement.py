@@ -9,7 +9,7 @@ import pytest
 
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import git, run_cli, write
-from tests.release_repo import NOW, SEEDS_A, SUBMISSION, make_freezable
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, frozen_and_pushed
 
 
 @pytest.fixture
@@ -23,11 +23,7 @@ def origin(tmp_path: Path) -> Path:
 @pytest.fixture
 def release(catalog_repo: Path, origin: Path, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen on main, pushed to `origin`."""
-    repo = make_freezable(catalog_repo)
-    git(repo, "remote", "add", "origin", str(origin))
-    seeds = write(tmp_path, "seeds.yaml", SEEDS_A)
-    freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k", "deepseek-r1"], seeds_file=seeds, now=NOW, push="origin"))
-    return repo
+    return frozen_and_pushed(catalog_repo, origin, tmp_path)
 
 
 @pytest.fixture
