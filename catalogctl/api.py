@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from catalogctl.catalog.index import LoadResult
 from catalogctl.catalog.loader import load_tree
@@ -84,3 +84,22 @@ def preflight_submission(
     return run(
         Path.cwd() if path is None else Path(path), Path(submission), remote=remote, offline=offline, github=github
     )
+
+
+def loadgen_settings(resolved: ResolvedConfig | Path | str, settings: Any) -> Any:
+    """Apply a resolved config to a LoadGen `mlperf_loadgen.TestSettings` (after `FromConfig`,
+    with `scenario` set): the three seeds, the minimum duration at the scenario's load, the minimum
+    sample count. A path is read and proven as `check` reads it; returns `settings`.
+
+    catalogctl never imports LoadGen: the runner passes its own TestSettings in."""
+    from catalogctl.run.check import read_resolved
+    from catalogctl.run.integrity import verify_config
+    from catalogctl.run.loadgen import apply_settings
+
+    if isinstance(resolved, (str, Path)):
+        config, written = read_resolved(Path(resolved))
+        verify_config(config, str(resolved), written)
+    else:
+        config = resolved
+        verify_config(config, "the resolved config")
+    return apply_settings(config, settings)

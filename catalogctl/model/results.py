@@ -27,6 +27,11 @@ class SeedsUsed(_Results):
     scheduler_rng_seed: Uint64 | None = None
     sample_index_rng_seed: Uint64 | None = None
     model_seed: Uint64 | None = None
+    qsl_rng_seed: Uint64 | None = Field(
+        default=None,
+        description="LoadGen's QSL seed (which samples are loaded), held to the set's sample_index_rng_seed; "
+        "null for runners without one",
+    )
 
 
 class DatasetUsed(_Results):

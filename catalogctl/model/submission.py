@@ -60,6 +60,8 @@ def describe_load(load_pattern: Mapping[str, Any]) -> str:
     """A load pattern in words: `concurrency 64`, `poisson 170.0 QPS`."""
     if load_pattern.get("type") == "poisson":
         return f"poisson {load_pattern.get('target_qps')} QPS"
+    if load_pattern.get("target_concurrency") is None:  # a load without a target: LoadGen's Offline
+        return str(load_pattern.get("type"))
     return f"{load_pattern.get('type')} {load_pattern.get('target_concurrency')}"
 
 

@@ -18,6 +18,7 @@ from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
+from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
 from catalogctl.run.shape import Rule, rule, shape_problems
 from catalogctl.run.submission import LAYOUTS_HINT, declaration_gate, detect_layout, read_point, submission_points
 
@@ -177,6 +178,8 @@ def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> C
         return grade_point(config, results, proven)[0]
     if layout == "submission":
         return grade_submission(config, results, proven)
+    if layout == "loadgen":
+        return grade_loadgen(config, results, proven)
     report = grade(config, load_results(results, config), proven)
     return report.model_copy(update={"layout": layout})
 
@@ -188,6 +191,15 @@ def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None
     report = grade(config, point.results, proven_against)
     gates = [*report.gates, declaration_gate(point, config)]
     return report.model_copy(update={"gates": gates, "layout": "point"}), point.concurrency
+
+
+def grade_loadgen(config: ResolvedConfig, folder: Path, proven_against: str | None) -> CheckReport:
+    """A LoadGen output folder: the contract's gates on what LoadGen logged, at the load of its
+    scenario, then LoadGen's own verdict (`loadgen_run`). LoadGen names no model, so none is checked."""
+    run = read_loadgen(folder)
+    results = loadgen_results(run, config.contract)
+    report = grade(config, results, proven_against, load=run_load(run), names_model=False)
+    return report.model_copy(update={"gates": [*report.gates, loadgen_gate(run)], "layout": "loadgen"})
 
 
 def grade_submission(config: ResolvedConfig, tree: Path, proven_against: str | None) -> CheckReport:
@@ -228,12 +240,20 @@ def prove(
     return f"the release {config.provenance.cohort} in {catalog}"
 
 
-def grade(config: ResolvedConfig, results: RunResults, proven_against: str | None) -> CheckReport:
-    """A run proven to be of this contract, graded by every gate the contract names, in order."""
-    verify_identity(config, results)
+def grade(
+    config: ResolvedConfig,
+    results: RunResults,
+    proven_against: str | None,
+    *,
+    load: dict[str, Any] | None = None,
+    names_model: bool = True,
+) -> CheckReport:
+    """A run proven to be of this contract, graded by every gate the contract names, in order;
+    `load` is the run's when the reader knows it better than `results` can say (LoadGen's Offline)."""
+    verify_identity(config, results, names_model=names_model)
     contract = config.contract
     # the load the run reports, else the submission's (verify_identity: they agree when both are known)
-    load = (results.load_pattern or config.settings.load_pattern).model_dump(exclude_none=True)
+    load = load or (results.load_pattern or config.settings.load_pattern).model_dump(exclude_none=True)
     run = Run(contract, config.seeds.model_dump(exclude={"id"}), results, load)
     gates: list[GateResult] = []
     for name in contract["postprocessing"]["gates"]:

@@ -128,10 +128,14 @@ def generation_integrity(run: Run) -> list[Check]:
 def seeds(run: Run) -> list[Check]:
     """The run used exactly the resolved seed set."""
     used = run.results.seeds.model_dump()
-    return [
+    checks = [
         _equal(name, run.seeds[name], used.get(name))
         for name in ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
     ]
+    if used["qsl_rng_seed"] is not None:  # LoadGen's third stream also chooses samples (run/loadgen.py)
+        what = "qsl_rng_seed (the set's sample_index_rng_seed)"
+        checks.insert(2, _equal(what, run.seeds["sample_index_rng_seed"], used["qsl_rng_seed"]))
+    return checks
 
 
 Requirement = Literal[

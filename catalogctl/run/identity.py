@@ -16,26 +16,29 @@ from catalogctl.model.submission import describe_load
 _HINT = "check the run folder or results file against the resolved config: they are of different runs"
 
 
-def verify_identity(config: ResolvedConfig, results: RunResults) -> None:
-    """Refuse a run that is not of this contract (see the module docstring)."""
+def verify_identity(config: ResolvedConfig, results: RunResults, *, names_model: bool = True) -> None:
+    """Refuse a run that is not of this contract (see the module docstring). `names_model=False`
+    is for a runner that records no model at all (LoadGen): its runs are not refused for it, and
+    nothing they report is taken for the model's identity."""
     contract = config.contract
     _same("benchmark", results.benchmark, [contract["id"]])
     if results.api_type is not None and "api_type" in contract:
         _same("API type", results.api_type, [contract["api_type"]])
-    if results.model is None:
+    if results.model is None and names_model:
         raise InputsUnusable(
             "this run does not say which model it served, so it cannot be shown to be a run of this contract",
             "report the served model: `model` in a results file (the endpoints client writes model_params.name)",
         )
     model = contract.get("model") or {}
     names = [model.get("id"), model.get("reference_id"), config.endpoint_config.get("served_model")]
-    _same(
-        "model",
-        results.model,
-        list(dict.fromkeys(n for n in names if n)),
-        "if the endpoint serves the contract's model under another name, declare it in the "
-        "submission: endpoint_config.served_model",
-    )
+    if results.model is not None:
+        _same(
+            "model",
+            results.model,
+            list(dict.fromkeys(n for n in names if n)),
+            "if the endpoint serves the contract's model under another name, declare it in the "
+            "submission: endpoint_config.served_model",
+        )
     _same_load(config, results)
     datasets = contract_datasets(contract)
     _one_answer_each(contract, results)

@@ -51,9 +51,10 @@ def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp
         f"error: {folder} is of no layout `check` reads\n"
         "hint: check reads a catalogctl/results/v1 JSON file; an endpoints run folder (config.yaml, "
         "performance/result_summary.json, accuracy/accuracy_results.json); a submission point folder r<N>/ "
-        "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); or a "
+        "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
         "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or "
-        "results/<system>/<model>/ folder)\n"
+        "results/<system>/<model>/ folder); or a LoadGen output folder (mlperf_log_detail.txt, "
+        "mlperf_log_summary.txt)\n"
     )
 
 
