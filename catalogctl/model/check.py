@@ -16,7 +16,9 @@ from pydantic import Field, PlainSerializer, computed_field
 from catalogctl.model.report import Report
 
 CHECK_SCHEMA: Literal["catalogctl/check/v1"] = "catalogctl/check/v1"
-Status = Literal["pass", "fail", "unknown"]
+# `not-applicable`: a check the run's runner has no counterpart for (LoadGen has no model seed);
+# it neither passes nor blocks its gate, and says why in its note.
+Status = Literal["pass", "fail", "unknown", "not-applicable"]
 Verdict = Literal["pass", "fail", "not-evaluable"]
 GateSeverity = Literal["hard", "soft"]
 

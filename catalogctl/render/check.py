@@ -44,7 +44,7 @@ def observed_text(check: Check) -> str:
 
 def status_word(status: str) -> str:
     """A check's status or a gate's verdict as the JSON names it, in capitals unless it passed:
-    `pass`, `FAIL`, `UNKNOWN`, `NOT EVALUABLE`."""
+    `pass`, `FAIL`, `UNKNOWN`, `NOT EVALUABLE`, `NOT APPLICABLE`."""
     return status if status == "pass" else status.replace("-", " ").upper()
 
 

@@ -135,6 +135,9 @@ def seeds(run: Run) -> list[Check]:
     if used["qsl_rng_seed"] is not None:  # LoadGen's third stream also chooses samples (run/loadgen.py)
         what = "qsl_rng_seed (the set's sample_index_rng_seed)"
         checks.insert(2, _equal(what, run.seeds["sample_index_rng_seed"], used["qsl_rng_seed"]))
+        if used["model_seed"] is None:  # LoadGen has no model seed: the set maps onto its three streams
+            note = "LoadGen has no model seed (it is the SUT's own); its three seeds are checked above"
+            checks[-1] = Check(what="model_seed", expected=run.seeds["model_seed"], status="not-applicable", note=note)
     return checks
 
 

@@ -18,7 +18,13 @@ from tests.helpers import run_cli
 from tests.run_results import pin_all, resolved_config, run_folder, set_deepseek_sample_count
 
 # The JSON's words as people read them; written out here so that a change to either side shows.
-WORDS = {"pass": "pass", "fail": "FAIL", "unknown": "UNKNOWN", "not-evaluable": "NOT EVALUABLE"}
+WORDS = {
+    "pass": "pass",
+    "fail": "FAIL",
+    "unknown": "UNKNOWN",
+    "not-evaluable": "NOT EVALUABLE",
+    "not-applicable": "NOT APPLICABLE",
+}
 
 
 def test_status_words_are_the_json_words() -> None:
