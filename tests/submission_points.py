@@ -53,8 +53,8 @@ class Accuracy:
 class Point:
     """One measurement point: its concurrency, what point.yaml declares, and what the client
     recorded (`recorded` seeds, default the declared ones; `model_seed` written as
-    model_params.seed only when `record_model_seed`; `load`, default the fixture's Poisson load;
-    `duration_s`, default the fixture's). `accuracy` None: no accuracy run at this point."""
+    model_params.seed only when `record_model_seed`; `load`, default the point's concurrency, as
+    point.yaml declares; `duration_s`, default the fixture's). `accuracy` None: no accuracy run."""
 
     concurrency: int
     declared: dict[str, int] = field(default_factory=lambda: dict(SET_A))
@@ -116,18 +116,19 @@ def _client_config(recorded: dict[str, int], point: Point) -> str:
     text = text.replace(_FIXTURE_DATALOADER, str(recorded["sample_index_rng_seed"]))
     if point.record_model_seed:
         text = text.replace("  temperature: 0.0\n", f"  temperature: 0.0\n  seed: {recorded['model_seed']}\n", 1)
-    if point.load is not None:
-        lines = "".join(f"    {key}: {value}\n" for key, value in point.load.items())
-        text = text.replace(_FIXTURE_LOAD, f"  load_pattern:\n{lines}")
-    return text
+    lines = "".join(f"    {key}: {value}\n" for key, value in _load(point).items())
+    return text.replace(_FIXTURE_LOAD, f"  load_pattern:\n{lines}")
+
+
+def _load(point: Point) -> dict[str, Any]:
+    return point.load or {"type": "concurrency", "target_concurrency": point.concurrency}
 
 
 def _summary(recorded: dict[str, int], point: Point) -> str:
     data = json.loads((ENDPOINTS_FIXTURES / f"{_RUN}.result_summary.json").read_text())
     data["run_config"]["scheduler_random_seed"] = recorded["scheduler_rng_seed"]
     data["run_config"]["dataloader_random_seed"] = recorded["sample_index_rng_seed"]
-    if point.load is not None:
-        data["run_config"]["load_pattern"] = {"target_qps": None, "target_concurrency": None, **point.load}
+    data["run_config"]["load_pattern"] = {"target_qps": None, "target_concurrency": None, **_load(point)}
     if point.duration_s is not None:
         data["duration_ns"] = int(point.duration_s * 1e9)
     return json.dumps(data, indent=2) + "\n"
@@ -249,7 +250,6 @@ def valid_curve(declared: dict[str, int], seed_set: str, target_cohort: str, **c
                 target_cohort=target_cohort,
                 max_concurrency=C_MAX,
                 offline="elected" if c == C_MAX else None,
-                load={"type": "concurrency", "target_concurrency": c},
                 accuracy=Accuracy() if c in ACCURACY_POINTS else None,
             ),
             **change,
