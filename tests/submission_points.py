@@ -34,6 +34,7 @@ _FIXTURE_SCHEDULER = "16159082839903944936"
 _FIXTURE_DATALOADER = "2747215439041700203"
 _FIXTURE_LOAD = "  load_pattern:\n    type: poisson\n    target_qps: 170.0\n"
 _RUN = "v6.1-nvidia-deepseek-r1-interactive"
+_FIXTURE_MODEL = "/lustre/fsw/coreai_mlperf_inference/bofengl/models/DeepSeek-R1-NVFP4-v2-mlpinf"
 C_MAX = 256
 
 
@@ -68,6 +69,7 @@ class Point:
     load: dict[str, Any] | None = None
     duration_s: float | None = None
     accuracy: Accuracy | None = field(default_factory=Accuracy)
+    served_model: str | None = None  # config.yaml's model_params.name; default the fixture's
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -116,6 +118,8 @@ def _client_config(recorded: dict[str, int], point: Point) -> str:
     text = text.replace(_FIXTURE_DATALOADER, str(recorded["sample_index_rng_seed"]))
     if point.record_model_seed:
         text = text.replace("  temperature: 0.0\n", f"  temperature: 0.0\n  seed: {recorded['model_seed']}\n", 1)
+    if point.served_model is not None:
+        text = text.replace(f"  name: {_FIXTURE_MODEL}\n", f"  name: {point.served_model}\n", 1)
     lines = "".join(f"    {key}: {value}\n" for key, value in _load(point).items())
     return text.replace(_FIXTURE_LOAD, f"  load_pattern:\n{lines}")
 
