@@ -20,7 +20,14 @@ from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
 from catalogctl.run.shape import Rule, rule, shape_problems
-from catalogctl.run.submission import LAYOUTS_HINT, declaration_gate, detect_layout, read_point, submission_points
+from catalogctl.run.submission import (
+    LAYOUTS_HINT,
+    at_point_load,
+    declaration_gate,
+    detect_layout,
+    read_point,
+    submission_points,
+)
 
 # What `check` and the endpoints reader index in every contract, then what each gate reads, by the
 # benchmark's kind. A resolved config written by this tool always has it; a hand-edited one may
@@ -186,9 +193,10 @@ def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> C
 
 def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None) -> tuple[CheckReport, int]:
     """A submission point folder: the contract's gates on what the client recorded, then what
-    point.yaml declares against it (`point_declaration`); and the point's concurrency."""
+    point.yaml declares against it (`point_declaration`); and the point's concurrency. The point is
+    graded at the load it declares (`at_point_load`), every point of a curve at its own."""
     point = read_point(folder, config.contract)
-    report = grade(config, point.results, proven_against)
+    report = grade(at_point_load(config, point), point.results, proven_against)
     gates = [*report.gates, declaration_gate(point, config)]
     return report.model_copy(update={"gates": gates, "layout": "point"}), point.concurrency
 

@@ -20,6 +20,7 @@ from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
 from catalogctl.model.check import Check, GateResult, Layout
 from catalogctl.model.resolved import ResolvedConfig
 from catalogctl.model.results import RunResults
+from catalogctl.model.submission import ConcurrencyLoad, describe_load
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
 from catalogctl.run.loadgen import is_loadgen_folder
 from catalogctl.run.shape import rule, shape_problems
@@ -80,6 +81,7 @@ class PointRead:
     target_cohort: str | None
     files: ClientFiles
     results: RunResults
+    load_pattern: str = "concurrency"  # runtime_settings.load_pattern (the checker's default)
 
 
 def detect_layout(path: Path) -> Layout:
@@ -171,7 +173,25 @@ def read_point(folder: Path, contract: Mapping[str, Any]) -> PointRead:
         target_cohort=point.get("target_cohort") or None,
         files=files,
         results=client_results(files, contract, f"submission point {folder}"),
+        load_pattern=str(point["runtime_settings"].get("load_pattern", "concurrency")),
     )
+
+
+def at_point_load(config: ResolvedConfig, point: PointRead) -> ResolvedConfig:
+    """The resolved config as it governs one point of a curve: a fixed-concurrency point runs at
+    the concurrency its point.yaml declares (§5: each point of a Pareto curve at its own, §6.1),
+    not at the one load of the submission, and what the client recorded must be that load."""
+    if point.load_pattern != "concurrency":
+        return config  # the checker refuses another pattern (load-pattern); the submission's load then holds
+    load = ConcurrencyLoad(type="concurrency", target_concurrency=point.concurrency)
+    ran = point.results.load_pattern
+    if ran is not None and ran.model_dump(exclude_none=True) != load.model_dump():
+        raise InputsUnusable(
+            f"this run is of load `{describe_load(ran.model_dump())}`; the point is of load "
+            f"`{describe_load(load.model_dump())}`",
+            "run each point at the concurrency its point.yaml declares",
+        )
+    return config.model_copy(update={"settings": config.settings.model_copy(update={"load_pattern": load})})
 
 
 def _point_yaml(path: Path) -> dict[str, Any]:

@@ -11,12 +11,11 @@ from submission_checker.drafters import load_approved_drafters
 from submission_checker.seed_sets import load_seed_sets
 
 from catalogctl.io.yamlio import read_foreign_yaml
-from catalogctl.model.seeds import SeedValues
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import commit_all, replace_in, run_cli
-from tests.mlperf_submission import SubmissionSpec, build_submission, errors_but, outcomes, run_checker
 from tests.release.test_freeze import NOW, ruleset_at
 from tests.release_repo import make_freezable
+from tests.submission_points import errors, outcomes, run_checker, submission_tree, valid_curve
 
 SEEDSET = Path(__file__).parent.parent / "fixtures" / "mlperf" / "seed_sets.yaml"
 BUNDLED_DRAFTERS = Path(__file__).parent.parent / "fixtures" / "mlperf" / "approved_drafters.yaml"
@@ -169,30 +168,29 @@ def test_a_submission_bound_to_a_set_catalogctl_drew_passes_with_the_export_only
     out = checker_env / "mlperf"
     run_cli("export", "mlperf", "2026-11-C1", "-o", str(out), "-C", str(released))
     drawn = next(s for s in ruleset_at(released, "2026-11-C1").seed_sets if s.id == "B")  # drawn at freeze
-    tree = build_submission(checker_env / "tree", SubmissionSpec("B", drawn, "2026-11-C1"))
+    tree = submission_tree(checker_env / "tree", valid_curve(drawn.seed_values().model_dump(), "B", "2026-11-C1"))
     exported = run_checker(tree, seed_sets=out / "seed_sets.yaml", drafters=out / "approved_drafters.yaml")
-    assert errors_but(exported) == []
+    assert errors(exported) == []  # a whole valid submission: no rule of the checker fails
     assert outcomes(exported, "seed-set-membership") == [("info", "seed_set 'B' is a published set")]
     assert outcomes(exported, "seed-runtime-match") == [("info", "RNG seeds match seed set 'B'")]
     assert outcomes(exported, "seed-set-adoption") == [("info", "Seed set 'B' was published for cohort 2026-11-C1")]
     bundled = run_checker(tree)  # its own mirror of seedset.yaml knows set A only
-    assert errors_but(bundled) == [("seed-set-membership", "seed_set 'B' is not a published set (known: A)")]
+    assert errors(bundled) == [("seed-set-membership", "seed_set 'B' is not a published set (known: A)")]
 
 
 def test_a_set_used_past_its_window_fails_adoption(released: Path, checker_env: Path) -> None:
     out = checker_env / "mlperf"
     run_cli("export", "mlperf", "2026-11-C1", "-o", str(out), "-C", str(released))
     [published] = load_seed_sets(SEEDSET).values()
-    seeds = SeedValues(**published.seeds)
     # A's window ends with 2026-12-C0; B's (2026-11-C1 on) still covers 2026-12-C1.
-    tree = build_submission(checker_env / "tree", SubmissionSpec("A", seeds, "2026-12-C1"))
+    tree = submission_tree(checker_env / "tree", valid_curve(published.seeds, "A", "2026-12-C1"))
     report = run_checker(tree, seed_sets=out / "seed_sets.yaml")
-    assert errors_but(report) == [
+    assert errors(report) == [
         (
             "seed-set-adoption",
             "Seed set 'A' was not published for cohort 2026-12-C1 (published for: 2026-10-C1, 2026-11-C0, "
             "2026-11-C1, 2026-12-C0)",
         )
     ]
-    within = build_submission(checker_env / "tree2", SubmissionSpec("A", seeds, "2026-12-C0"))
-    assert errors_but(run_checker(within, seed_sets=out / "seed_sets.yaml")) == []
+    within = submission_tree(checker_env / "tree2", valid_curve(published.seeds, "A", "2026-12-C0"))
+    assert errors(run_checker(within, seed_sets=out / "seed_sets.yaml")) == []

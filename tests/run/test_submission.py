@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from submission_checker import SubmissionChecker
 from catalogctl.model.check import CheckReport
 from tests.helpers import run_cli, write
 from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count
-from tests.submission_points import Point, point_folder, seed_sets_file, submission_tree
+from tests.submission_points import Point, point_folder, seed_sets_file, submission_tree, valid_curve
 
 
 @pytest.fixture
@@ -193,4 +194,26 @@ def test_a_tree_without_the_benchmark_or_with_a_broken_point_is_refused(resolved
     (other / "point.yaml").write_text("concurrency: 4\n")
     assert run_cli("check", resolved, other, code=2).stderr == (
         f"error: {other / 'point.yaml'} is not a point.yaml (§8.3): runtime_settings is missing\n"
+    )
+
+
+def test_each_point_of_a_curve_is_graded_at_its_own_concurrency(resolved: Path, tmp_path: Path) -> None:
+    # Was refused at the first point: "this run is of load `concurrency 1`; the submission is of
+    # load `poisson 170.0 QPS`". A Pareto curve runs every point at its own concurrency (§5).
+    points = valid_curve(SET_A, "A", "2026-09-C0")
+    tree = submission_tree(tmp_path, points)
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    tiers = {
+        p["concurrency"]: next(
+            c["what"] for g in p["gates"] if g["name"] == "requirements" for c in g["checks"] if "duration" in c["what"]
+        )
+        for p in report["points"]
+    }
+    assert tiers[32] == "duration_ms at concurrency 32 (min_duration_ms up to 32)"
+    assert tiers[128] == "duration_ms at concurrency 128 (min_duration_ms above 32)"
+    # What ran is held to what point.yaml declares: a point run at another load is refused.
+    other = point_folder(tmp_path / "r8", replace(points[2], load={"type": "concurrency", "target_concurrency": 9}))
+    assert run_cli("check", resolved, other, code=2).stderr == (
+        "error: this run is of load `concurrency 9`; the point is of load `concurrency 8`\n"
+        "hint: run each point at the concurrency its point.yaml declares\n"
     )
