@@ -19,7 +19,9 @@ CHECK_SCHEMA: Literal["catalogctl/check/v1"] = "catalogctl/check/v1"
 # `not-applicable`: a check the run's runner has no counterpart for (LoadGen has no model seed);
 # it neither passes nor blocks its gate, and says why in its note.
 Status = Literal["pass", "fail", "unknown", "not-applicable"]
-Verdict = Literal["pass", "fail", "not-evaluable"]
+Verdict = Literal["pass", "fail", "not-evaluable", "not-applicable"]
+# What lets a hard gate through: it passed, or nothing of it applies to this run (run/curve.py).
+CLEARED: tuple[Verdict, ...] = ("pass", "not-applicable")
 GateSeverity = Literal["hard", "soft"]
 
 
@@ -60,11 +62,14 @@ class GateResult(Report):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def verdict(self) -> Verdict:
-        """fail if any check failed; not-evaluable if any could not be made; else pass."""
+        """fail if any check failed; not-evaluable if any could not be made; not-applicable if
+        none applies to the run; else pass."""
         if any(c.status == "fail" for c in self.checks):
             return "fail"
         if any(c.status == "unknown" for c in self.checks):
             return "not-evaluable"
+        if self.checks and all(c.status == "not-applicable" for c in self.checks):
+            return "not-applicable"
         return "pass"
 
 
@@ -83,7 +88,7 @@ class PointCheck(Report):
     @property
     def passed(self) -> bool:
         """No hard gate of the point failed or could not be evaluated."""
-        return all(g.verdict == "pass" for g in self.gates if g.severity == "hard")
+        return all(g.verdict in CLEARED for g in self.gates if g.severity == "hard")
 
 
 class CheckReport(Report):
@@ -112,7 +117,7 @@ class CheckReport(Report):
     @property
     def passed(self) -> bool:
         """No hard gate failed or could not be evaluated; for a submission tree, every point valid."""
-        gates = all(g.verdict == "pass" for g in self.gates if g.severity == "hard")
+        gates = all(g.verdict in CLEARED for g in self.gates if g.severity == "hard")
         if self.layout == "submission":
             return gates and bool(self.points) and all(p.passed for p in self.points)
         return gates

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from catalogctl.io.markdown import md_code, md_text
-from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck
+from catalogctl.model.check import CLEARED, Check, CheckReport, GateResult, PointCheck
 from catalogctl.render.common import as_json, table
 
 
@@ -61,18 +61,21 @@ def _verdict_line(report: CheckReport) -> str:
 
 def _gates_verdict(gates: list[GateResult]) -> str:
     """`VALID`, or `INVALID (hard gates not passed: ...)`, and the soft gates that warned."""
-    failed = [g.name for g in gates if g.severity == "hard" and g.verdict != "pass"]
-    warned = [g.name for g in gates if g.severity == "soft" and g.verdict != "pass"]
+    failed = [g.name for g in gates if g.severity == "hard" and g.verdict not in CLEARED]
+    warned = [g.name for g in gates if g.severity == "soft" and g.verdict not in CLEARED]
     verdict = f"INVALID (hard gates not passed: {', '.join(failed)})" if failed else "VALID"
     soft = f"; warnings: {', '.join(warned)}" if warned else ""
     return verdict + soft
 
 
 def _submission_line(report: CheckReport) -> str:
-    """The submission's verdict: valid when every point is."""
+    """The submission's verdict: valid when every point is, and its own gates passed."""
     invalid = [p.point for p in report.points if not p.passed]
+    failed = [g.name for g in report.gates if g.severity == "hard" and g.verdict not in CLEARED]
     count = f"{len(report.points)} point{'s' * (len(report.points) != 1)}"
-    verdict = f"INVALID (points not valid: {', '.join(invalid)})" if invalid else "VALID"
+    why = [f"points not valid: {', '.join(invalid)}"] if invalid else []
+    why += [f"hard gates not passed: {', '.join(failed)}"] if failed else []
+    verdict = f"INVALID ({'; '.join(why)})" if why else "VALID"
     return f"{report.benchmark} submission ({count}): {verdict}"
 
 
@@ -106,7 +109,8 @@ def check_text(report: CheckReport) -> str:
     if report.layout != "submission":
         return head + table(columns, _gate_rows(report.gates)) + _verdict_line(report) + "\n"
     blocks = [f"\n{_point_line(p)}\n" + table(columns, _gate_rows(p.gates)) for p in report.points]
-    return head + "".join(blocks) + "\n" + _verdict_line(report) + "\n"
+    own = "\nthe submission\n" + table(columns, _gate_rows(report.gates)) if report.gates else ""
+    return head + "".join(blocks) + own + "\n" + _verdict_line(report) + "\n"
 
 
 def _markdown_rows(gates: list[GateResult]) -> list[str]:
@@ -137,6 +141,8 @@ def check_markdown(report: CheckReport) -> str:
         lines += _markdown_rows(report.gates)
     for point in report.points:
         lines += [f"#### {md_text(_point_line(point))}", "", *_markdown_rows(point.gates), ""]
+    if report.layout == "submission" and report.gates:
+        lines += ["#### The submission", "", *_markdown_rows(report.gates), ""]
     lines += ["", f"**{md_text(_verdict_line(report))}**"]
     return "\n".join(lines) + "\n"
 

@@ -14,6 +14,7 @@ from catalogctl.io.yamlio import YamlProblem, parse_document
 from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck
 from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
 from catalogctl.model.results import RunResults
+from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
@@ -22,6 +23,7 @@ from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, 
 from catalogctl.run.shape import Rule, rule, shape_problems
 from catalogctl.run.submission import (
     LAYOUTS_HINT,
+    PointRead,
     at_point_load,
     declaration_gate,
     detect_layout,
@@ -191,14 +193,14 @@ def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> C
     return report.model_copy(update={"layout": layout})
 
 
-def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None) -> tuple[CheckReport, int]:
+def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None) -> tuple[CheckReport, PointRead]:
     """A submission point folder: the contract's gates on what the client recorded, then what
-    point.yaml declares against it (`point_declaration`); and the point's concurrency. The point is
+    point.yaml declares against it (`point_declaration`); and the point as read. The point is
     graded at the load it declares (`at_point_load`), every point of a curve at its own."""
     point = read_point(folder, config.contract)
     report = grade(at_point_load(config, point), point.results, proven_against)
     gates = [*report.gates, declaration_gate(point, config)]
-    return report.model_copy(update={"gates": gates, "layout": "point"}), point.concurrency
+    return report.model_copy(update={"gates": gates, "layout": "point"}), point
 
 
 def grade_loadgen(config: ResolvedConfig, folder: Path, proven_against: str | None) -> CheckReport:
@@ -213,15 +215,20 @@ def grade_loadgen(config: ResolvedConfig, folder: Path, proven_against: str | No
 def grade_submission(config: ResolvedConfig, tree: Path, proven_against: str | None) -> CheckReport:
     """Every point of the benchmark in a submission tree, each graded as a point folder; the
     submission is valid when every point is."""
-    points = []
+    points, with_accuracy = [], []
     for label, folder in submission_points(tree, config.contract):
-        report, concurrency = grade_point(config, folder, proven_against)
-        points.append(PointCheck(point=label, concurrency=concurrency, source=report.source, gates=report.gates))
+        report, point = grade_point(config, folder, proven_against)
+        gates = report.gates
+        if point.files.accuracy is None:  # accuracy runs at some points only (run/curve.py)
+            gates = without_accuracy_run(gates)
+        else:
+            with_accuracy.append(label)
+        points.append(PointCheck(point=label, concurrency=point.concurrency, source=report.source, gates=gates))
     return CheckReport(
         benchmark=config.contract["id"],
         source=f"submission tree {tree}",
         layout="submission",
-        gates=[],
+        gates=[accuracy_runs_gate(points, with_accuracy)] if config.contract.get("accuracy") else [],
         points=points,
         proven_against=proven_against,
     )

@@ -125,7 +125,11 @@ def test_a_declaration_other_than_the_resolved_config_fails(resolved: Path, tmp_
 def test_a_submission_tree_has_a_verdict_per_point_and_one_for_the_submission(resolved: Path, tmp_path: Path) -> None:
     tree = submission_tree(tmp_path, [Point(256), Point(32, recorded=OTHER)])
     report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
-    assert (report["layout"], report["gates"], report["valid"]) == ("submission", [], False)
+    assert (report["layout"], report["valid"]) == ("submission", False)
+    # The submission's own gate: its accuracy runs (both points carry one, and both passed).
+    assert [(g["name"], g["verdict"], g["checks"][0]["observed"]) for g in report["gates"]] == [
+        ("accuracy_runs", "pass", 2)
+    ]
     assert [(p["point"], p["concurrency"], p["valid"]) for p in report["points"]] == [
         ("results/sys-8x/deepseek-r1/r32", 32, False),
         ("results/sys-8x/deepseek-r1/r256", 256, False),  # numeric order: r256 after r32
@@ -217,3 +221,28 @@ def test_each_point_of_a_curve_is_graded_at_its_own_concurrency(resolved: Path, 
         "error: this run is of load `concurrency 9`; the point is of load `concurrency 8`\n"
         "hint: run each point at the concurrency its point.yaml declares\n"
     )
+
+
+def test_a_point_without_an_accuracy_run_blocks_nothing_but_a_tree_needs_one(resolved: Path, tmp_path: Path) -> None:
+    # Accuracy runs at a fixed number of a curve's points (§4.3), not at every point.
+    tree = submission_tree(tmp_path / "some", [Point(256), Point(32, accuracy=None)])
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    [r32] = [p for p in report["points"] if p["concurrency"] == 32]
+    gates = {g["name"]: g for g in r32["gates"]}
+    assert gates["accuracy_gate"]["verdict"] == "not-applicable"
+    assert {c["status"] for c in gates["accuracy_gate"]["checks"]} == {"not-applicable"}
+    assert [c["note"] for c in gates["requirements"]["checks"] if c["what"].startswith("accuracy samples")] == [
+        "no accuracy run at this point (§4.3: accuracy runs at a fixed number of points)"
+    ]
+    assert (
+        "accuracy_gate" not in run_cli("check", resolved, tree, code=1).stdout.split("point results")[1].split("\n")[0]
+    )
+    none = submission_tree(tmp_path / "none", [Point(256, accuracy=None), Point(32, accuracy=None)])
+    text = run_cli("check", resolved, none, code=1).stdout
+    assert "\nthe submission\n" in text
+    assert text.splitlines()[-1].endswith("; hard gates not passed: accuracy_runs)")
+    found = json.loads(run_cli("check", resolved, none, "-f", "json", code=1).stdout)["gates"]
+    assert [(g["name"], g["verdict"], g["checks"][0]["note"]) for g in found] == [
+        ("accuracy_runs", "fail", "no point of the tree has an accuracy_results.json")
+    ]
+    assert "#### The submission" in run_cli("check", resolved, none, "-f", "markdown", code=1).stdout

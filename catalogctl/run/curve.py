@@ -1,0 +1,54 @@
+"""A submission tree's accuracy, graded as the Endpoints rules lay it out: accuracy runs at a
+fixed number of the curve's points (§4.3: "a fixed count, not a floor"), not at every point. A
+point without an accuracy run has no accuracy to grade: its accuracy rows are not applicable
+(they neither pass nor block the point), and the submission needs at least one point whose
+accuracy run passed its gate (`accuracy_runs`)."""
+
+from __future__ import annotations
+
+from catalogctl.model.check import Check, GateResult, PointCheck
+
+NO_ACCURACY_RUN = "no accuracy run at this point (§4.3: accuracy runs at a fixed number of points)"
+# The rows that read accuracy_results.json: the accuracy gate, and the accuracy samples it scored.
+_ACCURACY_ROWS = ("accuracy samples scored",)
+
+
+def _not_applicable(check: Check) -> Check:
+    return check.model_copy(update={"status": "not-applicable", "observed": None, "note": NO_ACCURACY_RUN})
+
+
+def without_accuracy_run(gates: list[GateResult]) -> list[GateResult]:
+    """A point's gates when it has no accuracy run: its accuracy rows not applicable."""
+    kept = []
+    for gate in gates:
+        if gate.name == "accuracy_gate":
+            gate = gate.model_copy(update={"checks": [_not_applicable(c) for c in gate.checks]})
+        elif gate.name == "requirements":
+            checks = [_not_applicable(c) if c.what.startswith(_ACCURACY_ROWS) else c for c in gate.checks]
+            gate = gate.model_copy(update={"checks": checks})
+        kept.append(gate)
+    return kept
+
+
+def accuracy_runs_gate(points: list[PointCheck], with_accuracy: list[str]) -> GateResult:
+    """The submission's accuracy: at least one point has an accuracy run, and each passed its
+    gate (a failed one already fails its point)."""
+    passed = [
+        p.point
+        for p in points
+        if p.point in with_accuracy and all(g.verdict == "pass" for g in p.gates if g.name == "accuracy_gate")
+    ]
+    check = Check(
+        what="points with an accuracy run that passed its gate",
+        expected=1,
+        observed=len(passed),
+        bound=">=",
+        status="pass" if passed else "fail",
+        note="" if with_accuracy else "no point of the tree has an accuracy_results.json",
+    )
+    return GateResult(
+        name="accuracy_runs",
+        severity="hard",
+        description="the submission's accuracy runs: at least one point carries one, and it passed",
+        checks=[check],
+    )
