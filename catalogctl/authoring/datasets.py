@@ -29,6 +29,7 @@ from catalogctl.errors import (
 from catalogctl.io.download import DEFAULT_LIMITS, Fetched, Limits, download, read_local
 from catalogctl.io.files import write_atomic
 from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
+from catalogctl.io.urls import credentials_in, redact_text, redact_url
 from catalogctl.io.yamlio import PathKey, YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
 from catalogctl.model.common import id_problem
@@ -47,10 +48,11 @@ def _format(dataset: Dataset | None, location: str) -> str | None:
 def fetch(location: str, fmt: str | None, progress: Progress | None = None, limits: Limits = DEFAULT_LIMITS) -> Fetched:
     """Download a URL (within `limits`), or read a local path."""
     if urlparse(location).scheme in ("http", "https"):
-        report = (lambda done, total: progress(location, done, total)) if progress else None
+        shown = redact_url(location)  # the progress bar's label: never the URL's credentials
+        report = (lambda done, total: progress(shown, done, total)) if progress else None
         return download(location, fmt, report, limits=limits)
     if urlparse(location).scheme:
-        raise UsageError(f"cannot fetch {location}: only http(s) URLs and local paths are supported here")
+        raise UsageError(f"cannot fetch {redact_url(location)}: only http(s) URLs and local paths are supported here")
     return read_local(location, fmt)
 
 
@@ -127,7 +129,7 @@ def _verify(
         fetched = fetch(location, _format(dataset, location), progress, limits)
     except (DownloadProblem, UsageError) as exc:
         return _verified(ident, "error", expected, detail=str(exc))
-    detail = f"{fetched.size:,} bytes from {location}"
+    detail = f"{fetched.size:,} bytes from {redact_url(location)}"
     if declared is not None and fetched.size != declared:
         return _verified(ident, "mismatch", expected, fetched.sha256, f"{detail}; the catalog states {declared:,}")
     status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
@@ -205,7 +207,7 @@ class _Change:
 
     def __str__(self) -> str:
         old = "(none)" if self.old is None else self.old
-        return f"{'.'.join(self.path)}: {old} -> {self.new}"
+        return redact_text(f"{'.'.join(self.path)}: {old} -> {self.new}")  # a URL written by hand
 
 
 def _changes(dataset: Dataset, source: str, named: str | None, fetched: Fetched) -> list[_Change]:
@@ -269,6 +271,27 @@ def _check_catalog(root: Path, relative: str, data: bytes) -> None:
         raise CatalogInvalid(f"pinning {relative} would leave the catalog invalid; nothing was written", new)
 
 
+def _refuse_credentials(ident: str, source: str) -> None:
+    """Refuse to pin a URL that carries credentials: the URL goes into the dataset's file, and the
+    catalog is committed and public, so a token there is published. User info is refused always;
+    of the query, parameters named like a secret (`token`, `key`, `signature`, `X-Amz-*`, see
+    `urls.credentials_in`), since a presigned URL expires anyway and cannot be a lasting source."""
+    if urlparse(source).scheme not in ("http", "https"):
+        return
+    found = credentials_in(source)
+    if found:
+        params = [f"`{name}`" for name in found if name != "user info"]
+        what = ["user info"] if "user info" in found else []
+        if params:
+            what.append(f"the query parameter{'s' if len(params) > 1 else ''} {', '.join(params)}")
+        raise UsageError(
+            f"{redact_url(source)} carries credentials ({', '.join(what)}): a dataset's URL is written into "
+            "the catalog, which is committed and public; nothing was written",
+            f"pin a URL that needs no credentials, or download the file and pin the local copy "
+            f"(`catalogctl datasets pin {ident} FILE`)",
+        )
+
+
 def pin_dataset(
     root: Path,
     ident: str,
@@ -285,6 +308,7 @@ def pin_dataset(
     count or format than the file states is refused unless `update_samples`/`update_format`;
     a download stays within `limits`."""
     root = find_root(root).resolve()
+    _refuse_credentials(ident, source)
     relative, data = _read_dataset_file(root, ident)
     dataset = _parsed(relative, data)
     named = _named_format(source)
@@ -294,7 +318,8 @@ def pin_dataset(
     refused = [c for c in changes if c.flag not in allowed]
     if refused:
         raise CatalogError(
-            f"pinning {relative} to {source} would change {' and '.join(map(str, refused))}; nothing was written",
+            f"pinning {relative} to {redact_url(source)} would change {' and '.join(map(str, refused))}; "
+            "nothing was written",
             f"if it is the dataset's file, rerun with {' '.join(c.flag for c in refused)}",
         )
     new = _edited(data, {c.path: c.new for c in changes})

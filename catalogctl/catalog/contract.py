@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from catalogctl.catalog.index import Catalog
 from catalogctl.errors import CatalogError, EntityNotFound
+from catalogctl.io.urls import redact_url
 from catalogctl.model import InferenceBenchmark, Pending, is_display
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, AccuracyDataset, Generation
 from catalogctl.model.resolved import contract_datasets
@@ -171,9 +172,9 @@ def digest_of(contract: Any) -> str:
 
 def dataset_sources(catalog: Catalog, contract: dict[str, Any]) -> dict[str, str]:
     """Where each dataset of a resolved contract is downloaded from (display copy), by id; a
-    pending url is left out."""
+    pending url is left out, and a URL's credentials (written by hand: `pin` refuses them) too."""
     urls = {ident: catalog.datasets[ident].source.url for ident in contract_datasets(contract)}
-    return {ident: str(url) for ident, url in urls.items() if not isinstance(url, Pending)}
+    return {ident: redact_url(str(url)) for ident, url in urls.items() if not isinstance(url, Pending)}
 
 
 def canonical_json(data: Any) -> bytes:

@@ -17,6 +17,7 @@ hashed as it comes, never decompressed.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,54 +157,99 @@ def _read(response: Any, url: str, fmt: str | None, progress: Any, limits: Limit
             f"({limits.cap_from}): not downloaded"
         )
     received = 0
-    for chunk in response.iter_raw():
-        received += len(chunk)
-        digest.update(decoder.feed(chunk))
+
+    def check() -> None:
         if max(received, digest.size) > limits.max_bytes:
             raise DownloadProblem(
                 f"{url}: over the cap of {limits.max_bytes:,} bytes ({limits.cap_from}): stopped reading"
             )
+
+    for chunk in response.iter_raw():
+        received += len(chunk)
+        check()  # the raw bytes too: a chunk may decode to nothing
+        for piece in decoder.feed(chunk):  # bounded pieces: the cap is checked before the next is made
+            digest.update(piece)
+            check()
         deadline.clip(None)  # the client's reads honour it too; this holds without them
         if progress is not None:
             progress(received, total)
     if total is not None and received != total:
         raise DownloadProblem(f"{url}: got {received} of {total} bytes (truncated)")
-    digest.update(decoder.finish())
+    decoder.finish()
     return digest.result()
 
 
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+# A server that compresses anyway applies one coding, rarely two; more is hostile (each coding
+# undone holds a buffer of its own).
+MAX_CODINGS = 3
+
+
+def _short(encoding: str) -> str:
+    """A Content-Encoding as messages show it: a hostile one can be thousands of codings long."""
+    return encoding if len(encoding) <= 60 else f"{encoding[:59]}…"
+
+
+class _Stage:
+    """One coding undone, in pieces of at most CHUNK bytes, however much a chunk expands (a
+    bomb is never decompressed whole); gzip as a series of members, as RFC 1952 allows."""
+
+    def __init__(self, wbits: int) -> None:
+        self.wbits, self.members = wbits, wbits > zlib.MAX_WBITS
+        self.obj = zlib.decompressobj(wbits)
+
+    def decode(self, data: bytes) -> Iterator[bytes]:
+        """The decoded pieces of `data`; raises zlib.error for what does not decode."""
+        more = True  # a full piece may leave output inside zlib even when the input is consumed
+        while data or more:
+            if self.obj.eof:  # data after the end: the next gzip member, or an error
+                if not self.members:
+                    raise zlib.error("bytes after the end of its data")
+                self.obj = zlib.decompressobj(self.wbits)
+            piece = self.obj.decompress(data, CHUNK)
+            data = self.obj.unused_data if self.obj.eof else self.obj.unconsumed_tail
+            more = len(piece) == CHUNK and not self.obj.eof
+            if piece:
+                yield piece
 
 
 class _Decoder:
     """Undoes the Content-Encoding a server applied although `identity` was asked for (the
-    codings in the order applied, so undone last first)."""
+    codings in the order applied, so undone last first), in bounded pieces."""
 
     def __init__(self, url: str, encoding: str) -> None:
         self.url, self.encoding = url, encoding
         codings = [c.strip().lower() for c in encoding.split(",") if c.strip().lower() not in ("", "identity")]
+        if len(codings) > MAX_CODINGS:
+            raise DownloadProblem(
+                f"{url}: sent with {len(codings):,} content codings (Content-Encoding `{_short(encoding)}`); "
+                f"catalogctl undoes at most {MAX_CODINGS}"
+            )
         if any(c not in _WBITS for c in codings):
-            raise DownloadProblem(f"{url}: sent with Content-Encoding `{encoding}`, which catalogctl does not decode")
-        self.stages = [zlib.decompressobj(_WBITS[c]) for c in reversed(codings)]
+            raise DownloadProblem(
+                f"{url}: sent with Content-Encoding `{_short(encoding)}`, which catalogctl does not decode"
+            )
+        self.stages = [_Stage(_WBITS[c]) for c in reversed(codings)]
 
-    def feed(self, data: bytes) -> bytes:
-        """The decoded bytes of the next raw chunk."""
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """The decoded pieces of the next raw chunk, each at most CHUNK bytes, made as they are read."""
         try:
-            for stage in self.stages:
-                data = stage.decompress(data)
+            yield from self._through(0, data)
         except zlib.error as exc:
             raise DownloadProblem(f"{self.url}: the body does not decode as its {self._named} says ({exc})") from None
-        return data
 
-    def finish(self) -> bytes:
-        """What is left once the body has ended; a coding cut short is an error."""
-        data = b""
-        for stage in self.stages:
-            data = stage.decompress(data) + stage.flush()
-            if not stage.eof:
-                raise DownloadProblem(f"{self.url}: the body ends before its {self._named} does")
-        return data
+    def _through(self, index: int, data: bytes) -> Iterator[bytes]:
+        if index == len(self.stages):
+            yield data
+            return
+        for piece in self.stages[index].decode(data):
+            yield from self._through(index + 1, piece)
+
+    def finish(self) -> None:
+        """Once the body has ended: a coding cut short is an error."""
+        if any(not stage.obj.eof for stage in self.stages):
+            raise DownloadProblem(f"{self.url}: the body ends before its {self._named} does")
 
     @property
     def _named(self) -> str:
-        return f"Content-Encoding `{self.encoding}`"
+        return f"Content-Encoding `{_short(self.encoding)}`"

@@ -56,6 +56,13 @@ def origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme.lower(), (parts.hostname or "").lower(), port if port is not None else default
 
 
+def _absolute(url: str) -> bool:
+    """Whether `url` names its scheme (in any case: `HTTP://` too), rather than a path under the API."""
+    from urllib.parse import urlsplit
+
+    return bool(urlsplit(url).scheme)
+
+
 def github_repository(url: str) -> str | None:
     """`owner/name` when a remote URL is a GitHub repository."""
     match = _GITHUB_URL.match(url.strip())
@@ -78,6 +85,17 @@ def _read_reply(client: Any, method: str, target: str, body: dict[str, Any] | No
     skip = {"content-encoding", "content-length", "transfer-encoding"}
     headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in skip]
     return httpx.Response(response.status_code, headers=headers, content=bytes(data), request=response.request)
+
+
+def _reset_time(reset: str | None) -> str:
+    """When a rate limit resets (`X-RateLimit-Reset`, epoch seconds), or `later` for a value that
+    is no time: negative, not a number, or past what the platform's clock can hold."""
+    if not reset or not reset.isascii() or not reset.isdigit():
+        return "later"
+    try:
+        return time.strftime("%H:%M:%S UTC", time.gmtime(int(reset)))
+    except (OverflowError, OSError, ValueError):  # `Value too large`: a year past 2**31 or 9999
+        return "later"
 
 
 @dataclass(frozen=True)
@@ -119,7 +137,7 @@ class GitHubClient:
         (5xx), `RemoteUnreachable` if it never did; `GitHubProblem` too past the call's deadline
         or for a reply over MAX_REPLY_BYTES."""
 
-        if url.startswith(("http://", "https://")) and origin(url) != origin(self.api):
+        if _absolute(url) and origin(url) != origin(self.api):
             # An absolute URL comes from an answer (a Link header): the token goes to the API only.
             scheme, host, port = origin(url)
             elsewhere = f"{scheme}://{host}{f':{port}' if port else ''}"
@@ -131,7 +149,7 @@ class GitHubClient:
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        target = url if url.startswith(("http://", "https://")) else f"{self.api}{url}"
+        target = url if _absolute(url) else f"{self.api}{url}"
         attempts = 1 if method == "POST" else self.attempts
         deadline = Deadline(self.deadline_s)
         with deadline_client(deadline, timeout=self.timeout, headers=headers, follow_redirects=True) as client:
@@ -167,8 +185,7 @@ class GitHubClient:
             or status == 429
             or "rate limit" in response.text.lower()
         ):
-            reset = response.headers.get("x-ratelimit-reset")
-            when = time.strftime("%H:%M:%S UTC", time.gmtime(int(reset))) if reset and reset.isdigit() else "later"
+            when = _reset_time(response.headers.get("x-ratelimit-reset"))
             raise GitHubProblem(
                 f"GitHub API rate limit reached (HTTP {status}); it resets at {when}",
                 "retry after the reset"
@@ -211,11 +228,29 @@ class CommentResult:
     url: str
 
 
-def _next_link(header: str | None) -> str | None:
-    """The `rel="next"` URL of a Link header (GitHub's pagination)."""
+# A URI reference as RFC 3986 spells it: no space, control, backslash, quote or angle bracket,
+# which parsers read differently (`\\` is `/` to a browser, not to urllib).
+_URI_REFERENCE = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
+_LINK_VALUE = re.compile(r"\s*<([^<>]*)>\s*((?:;[^;,]*)*)\s*")
+
+
+def _next_link(header: str | None, here: str, endpoint: str, api: str) -> str | None:
+    """The `rel="next"` URL of a Link header (GitHub's pagination), resolved against `here` (the
+    URL that answered) so that the origin check sees the URL that will be requested; a Link that
+    does not parse is a GitHubProblem naming `endpoint`."""
+    from urllib.parse import urljoin, urlsplit
+
     for part in (header or "").split(","):
-        if 'rel="next"' in part and "<" in part:
-            return part[part.index("<") + 1 : part.index(">")]
+        if 'rel="next"' not in part:
+            continue
+        value = _LINK_VALUE.fullmatch(part)
+        target = urljoin(here, value.group(1)) if value and _URI_REFERENCE.fullmatch(value.group(1)) else ""
+        if not urlsplit(target).hostname:  # `https:/host` resolves to no host at all
+            raise GitHubProblem(
+                f"unexpected answer from GitHub to {endpoint}: a malformed Link header ({part.strip()[:100]!r})",
+                f"check that GITHUB_API_URL ({api}) is the GitHub REST API",
+            )
+        return target
     return None
 
 
@@ -260,7 +295,8 @@ class CommentClient(GitHubClient):
                 return items
             response = self._sent("GET", url)
             items.extend(self.reply(response, Comments, "GET", url))
-            url = _next_link(response.headers.get("link"))
+            here = url if _absolute(url) else f"{self.api}{url}"
+            url = _next_link(response.headers.get("link"), here, f"GET {url.removeprefix(self.api)}", self.api)
         raise GitHubProblem(f"too many pages at {path}")
 
 

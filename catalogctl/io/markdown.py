@@ -2,6 +2,11 @@
 for text and one for inline code, so that a value (a file name, a message, a label) can never
 become markup: no table break, no link, no HTML tag or entity, no code span ended early.
 
+GitHub also turns plain text into links and notifications: `@name` mentions a user or a team
+(`@org/team`), and `https://…`, `www.…` and `a@b.example` become links. A word joiner (U+2060,
+invisible) after each `@`, inside each `://` and before the dot of `www.` keeps the text as it reads
+and breaks each of them; inside inline code none of them happens.
+
 Control characters (a newline in a file name) are shown as visible escapes (`\\n`), never
 written: a value keeps its one line, and a reader sees what the name really holds.
 """
@@ -19,6 +24,8 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _MARKUP = re.compile(r"([\\`*\[\]|~$]|&(?=[#A-Za-z0-9])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 # What starts a block where text opens a line (a note after `> `): a heading, a quote, a list
 # item (a lone `-` is text: the placeholder of an empty cell).
+_WORD_JOINER = "\u2060"
+_LINKING = re.compile(r"(@)|(:)(?=//)|(?<![A-Za-z0-9])([Ww]{3})(?=\.)")
 _BLOCK_START = re.compile(r"^(?:(#{1,6}|[>+=-])|(\d{1,9})([.)]))(?= )")
 
 
@@ -36,6 +43,7 @@ def md_text(text: str) -> str:
     """A value as plain Markdown inline text: every markup character escaped, controls visible."""
     # `<` as an entity opens no HTML tag (a `>` alone is text).
     escaped = _MARKUP.sub(r"\\\1", visible(text)).replace("<", "&lt;")
+    escaped = _LINKING.sub(lambda m: m.group(0) + _WORD_JOINER, escaped)  # no mention, no autolink
     return _BLOCK_START.sub(lambda m: f"\\{m.group(1)}" if m.group(1) else f"{m.group(2)}\\{m.group(3)}", escaped)
 
 

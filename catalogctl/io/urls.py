@@ -9,7 +9,14 @@ Every URL that goes into a resolved config, a message or a report passes through
   `user@host:path` included, is simpler to trust than a list of schemes whose user is harmless;
 - every query value is replaced by `REDACTED` (the names are kept): tokens travel there
   (`?private_token=`, presigned signatures) under names no list could be complete for, and a
-  query is never part of which repository a remote is.
+  query is never part of which repository a remote is;
+- a password may hold an unencoded `/` (`https://user:SEC/RET@host/…`, which RFC 3986 would read
+  as the host `user` and the path `/RET@host/…`): when the authority has the `user:` form and an
+  `@` follows before the query, the user info runs to that last `@`. A URL with a port and an `@`
+  in its path is shown with less than it has; never the other way round.
+
+`credentials_in` names what in a URL looks like a credential, for `datasets pin`, which writes a
+URL into the catalog (committed, and public) and so refuses one that carries any.
 """
 
 from __future__ import annotations
@@ -36,12 +43,57 @@ def _scp_like(url: str) -> bool:
     return colon > 1 and (slash == -1 or colon < slash)
 
 
+# Query parameter names that carry a credential: a word of the name (split at `_`, `-`, `.`, or
+# a case change as in `apiKey`) is one of these, or the name is a cloud's signed-URL parameter.
+_SECRET_WORDS = frozenset(
+    {
+        "token",
+        "key",
+        "apikey",
+        "secret",
+        "signature",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "authorization",
+        "sig",
+        "credential",
+        "credentials",
+    }
+)
+_SIGNED_PREFIXES = ("x-amz-", "x-goog-")
+
+
+def _secret_name(name: str) -> bool:
+    words = re.split(r"[_.\-]+|(?<=[a-z])(?=[A-Z])", name)
+    return name.lower().startswith(_SIGNED_PREFIXES) or any(w.lower() in _SECRET_WORDS for w in words)
+
+
+def credentials_in(url: str) -> list[str]:
+    """What in an http(s) URL looks like a credential: `user info`, then each query parameter
+    whose name is a secret's (`token`, `api_key`, `X-Amz-Signature`, …), by name."""
+    if not _SCHEME.match(url):
+        return []
+    scheme, rest = url.split("://", 1)
+    head = f"{scheme}://{re.split('[?#]', rest, maxsplit=1)[0]}"
+    found = ["user info"] if redact_url(head) != head else []  # what redaction removes from it
+    query = rest.partition("#")[0].partition("?")[2]
+    names = [p.split("=", 1)[0] for p in query.split("&") if p] if query else []
+    return found + [name for name in names if _secret_name(name)]
+
+
 def redact_url(url: str) -> str:
     """`url` without user info and with its query values redacted; a name or a path unchanged."""
     if _SCHEME.match(url):
         scheme, rest = url.split("://", 1)
         # The authority ends at the first `/`, `?` or `#` (RFC 3986); its user info at its last `@`.
         end = min((i for i in (rest.find(c) for c in "/?#") if i != -1), default=len(rest))
+        before_query = rest[: min((i for i in (rest.find(c) for c in "?#") if i != -1), default=len(rest))]
+        if ":" in rest[:end] and "@" in before_query[end:]:  # `user:pass/word@host`
+            at = before_query.rindex("@")
+            cut = before_query.find("/", at)
+            end = len(before_query) if cut == -1 else cut
         authority, rest = rest[:end], rest[end:]
         body, hash_, fragment = rest.partition("#")
         path, question, query = body.partition("?")

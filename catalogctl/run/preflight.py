@@ -9,6 +9,7 @@ tag must exist, be annotated and carry the ruleset's digest.
 from __future__ import annotations
 
 import datetime as dt
+import shlex
 from pathlib import Path
 
 from catalogctl.catalog.layout import CATALOG_PATHS
@@ -71,6 +72,10 @@ def choose_remote(repo: gitrepo.Repository) -> str:
     upstream = gitrepo.upstream_remote(repo)
     if upstream in names:
         return str(upstream)
+    if upstream is not None and upstream != "." and any(c in upstream for c in "/:"):
+        # git accepts a URL (or a path) as `branch.<name>.remote` and fetches and pushes it: so
+        # is it checked (`.`, the clone itself, tracks a local branch and has no release to confirm).
+        return upstream
     if len(names) == 1:
         return names[0]
     if "origin" in names:
@@ -93,6 +98,12 @@ def check_remote_exists(repo: gitrepo.Repository, remote: str, url: str) -> None
     """A remote that names nothing is said to, before libgit2 calls it an unsupported protocol:
     a name that is not configured, or a path that does not exist."""
     names = gitrepo.remote_names(repo)
+    if remote in names and remote == url:  # configured, yet libgit2 refuses to look the name up
+        raise CheckFailed(
+            "remote-mismatch",
+            f"the remote `{remote}` has a name that git does not accept, so it cannot be read",
+            f"rename it (git remote rename {shlex.quote(remote)} NEW-NAME), or pass --remote NAME|URL; {LAST_RESORT}",
+        )
     path = local_path(url)
     if path is None or path.exists():
         return
@@ -100,9 +111,9 @@ def check_remote_exists(repo: gitrepo.Repository, remote: str, url: str) -> None
         raise CheckFailed(
             "remote-mismatch",
             f"this clone has no remote named `{remote}` (its remotes: {_names(names) or 'none'})",
-            f"pass --remote with one of them, or add it: git remote add {remote} URL",
+            f"pass --remote with one of them, or add it: git remote add {shlex.quote(remote)} URL",
         )
-    fix = f"fix its URL (git remote set-url {remote} URL)" if remote in names else "fix the path"
+    fix = f"fix its URL (git remote set-url {shlex.quote(remote)} URL)" if remote in names else "fix the path"
     raise CheckFailed(
         "remote-mismatch",
         f"the remote `{redact_url(remote)}` is the path {path}, which does not exist",
@@ -125,7 +136,7 @@ def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitrepo.
     if not gitrepo.has_commit(repo, tip):
         raise HistoryIncomplete(
             f"the remote `{remote}`'s `{name}` is at {_short(tip)}, which this clone has not fetched",
-            f"fetch it: git fetch {remote} {name}",
+            f"fetch it: git fetch {shlex.quote(remote)} {shlex.quote(name)}",
         )
     if not gitrepo.is_ancestor(repo, release, tip):
         raise CheckFailed(

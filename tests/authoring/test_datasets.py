@@ -16,6 +16,7 @@ from catalogctl.errors import CatalogInvalid, UsageError
 from catalogctl.io.tree import WorkingTree
 from tests.catalog_edit import load
 from tests.helpers import SHIPPED_CATALOG, replace_in, run_cli
+from tests.run_results import resolved_config
 
 BODY = b'{"question": "1+1?", "answer": "2"}\n' * 29 + b'{"question": "2+2?", "answer": "4"}\n'
 SHA = hashlib.sha256(BODY).hexdigest()
@@ -401,3 +402,58 @@ def test_the_catalog_a_pin_would_leave_has_the_ids_of_its_new_bytes(catalog_dir:
     ids = pinned.file_ids(folder)
     (catalog_dir / AIME).write_bytes(new)
     assert ids == WorkingTree(catalog_dir).file_ids(folder)
+
+
+@pytest.mark.parametrize(
+    ("url", "what"),
+    [
+        ("http://reader:SECRETPW@{host}/aime25.jsonl", "user info"),
+        ("http://{host}/aime25.jsonl?token=SECRETQ", "the query parameter `token`"),
+        (
+            "https://{host}/aime25.jsonl?X-Amz-Credential=SECRETA&X-Amz-Signature=SECRETS&v=1",
+            "the query parameters `X-Amz-Credential`, `X-Amz-Signature`",
+        ),
+        ("http://u:SECRETPW@{host}/aime25.jsonl?api_key=SECRETQ", "user info, the query parameter `api_key`"),
+    ],
+)
+def test_pin_refuses_a_url_that_carries_credentials(
+    catalog_dir: Path, httpserver: HTTPServer, url: str, what: str
+) -> None:
+    # It was written into the catalog as given, and printed in full.
+    httpserver.expect_request("/aime25.jsonl").respond_with_data(BODY)
+    given = url.format(host=f"127.0.0.1:{httpserver.port}")
+    before = (catalog_dir / AIME).read_bytes()
+    result = run_cli("datasets", "pin", "aime25", given, "-C", str(catalog_dir), code=2)
+    assert "SECRET" not in result.stdout + result.stderr
+    scheme = given.split("://")[0]
+    shown = f"{scheme}://127.0.0.1:{httpserver.port}/aime25.jsonl" + (
+        "?" + "&".join(f"{p.split('=')[0]}=REDACTED" for p in given.split("?")[1].split("&")) if "?" in given else ""
+    )
+    assert result.stderr == (
+        f"error: {shown} carries credentials ({what}): a dataset's URL is written into the catalog, "
+        "which is committed and public; nothing was written\n"
+        "hint: pin a URL that needs no credentials, or download the file and pin the local copy "
+        "(`catalogctl datasets pin aime25 FILE`)\n"
+    )
+    assert (catalog_dir / AIME).read_bytes() == before
+    assert httpserver.log == []
+
+
+def test_no_verb_prints_the_credentials_of_a_url_in_the_catalog(catalog_dir: Path, httpserver: HTTPServer) -> None:
+    # A URL written by hand: verify's detail (text and json), the pin's refusal and the resolved
+    # config's sources showed it in full.
+    httpserver.expect_request("/aime25.jsonl").respond_with_data(BODY)
+    secret = httpserver.url_for("/aime25.jsonl").replace("http://", "http://reader:SECRETPW@") + "?token=SECRETQ"
+    shown = httpserver.url_for("/aime25.jsonl") + "?token=REDACTED"
+    replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {secret}")
+    replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    text = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir)).stdout
+    as_json = run_cli("datasets", "verify", "aime25", "-C", str(catalog_dir), "-f", "json").stdout
+    assert f"1,080 bytes from {shown}" in text
+    assert json.loads(as_json)["datasets"][0]["detail"] == f"1,080 bytes from {shown}"
+    other = tmp = catalog_dir / "other.jsonl"
+    tmp.write_bytes(b'{"a": 1}\n')
+    refused = run_cli("datasets", "pin", "aime25", str(other), "-C", str(catalog_dir), code=1)
+    assert "SECRET" not in refused.stdout + refused.stderr
+    config = resolved_config(catalog_dir, "gpt-oss-120b")
+    assert config.sources["aime25"] == shown

@@ -4,10 +4,13 @@ token, messages that speak of the pull request (not of a tag), and a body cut to
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
 
 from catalogctl.render.review import COMMENT_CAP, COMMENT_MARKER
 from tests.helpers import run_cli
@@ -93,3 +96,87 @@ def test_a_rate_limit_with_a_token_does_not_ask_for_one(api: HTTPServer, body: P
     api.expect_request(COMMENTS, method="GET").respond_with_json({"message": "slow down"}, status=429)
     err = comment(body, code=1)  # was "set GITHUB_TOKEN for a higher limit", with the token set
     assert err == "error: GitHub API rate limit reached (HTTP 429); it resets at later\nhint: retry after the reset\n"
+
+
+@pytest.mark.parametrize(
+    "reset",
+    ["99999999999999999", "-5", "soon"],  # too large for gmtime, negative, a word
+)
+def test_a_rate_limit_reset_that_is_no_time_resets_later(api: HTTPServer, body: Path, reset: str) -> None:
+    # 99999999999999999 was exit 70: `OSError: [Errno 75] Value too large for defined data type`.
+    api.expect_request(COMMENTS, method="GET").respond_with_json(
+        {"message": "API rate limit exceeded"},
+        status=403,
+        headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset},
+    )
+    err = comment(body, code=1)
+    assert err == "error: GitHub API rate limit reached (HTTP 403); it resets at later\nhint: retry after the reset\n"
+
+
+def _listing(api: HTTPServer, link: str) -> None:
+    """The comment list answers with `link` as its Link header; any other page and the POST succeed."""
+
+    def page(request: Request) -> Response:
+        headers = {"Link": link} if request.path == COMMENTS else {}
+        return Response("[]", 200, headers=headers, content_type="application/json")
+
+    api.expect_request(re.compile(r"/repos/o/r/issues/7/.*"), method="GET").respond_with_handler(page)
+    api.expect_request(COMMENTS, method="POST").respond_with_json({"id": 1, "html_url": ""}, status=201)
+
+
+@pytest.fixture
+def other() -> Iterator[HTTPServer]:
+    """A second server: another host, which must never see the token."""
+    server = HTTPServer()
+    server.expect_request(re.compile(".*")).respond_with_json([])
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        '<http://{other}/page2; rel="next"',
+        '< http://{other}/page2>; rel="next"',
+        '<\thttp://{other}/page2>; rel="next"',
+        '<http://{other}\\@{api}/page2>; rel="next"',
+        '<https:/{other}/page2>; rel="next"',
+    ],
+)
+def test_a_malformed_link_is_a_problem_naming_the_endpoint(
+    api: HTTPServer, other: HTTPServer, body: Path, link: str
+) -> None:
+    # It was exit 70 (ValueError, httpx.InvalidURL), or a request to another host.
+    header = link.format(other=f"127.0.0.1:{other.port}", api=f"localhost:{api.port}")
+    _listing(api, header)
+    err = comment(body, code=1)
+    assert err == (
+        f"error: unexpected answer from GitHub to GET {COMMENTS}?per_page=100: a malformed Link header ({header!r})\n"
+        f"hint: check that GITHUB_API_URL (http://localhost:{api.port}) is the GitHub REST API\n"
+    )
+    assert other.log == []
+
+
+@pytest.mark.parametrize("link", ["<HTTP://{other}/page2>", "<//{other}/page2>", "<http://{api}@{other}/page2>"])
+def test_a_link_to_another_host_in_any_spelling_is_not_followed(
+    api: HTTPServer, other: HTTPServer, body: Path, link: str
+) -> None:
+    _listing(api, link.format(other=f"127.0.0.1:{other.port}", api=f"localhost:{api.port}") + '; rel="next"')
+    err = comment(body, code=1)
+    assert err == (
+        f"error: GitHub's answer points at http://127.0.0.1:{other.port}, "
+        f"not at the API (http://localhost:{api.port}): "
+        "not followed, the token goes to the API only\n"
+        f"hint: check that GITHUB_API_URL (http://localhost:{api.port}) is the GitHub REST API\n"
+    )
+    assert other.log == []
+
+
+def test_a_link_that_is_a_relative_reference_stays_at_the_api(api: HTTPServer, other: HTTPServer, body: Path) -> None:
+    # `<@host/page2>` was appended to the API's address, `http://api@host/page2`: the next page,
+    # token and all, went to that host, and its answer was taken for the comment list.
+    _listing(api, f'<@127.0.0.1:{other.port}/page2>; rel="next"')
+    assert comment(body) == "created comment 1 on o/r#7\n"
+    assert other.log == []
+    assert api.log[1][0].path == f"/repos/o/r/issues/7/@127.0.0.1:{other.port}/page2"

@@ -14,6 +14,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from catalogctl.errors import DownloadProblem
+from catalogctl.io import download as download_module
 from catalogctl.io.download import Limits, download
 from tests.slow_server import slow_server
 
@@ -150,3 +151,72 @@ def test_a_failed_download_never_names_the_urls_credentials(httpserver: HTTPServ
     assert str(caught.value) == f"{httpserver.url_for('/data.jsonl')}?token=REDACTED: HTTP 404"
     assert "s3cret" not in str(caught.value)
     assert "t0ken" not in str(caught.value)
+
+
+def test_a_bomb_is_decoded_in_bounded_pieces(httpserver: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It was one piece of 20,000,000 bytes: each raw chunk was decompressed in full before the cap
+    # was looked at (2 GiB of zeros gzipped twice took 4.2 GB of memory for a 1 MiB cap).
+    pieces: list[int] = []
+    update = download_module._Digest.update
+
+    def recording(self: download_module._Digest, chunk: bytes) -> None:
+        pieces.append(len(chunk))
+        update(self, chunk)
+
+    monkeypatch.setattr(download_module._Digest, "update", recording)
+    bomb = gzip.compress(gzip.compress(b"\0" * 20_000_000, 9), 9)
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway("gzip, gzip", bomb))
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/data.jsonl"), "jsonl", limits=Limits(max_bytes=1_000_000))
+    assert str(caught.value) == (
+        f"{httpserver.url_for('/data.jsonl')}: over the cap of 1,000,000 bytes (--max-bytes): stopped reading"
+    )
+    assert max(pieces) <= download_module.CHUNK
+    assert sum(pieces) <= 1_000_000 + download_module.CHUNK
+
+
+def test_every_gzip_member_is_decoded(httpserver: HTTPServer) -> None:
+    # It was the first member's digest and count only: the second was dropped without a word.
+    first, second = FILE[:1000], FILE[1000:]
+    body = gzip.compress(first) + gzip.compress(second)
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway("gzip", body))
+    fetched = download(httpserver.url_for("/data.jsonl"), "jsonl")
+    assert (fetched.sha256, fetched.size, fetched.records) == (hashlib.sha256(FILE).hexdigest(), len(FILE), 250)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "encoded", "message"),
+    [
+        (
+            "gzip",
+            gzip.compress(FILE) + b"GARBAGE",
+            "the body does not decode as its Content-Encoding `gzip` says "
+            "(Error -3 while decompressing data: incorrect header check)",
+        ),
+        (
+            "deflate",
+            zlib.compress(FILE) + b"GARBAGE",
+            "the body does not decode as its Content-Encoding `deflate` says (bytes after the end of its data)",
+        ),
+    ],
+)
+def test_bytes_after_the_coded_data_are_an_error(
+    httpserver: HTTPServer, encoding: str, encoded: bytes, message: str
+) -> None:
+    # It was accepted: what followed the first gzip member was ignored.
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(encoding, encoded))
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/data.jsonl"), "jsonl")
+    assert str(caught.value) == f"{httpserver.url_for('/data.jsonl')}: {message}"
+
+
+def test_many_codings_are_refused_in_a_short_message(httpserver: HTTPServer) -> None:
+    # It was a 30 kB message naming all 5,000 codings.
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(",".join(["gzip"] * 5000), b"hello"))
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/data.jsonl"), "jsonl")
+    assert str(caught.value) == (
+        f"{httpserver.url_for('/data.jsonl')}: sent with 5,000 content codings "
+        "(Content-Encoding `gzip,gzip,gzip,gzip,gzip,gzip,gzip,gzip,gzip,gzip,gzip,gzip…`); "
+        "catalogctl undoes at most 3"
+    )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.io.urls import local_path, redact_text, redact_url
+from catalogctl.io.urls import credentials_in, local_path, redact_text, redact_url
 
 
 @pytest.mark.parametrize(
@@ -34,10 +34,32 @@ from catalogctl.io.urls import local_path, redact_text, redact_url
         ("host:dir@v1/x.git", "host:dir@v1/x.git"),  # an `@` after the host's colon is the path's
         ("origin", "origin"),
         ("https://u:SECRET@[::1/x", "https://[::1/x"),  # unparsable: the user info still goes
+        # A password with an unencoded `/`: the user info runs to the last `@` (it showed `/RET@…`).
+        ("https://user:SEC/RET@127.0.0.1:1/x.git", "https://127.0.0.1:1/x.git"),
+        ("https://u:S/E/C@host/x.git?a=b", "https://host/x.git?a=REDACTED"),
+        ("https://host/pkg@v1/x.git", "https://host/pkg@v1/x.git"),  # no `user:`: a path's `@`
     ],
 )
 def test_redact_url(url: str, shown: str) -> None:
     assert redact_url(url) == shown
+
+
+@pytest.mark.parametrize(
+    ("url", "found"),
+    [
+        ("https://host/data.jsonl", []),
+        ("https://host/data.jsonl?v=2&split=test", []),
+        ("https://u@host/data.jsonl", ["user info"]),
+        (
+            "https://host/d?access_token=1&Signature=2&sig=3&X-Amz-Date=4&apikey=5&auth=6",
+            ["access_token", "Signature", "sig", "X-Amz-Date", "apikey", "auth"],
+        ),
+        ("https://host/d?monkey=1&keyboard=2&tokens_per_s=3", []),
+        ("https://host/d?password&private-key=1&X-Goog-Credential=2", ["password", "private-key", "X-Goog-Credential"]),
+    ],
+)
+def test_credentials_in(url: str, found: list[str]) -> None:
+    assert credentials_in(url) == found
 
 
 def test_redact_text_redacts_every_url_in_a_message() -> None:

@@ -124,3 +124,30 @@ def test_a_remote_name_that_is_not_configured(release: Path, submission: Path) -
         "error [remote-mismatch]: this clone has no remote named `upstream` (its remotes: `origin`)\n"
         "hint: pass --remote with one of them, or add it: git remote add upstream URL\n"
     )
+
+
+def test_a_remote_whose_name_git_does_not_accept(release: Path, submission: Path, tmp_path: Path) -> None:
+    # It was "this clone has no remote named `we rd` (its remotes: `origin`, `we rd`)", with the hint
+    # `git remote add we rd URL`, unquoted.
+    git(release, "config", "remote.we rd.url", str(tmp_path / "origin.git"))
+    git(release, "config", "branch.main.remote", "we rd")
+    expected = (
+        "error [remote-mismatch]: the remote `we rd` has a name that git does not accept, so it cannot be read\n"
+        "hint: rename it (git remote rename 'we rd' NEW-NAME), or pass --remote NAME|URL" + LAST_RESORT + "\n"
+    )
+    assert refused(release, submission) == expected
+    assert refused(release, submission, "--remote", "we rd") == expected
+
+
+def test_a_hint_quotes_the_name_it_repeats(release: Path, submission: Path) -> None:
+    assert refused(release, submission, "--remote", "up;stream") == (
+        "error [remote-mismatch]: this clone has no remote named `up;stream` (its remotes: `origin`)\n"
+        "hint: pass --remote with one of them, or add it: git remote add 'up;stream' URL\n"
+    )
+
+
+def test_an_upstream_that_is_a_url_is_the_remote(release: Path, submission: Path, tmp_path: Path) -> None:
+    # It was ignored: preflight checked `origin` instead (git fetches and pushes the URL).
+    git(release, "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    git(release, "config", "branch.main.remote", str(tmp_path / "origin.git"))
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
