@@ -233,7 +233,8 @@ def grade(config: ResolvedConfig, results: RunResults, proven_against: str | Non
     verify_identity(config, results)
     contract = config.contract
     # the load the run reports, else the submission's (verify_identity: they agree when both are known)
-    load = (results.load_pattern or config.settings.load_pattern).model_dump(exclude_none=True)
+    pattern = results.load_pattern or (config.settings.load_pattern if config.settings else None)
+    load = pattern.model_dump(exclude_none=True) if pattern else {}  # a training run has no load
     run = Run(contract, config.seeds.model_dump(exclude={"id"}), results, load)
     gates: list[GateResult] = []
     for name in contract["postprocessing"]["gates"]:
