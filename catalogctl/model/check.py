@@ -36,7 +36,7 @@ class Check(Report):
     expected: Value = Field(description="the contract's value, or the bound")
     observed: Value = Field(None, description="what the run reported; null when it did not")
     status: Status
-    bound: Literal[">=", "<="] | None = Field(
+    bound: Literal[">=", "<=", ">"] | None = Field(
         None, description="how observed must compare with expected; null: equal (or expected describes it)"
     )
     unit: str = Field("", description="the unit of expected and observed, when they have one (ms, samples)")

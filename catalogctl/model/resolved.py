@@ -240,6 +240,7 @@ class ContractQualityTarget(TypedDict):
     metric: str
     target: float
     scale: Scale
+    bound: NotRequired[Literal[">", ">="]]
 
 
 class ContractEvaluationSchedule(TypedDict):
