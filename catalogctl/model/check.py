@@ -66,7 +66,7 @@ class GateResult(Report):
         return "pass"
 
 
-Layout = Literal["results", "run-folder", "point", "submission"]
+Layout = Literal["results", "run-folder", "point", "submission", "mllog"]
 
 
 class PointCheck(Report):

@@ -29,6 +29,8 @@ from catalogctl.model.resolved import (
 from catalogctl.model.results import PerformanceResult, RunResults
 from catalogctl.model.submission import describe_load, load_concurrency
 from catalogctl.run.aggregate import NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
+from catalogctl.run.training_gates import schedule_rows
+from catalogctl.run.training_gates import training_rules as hyperparameter_rows
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Run:
     seeds: Mapping[str, int]
     results: RunResults
     load: Mapping[str, Any] = field(default_factory=dict)  # the load pattern the run was driven at
+    training: Mapping[str, Any] = field(default_factory=dict)  # a training submission's run (its gbs)
 
     @property
     def terms(self) -> ResolvedContract:
@@ -297,6 +300,8 @@ def evaluation_schedule(run: Run) -> list[Check]:
     """The first evaluation came exactly where the schedule's formula puts it."""
     formula = run.terms["evaluation_schedule"]["first_evaluation_samples"]
     training = run.results.training
+    if training is not None and training.evaluations:  # every evaluation logged: each one's point
+        return schedule_rows(formula, training)
     if training is None or training.gbs is None:
         return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
     try:
@@ -305,6 +310,12 @@ def evaluation_schedule(run: Run) -> list[Check]:
         return [Check(what="first evaluation", expected=formula, status="unknown", note=str(exc))]
     limit = int(earliest) if earliest.denominator == 1 else float(earliest)
     return [_equal(f"first evaluation at gbs {training.gbs}", limit, training.first_evaluation_samples, "samples")]
+
+
+def training_rules(run: Run) -> list[Check]:
+    """The hyper-parameters the rules fix are the ones the run logged."""
+    owned = run.training.get("global_batch_size")
+    return hyperparameter_rows(run.contract, owned, run.results.training)
 
 
 @dataclass(frozen=True)
@@ -334,6 +345,7 @@ GATES: dict[str, GateSpec] = {
         _spec(accuracy_gate, "hard"),
         _spec(quality_target, "hard"),
         _spec(evaluation_schedule, "hard"),
+        _spec(training_rules, "hard"),
     )
 }
 if GATES.keys() != GATE_KINDS.keys():  # a gate named for validation must have a function, and back

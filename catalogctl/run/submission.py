@@ -21,13 +21,15 @@ from catalogctl.model.check import Check, GateResult, Layout
 from catalogctl.model.resolved import ResolvedConfig
 from catalogctl.model.results import RunResults
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
+from catalogctl.run.mllog import is_mllog
 from catalogctl.run.shape import rule, shape_problems
 
 LAYOUTS_HINT = (
     "check reads a catalogctl/results/v1 JSON file; an endpoints run folder (config.yaml, "
     "performance/result_summary.json, accuracy/accuracy_results.json); a submission point folder r<N>/ "
     "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); or a "
-    "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder)"
+    "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder); "
+    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder holding one"
 )
 POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
@@ -83,13 +85,15 @@ class PointRead:
 def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
     if not path.is_dir():
-        return "results"  # a results file; a missing path is reported by whoever reads it
+        return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
     if (path / "point.yaml").is_file():
         return "point"
     if (path / "config.yaml").is_file() or (path / "performance").is_dir() or (path / "accuracy").is_dir():
         return "run-folder"  # without config.yaml, the run folder reader says so
     if _results_dir(path) is not None or _point_dirs(path) or any(_point_dirs(d) for d in _subdirs(path)):
         return "submission"
+    if is_mllog(path):
+        return "mllog"
     raise InputsUnusable(f"{path} is of no layout `check` reads", LAYOUTS_HINT)
 
 

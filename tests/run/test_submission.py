@@ -53,7 +53,8 @@ def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp
         "performance/result_summary.json, accuracy/accuracy_results.json); a submission point folder r<N>/ "
         "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); or a "
         "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or "
-        "results/<system>/<model>/ folder)\n"
+        "results/<system>/<model>/ folder); or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), "
+        "or a folder holding one\n"
     )
 
 
