@@ -114,3 +114,27 @@ settings:
   load_pattern: {type: concurrency, target_concurrency: 512}
 submitter: {organization: Example Labs}
 """
+
+# A training submission: what the submitter owns for a training run, no endpoint block.
+TRAINING_SUBMISSION = """\
+type: submission
+submission_ref: {cohort: 2026-09-C0, seed_set_id: A, benchmark: llm-post-training}
+training:
+  system: 64xGB300
+  global_batch_size: 512
+submitter: {organization: Example Labs}
+"""
+
+
+def make_training_freezable(root: Path) -> Path:
+    """Decide the pending values of llm-post-training's dataset and model and commit: it can be frozen."""
+    path = root / "benchmark_suite/datasets/r2e-gym-subset.yaml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in (("url: <TBD>", "url: https://example.org/r2e-gym-subset"), ("sha256: <TBD>", f"sha256: {SHA}")):
+        text = text.replace(old, new)  # the tasks' and the images' alike
+    text = text.replace("column: <TBD>", "column: problem_statement", 1).replace("column: <TBD>", "column: tests")
+    path.write_text(text, encoding="utf-8")
+    replace_in(root, "benchmark_suite/models/qwen3-5-397b-a17b.yaml", "sha: <TBD>", "sha: " + "cd" * 20)
+    commit_all(root, "Decide the pending values of llm-post-training")
+    git(root, "tag", "-d", "v1")
+    return root

@@ -10,7 +10,7 @@ from typing import Any
 from catalogctl.catalog.contract import contract_digest, dataset_sources, digest_of, resolve_contract
 from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
 from catalogctl.model.results import RunResults
-from catalogctl.model.submission import Settings
+from catalogctl.model.submission import Settings, TrainingRun
 from catalogctl.run.seal import sealed
 from tests.catalog_edit import load
 
@@ -52,14 +52,7 @@ def resolved_config(
             contract=contract,
             seeds=ResolvedSeeds(id="A", **SET_A),
             sources=dataset_sources(catalog, contract),
-            endpoint_config={
-                "endpoints": ["http://127.0.0.1:8000/v1"],
-                "api_type": contract.get("api_type", "openai"),
-                **endpoint,
-            },
-            settings=Settings.model_validate(
-                {"load_pattern": load_pattern or {"type": "concurrency", "target_concurrency": 8}}
-            ),
+            **_run_terms(contract, load_pattern, endpoint),
             provenance=Provenance(
                 cohort="2026-09-C0",
                 tag="2026-09-C0",
@@ -72,6 +65,16 @@ def resolved_config(
             ),
         )
     )
+
+
+def _run_terms(contract: dict[str, Any], load: dict[str, Any] | None, endpoint: dict[str, str]) -> dict[str, Any]:
+    """What the submitter owns: an endpoint and a load, or for a training benchmark its run (gbs 512)."""
+    if contract["kind"] == "training":
+        return {"training": TrainingRun(system="64xGB300", global_batch_size=512)}
+    return {
+        "endpoint_config": {"endpoints": ["http://127.0.0.1:8000/v1"], "api_type": contract["api_type"], **endpoint},
+        "settings": Settings.model_validate({"load_pattern": load or {"type": "concurrency", "target_concurrency": 8}}),
+    }
 
 
 def resealed(data: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from catalogctl.model import Dataset, InferenceBenchmark, Model, Pending, Traini
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
 from catalogctl.model.metrics import RATIO_UNITS
 
+_FORMULA_HINT = "use numbers, gbs, + - * / // % **, parentheses, ceil, floor, min, max"
 _PASS_AT = re.compile(r"pass_at_(\d+)")
 
 
@@ -234,6 +235,13 @@ class _Checker:
                 split = getattr(bench, phase).split
                 self.reference("split", "ref-unknown-split", split, splits, here.child(phase, "split"))
             validation = splits.get(bench.validation.split)
+            stated = bench.validation.samples
+            if validation is not None and stated is not None and stated != validation.samples:
+                self.report(
+                    "figure-mismatch",
+                    f"samples is {stated}, but split `{bench.validation.split}` has {validation.samples}",
+                    here.child("validation", "samples"),
+                )
             rollouts = bench.validation.rollouts
             attempts = bench.validation.attempts_per_task
             if validation is not None and rollouts is not None:
@@ -256,6 +264,9 @@ class _Checker:
                 here.child("validation", "attempts_per_task"),
             )
         self.schedule(bench, here.child("evaluation_schedule"))
+        if bench.optimizer is not None:
+            for name in ("learning_rate", "gradient_clip_norm"):
+                self.formula(name, getattr(bench.optimizer, name), here.child("optimizer", name))
 
     def schedule(self, bench: TrainingBenchmark, here: Location) -> None:
         formula = bench.evaluation_schedule.first_evaluation_samples
@@ -277,8 +288,18 @@ class _Checker:
                 "formula-invalid",
                 f"first_evaluation_samples: {exc}",
                 here.child("first_evaluation_samples"),
-                "use numbers, gbs, + - * / // %, parentheses, ceil, floor, min, max",
+                _FORMULA_HINT,
             )
+
+    def formula(self, name: str, formula: str, at: Location) -> None:
+        """A formula of gbs that can be computed (at gbs 256: any valid gbs would do)."""
+        try:
+            unknown = variables(formula) - {"gbs"}
+            if unknown:
+                raise FormulaError(f"unknown variable `{sorted(unknown)[0]}` (known: gbs)")
+            evaluate(formula, {"gbs": 256})
+        except FormulaError as exc:
+            self.report("formula-invalid", f"{name}: {exc}", at, _FORMULA_HINT)
 
     # -- datasets -------------------------------------------------------------------------
 

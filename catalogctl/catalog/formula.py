@@ -1,8 +1,10 @@
 """A small, safe evaluator for the arithmetic formulas a catalog states (never `eval`).
 
-It accepts numbers, the declared variables, + - * / // % and parentheses, unary minus, and the
+It accepts numbers, the declared variables, + - * / // % ** and parentheses, unary minus, and the
 functions ceil, floor, min and max. Arithmetic is exact (fractions), so `ceil(2.5 + 3840 / 256)`
-is 18, not a float that happens to round right.
+is 18, not a float that happens to round right; only a power with a fractional exponent (a square
+root, as in MLPerf's learning-rate scaling `(gbs / 256) ** 0.5`) is computed in floating point,
+since its value is irrational: compare such a value within a tolerance.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from fractions import Fraction
 
 MAX_FORMULA_LENGTH = 200
 MAX_MAGNITUDE = Fraction(10) ** 30
+MAX_EXPONENT = 64  # an integer power's exponent: 10 ** 30 to the 64th is still cheap to compute exactly
 
 _BINARY: dict[type[ast.operator], Callable[[Fraction, Fraction], Fraction]] = {
     ast.Add: operator.add,
@@ -23,6 +26,7 @@ _BINARY: dict[type[ast.operator], Callable[[Fraction, Fraction], Fraction]] = {
     ast.Div: operator.truediv,
     ast.FloorDiv: lambda a, b: Fraction(a // b),
     ast.Mod: operator.mod,
+    ast.Pow: lambda a, b: _power(a, b),
 }
 _FUNCTIONS: dict[str, Callable[..., Fraction]] = {
     "ceil": lambda x: Fraction(math.ceil(x)),
@@ -34,6 +38,20 @@ _FUNCTIONS: dict[str, Callable[..., Fraction]] = {
 
 class FormulaError(ValueError):
     """A formula the evaluator does not accept, or that cannot be computed."""
+
+
+def _power(base: Fraction, exponent: Fraction) -> Fraction:
+    """`base ** exponent`: exact for an integer exponent, in floating point for a fractional one."""
+    if exponent.denominator == 1:
+        if abs(exponent) > MAX_EXPONENT:
+            raise FormulaError(f"exponent {exponent} is out of range (at most {MAX_EXPONENT} in magnitude)")
+        return Fraction(base ** int(exponent))
+    if base < 0:
+        raise FormulaError(f"a negative number ({base}) has no real power {exponent}")
+    try:
+        return Fraction(float(base) ** float(exponent))
+    except OverflowError:
+        raise FormulaError("intermediate value too large") from None
 
 
 _ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load)

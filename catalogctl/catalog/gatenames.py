@@ -17,4 +17,5 @@ GATE_KINDS: dict[str, frozenset[str]] = {
     "accuracy_gate": frozenset({"inference"}),
     "quality_target": frozenset({"training"}),
     "evaluation_schedule": frozenset({"training"}),
+    "training_rules": frozenset({"training"}),
 }

@@ -258,15 +258,36 @@ class TrainingPhase(StrictModel):
     split: Id
     method: Text
     harness: Id | None = None
+    generation: Generation | None = Field(default=None, description="sampling of the training rollouts")
+    init_checkpoint_step: Annotated[int, Field(ge=0)] | None = Field(
+        default=None, description="the step of the checkpoint training starts from (0: the reference checkpoint)"
+    )
 
 
 class Validation(StrictModel):
     """How the quality target is measured during training."""
 
     split: Id
+    samples: PositiveInt | None = Field(default=None, description="tasks per evaluation: the split's samples")
     attempts_per_task: PositiveInt
     rollouts: PositiveInt | None = None
     generation: Generation
+
+
+class Optimizer(StrictModel):
+    """The optimizer and schedule the rules fix; `learning_rate` and `gradient_clip_norm` are
+    formulas of gbs, compared within `tolerance` (absolute), as the official checker does."""
+
+    name: Id
+    beta_1: Annotated[float, Field(ge=0, lt=1)]
+    beta_2: Annotated[float, Field(ge=0, lt=1)]
+    epsilon: PositiveFloat
+    weight_decay: NonNegativeFloat
+    schedule: Id
+    warmup_steps: Annotated[int, Field(ge=0)]
+    learning_rate: Text
+    gradient_clip_norm: Text
+    tolerance: PositiveFloat
 
 
 class Limits(StrictModel):
@@ -283,6 +304,9 @@ class QualityTarget(StrictModel):
     metric: MetricKey
     target: float
     scale: Scale
+    bound: Literal[">", ">="] = Field(
+        default=">=", description="how an evaluation must compare with the target to converge (MLPerf: >)"
+    )
 
 
 class ReferencePoint(StrictModel):
@@ -293,7 +317,8 @@ class ReferencePoint(StrictModel):
 
 
 class EvaluationSchedule(StrictModel):
-    """When validation runs: first after `first_evaluation_samples` (a formula of gbs)."""
+    """When validation runs: first at exactly `first_evaluation_samples` (a formula of gbs) samples,
+    then after every step (one global batch later each time)."""
 
     first_evaluation_samples: Text
     reference_points: list[ReferencePoint] = Field(default_factory=list)
@@ -310,6 +335,7 @@ class TrainingBenchmark(_BenchmarkHead):
     limits: Limits
     quality_target: QualityTarget
     evaluation_schedule: EvaluationSchedule
+    optimizer: Optimizer | None = None
     postprocessing: Postprocessing
     i18n: I18n | None = display(default=None)
     renamed_from: Id | None = display(default=None)

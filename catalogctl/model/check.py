@@ -40,7 +40,7 @@ class Check(Report):
     expected: Value = Field(description="the contract's value, or the bound")
     observed: Value = Field(None, description="what the run reported; null when it did not")
     status: Status
-    bound: Literal[">=", "<="] | None = Field(
+    bound: Literal[">=", "<=", ">"] | None = Field(
         None, description="how observed must compare with expected; null: equal (or expected describes it)"
     )
     unit: str = Field("", description="the unit of expected and observed, when they have one (ms, samples)")
@@ -73,7 +73,7 @@ class GateResult(Report):
         return "pass"
 
 
-Layout = Literal["results", "run-folder", "point", "submission", "loadgen"]
+Layout = Literal["results", "run-folder", "point", "submission", "loadgen", "mllog"]
 
 
 class PointCheck(Report):

@@ -11,13 +11,13 @@ from typing import (
     cast,
 )
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
 from catalogctl.model.benchmark import Scale
 from catalogctl.model.metrics import Unit
 from catalogctl.model.seeds import SeedSetName, SeedValues
-from catalogctl.model.submission import Settings
+from catalogctl.model.submission import Settings, TrainingRun
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -74,10 +74,18 @@ class ResolvedConfig(_Out):
         "contract, since a mirror may move while the sha256 the contract pins stays",
     )
     seeds: ResolvedSeeds
-    endpoint_config: dict[str, Any]
-    settings: Settings = Field(description="the submission's settings: its load pattern")
+    endpoint_config: dict[str, Any] | None = Field(default=None, description="an inference submission's endpoint")
+    settings: Settings | None = Field(default=None, description="an inference submission's settings: its load pattern")
+    training: TrainingRun | None = Field(default=None, description="a training submission's system and batch size")
     submitter: dict[str, Any] | None = None
     provenance: Provenance
+
+    @model_validator(mode="after")
+    def _one_kind_of_run(self) -> ResolvedConfig:
+        serving = self.endpoint_config is not None, self.settings is not None
+        if serving != ((True, True) if self.training is None else (False, False)):
+            raise ValueError("hold endpoint_config and settings (an inference run) or training (a training run)")
+        return self
 
     def to_data(self) -> dict[str, Any]:
         """Plain data, keys in the documented order (64-bit seeds stay exact integers)."""
@@ -232,6 +240,7 @@ class ContractQualityTarget(TypedDict):
     metric: str
     target: float
     scale: Scale
+    bound: NotRequired[Literal[">", ">="]]
 
 
 class ContractEvaluationSchedule(TypedDict):

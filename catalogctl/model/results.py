@@ -87,11 +87,26 @@ class AccuracyResult(_Results):
     samples_scored: int | None = Field(default=None, ge=0)
 
 
+class Evaluation(_Results):
+    """One evaluation of a training run: its accuracy, after how many training samples."""
+
+    accuracy: float
+    samples_count: int | None = None
+
+
 class TrainingResult(_Results):
-    """A training run: its global batch size and when it first evaluated."""
+    """A training run: its global batch size, its evaluations, what it logged of the
+    hyper-parameters the rules fix (MLLOG keys), and how it ended."""
 
     gbs: int | None = Field(default=None, ge=1)
     first_evaluation_samples: int | None = Field(default=None, ge=0)
+    submission_benchmark: str | None = Field(default=None, description="the MLPerf benchmark the run logged")
+    evaluations: list[Evaluation] = Field(default_factory=list, description="every evaluation, in order")
+    hyperparameters: dict[str, float | int | str | None] = Field(
+        default_factory=dict, description="MLLOG key -> value as logged (opt_base_learning_rate, ...)"
+    )
+    status: str | None = Field(default=None, description="run_stop's status (success, aborted)")
+    time_to_train_ms: float | None = Field(default=None, description="run_stop's time_ms less run_start's")
 
 
 class RunResults(_Results):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from catalogctl.model.benchmark import ApiType
 from catalogctl.model.common import CohortId, Id, PositiveInt, StrictModel, Text, Url
@@ -71,6 +71,16 @@ class Settings(StrictModel):
     load_pattern: LoadPattern
 
 
+class TrainingRun(StrictModel):
+    """What the submitter owns for a training run (a training benchmark has no endpoint)."""
+
+    system: Text = Field(description="the system trained on, as the MLLOG `submission_platform` names it")
+    global_batch_size: PositiveInt = Field(
+        description="samples per optimizer step: the contract's formulas (first evaluation, learning rate, "
+        "gradient clip) are evaluated at it, and the run's MLLOG must log it"
+    )
+
+
 class Submitter(StrictModel):
     """Who submits (display only)."""
 
@@ -83,6 +93,18 @@ class Submission(StrictModel):
 
     type: Literal["submission"]
     submission_ref: SubmissionRef
-    endpoint_config: EndpointConfig
-    settings: Settings
+    endpoint_config: EndpointConfig | None = None
+    settings: Settings | None = None
+    training: TrainingRun | None = None
     submitter: Submitter | None = None
+
+    @model_validator(mode="after")
+    def _one_kind_of_run(self) -> Submission:
+        serving = self.endpoint_config is not None or self.settings is not None
+        if self.training is not None and serving:
+            raise ValueError("a training submission states `training`, without endpoint_config or settings")
+        if self.training is None and (self.endpoint_config is None or self.settings is None):
+            raise ValueError(
+                "state endpoint_config and settings (an inference benchmark) or training (a training benchmark)"
+            )
+        return self

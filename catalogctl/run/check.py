@@ -20,6 +20,7 @@ from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
+from catalogctl.run.mllog import is_mllog, read_mllog
 from catalogctl.run.shape import Rule, rule, shape_problems
 from catalogctl.run.submission import (
     LAYOUTS_HINT,
@@ -83,6 +84,13 @@ _TRAINING_READS: dict[str, tuple[Rule, ...]] = {
         rule("metrics", "mapping"),
     ),
     "evaluation_schedule": (rule("evaluation_schedule.first_evaluation_samples"),),
+    "training_rules": (
+        rule("limits.max_context_tokens"),
+        rule("limits.generations_per_prompt"),
+        rule("validation", "mapping"),
+        rule("training", "mapping"),
+        rule("optimizer?", "mapping"),
+    ),
 }
 
 
@@ -165,6 +173,8 @@ def read_resolved(path: Path) -> tuple[ResolvedConfig, dict[str, Any]]:
 
 def load_results(path: Path, config: ResolvedConfig) -> RunResults:
     """A results file (`catalogctl/results/v1`, JSON) or an endpoints client run folder."""
+    if is_mllog(path):
+        return read_mllog(path, config.contract)
     if path.is_dir():
         if detect_layout(path) != "run-folder":
             raise InputsUnusable(f"{path} is not an endpoints run folder: no config.yaml", LAYOUTS_HINT)
@@ -268,8 +278,11 @@ def grade(
     verify_identity(config, results, names_model=names_model)
     contract = config.contract
     # the load the run reports, else the submission's (verify_identity: they agree when both are known)
-    load = load or (results.load_pattern or config.settings.load_pattern).model_dump(exclude_none=True)
-    run = Run(contract, config.seeds.model_dump(exclude={"id"}), results, load)
+    pattern = results.load_pattern or (config.settings.load_pattern if config.settings else None)
+    if load is None:  # a training run has no load
+        load = pattern.model_dump(exclude_none=True) if pattern else {}
+    owned = config.training.model_dump() if config.training else {}
+    run = Run(contract, config.seeds.model_dump(exclude={"id"}), results, load, owned)
     gates: list[GateResult] = []
     for name in contract["postprocessing"]["gates"]:
         spec = GATES.get(name)

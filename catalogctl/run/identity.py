@@ -30,7 +30,7 @@ def verify_identity(config: ResolvedConfig, results: RunResults, *, names_model:
             "report the served model: `model` in a results file (the endpoints client writes model_params.name)",
         )
     model = contract.get("model") or {}
-    names = [model.get("id"), model.get("reference_id"), config.endpoint_config.get("served_model")]
+    names = [model.get("id"), model.get("reference_id"), (config.endpoint_config or {}).get("served_model")]
     if results.model is not None:
         _same(
             "model",
@@ -63,7 +63,7 @@ def verify_identity(config: ResolvedConfig, results: RunResults, *, names_model:
 
 def _same_load(config: ResolvedConfig, results: RunResults) -> None:
     """The run was driven at the load the submission declares: the same pattern and target."""
-    if results.load_pattern is None:
+    if results.load_pattern is None or config.settings is None:
         return
     declared = config.settings.load_pattern.model_dump()
     ran = results.load_pattern.model_dump(exclude_none=True)

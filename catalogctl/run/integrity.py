@@ -77,8 +77,9 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
             {
                 "type": "submission",
                 "submission_ref": config.submission_ref,
-                "endpoint_config": config.endpoint_config,
-                "settings": config.settings,
+                **({"endpoint_config": config.endpoint_config} if config.endpoint_config is not None else {}),
+                **({"settings": config.settings} if config.settings is not None else {}),
+                **({"training": config.training} if config.training is not None else {}),
                 **({"submitter": config.submitter} if config.submitter is not None else {}),
             }
         )

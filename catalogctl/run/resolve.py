@@ -26,7 +26,7 @@ from catalogctl.errors import CatalogInvalid, CheckFailed, UsageError
 from catalogctl.io import gitrepo
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
-from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet, Submission
+from catalogctl.model import AnyBenchmark, Ruleset, SeedSet, Submission, TrainingBenchmark
 from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
 from catalogctl.release.releases import require_cohort
 from catalogctl.release.ruleset import ruleset_digest
@@ -69,8 +69,9 @@ def resolve_at(
         contract=contract,
         sources=dataset_sources(catalog, contract),
         seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
-        endpoint_config=submission_data["endpoint_config"],
+        endpoint_config=submission_data.get("endpoint_config"),
         settings=submission.settings,
+        training=submission.training,
         submitter=submission_data.get("submitter"),
         provenance=Provenance(
             cohort=ref.cohort,
@@ -133,13 +134,7 @@ def _contract_digest(catalog: Catalog, submission: Submission, frozen: str, labe
     bench = catalog.benchmarks.get(ref.benchmark)
     if bench is None:
         raise CheckFailed("contract-mismatch", f"benchmark `{ref.benchmark}` of the ruleset has no contract at {label}")
-    api_type = submission.endpoint_config.api_type
-    if not isinstance(bench, InferenceBenchmark) or bench.api_type != api_type:
-        expected = bench.api_type if isinstance(bench, InferenceBenchmark) else f"none ({bench.kind} benchmark)"
-        raise CheckFailed(
-            "submission-mismatch",
-            f"endpoint_config.api_type is {api_type}, but benchmark `{ref.benchmark}` uses {expected}",
-        )
+    _require_run_kind(bench, submission)
     digest = contract_digest(catalog, ref.benchmark)
     if digest != frozen:
         raise CheckFailed(
@@ -148,6 +143,40 @@ def _contract_digest(catalog: Catalog, submission: Submission, frozen: str, labe
             "the catalog was edited after the freeze: run exactly the release commit",
         )
     return digest
+
+
+def _require_run_kind(bench: AnyBenchmark, submission: Submission) -> None:
+    """An inference submission serves the benchmark's API type; a training one owns a batch size
+    the benchmark admits (prompts per step x generations per prompt)."""
+    ref = submission.submission_ref
+    if isinstance(bench, TrainingBenchmark):
+        if submission.training is None:
+            raise CheckFailed(
+                "submission-mismatch",
+                f"benchmark `{ref.benchmark}` is a training benchmark: it has no endpoint_config or settings",
+                "state `training: {system: ..., global_batch_size: ...}` instead",
+            )
+        gbs, per_prompt = submission.training.global_batch_size, bench.limits.generations_per_prompt
+        below = gbs // per_prompt * per_prompt
+        if gbs % per_prompt:
+            raise CheckFailed(
+                "submission-mismatch",
+                f"training.global_batch_size is {gbs}, but benchmark `{ref.benchmark}` needs prompts per step "
+                f"x {per_prompt} generations per prompt",
+                f"a multiple of {per_prompt}: {below or per_prompt} or {below + per_prompt}",
+            )
+        return
+    if submission.endpoint_config is None:
+        raise CheckFailed(
+            "submission-mismatch",
+            f"benchmark `{ref.benchmark}` is an inference benchmark: the submission needs endpoint_config and settings",
+        )
+    api_type = submission.endpoint_config.api_type
+    if bench.api_type != api_type:
+        raise CheckFailed(
+            "submission-mismatch",
+            f"endpoint_config.api_type is {api_type}, but benchmark `{ref.benchmark}` uses {bench.api_type}",
+        )
 
 
 def resolve(path: Path, submission_file: Path, ref: str | None = None) -> ResolvedConfig:

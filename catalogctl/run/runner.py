@@ -104,12 +104,23 @@ def _decided(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)  # a pending `<TBD>` is left to the client
 
 
+def _serving(config: ResolvedConfig) -> tuple[dict[str, Any], Settings]:
+    """The endpoint and settings of an inference submission; a training one has neither."""
+    if config.endpoint_config is None or config.settings is None:
+        raise InputsUnusable(
+            f"{config.contract['id']} is a training benchmark: runner-config writes the endpoints client's "
+            "files, and a training run has no endpoint",
+            "a training run writes MLLOG result files: `catalogctl check RESOLVED RESULT_FILE` reads them",
+        )
+    return config.endpoint_config, config.settings
+
+
 def _requirements(config: ResolvedConfig) -> dict[str, int]:
     """The contract's minimum duration and sample count, those it has decided, each at the
     submission's load when it depends on it (§6.2's minimum duration, as `check` evaluates it)."""
     performance = contract_terms(config.contract).get("performance")
     found = performance["requirements"] if performance else {}
-    load = config.settings.load_pattern.model_dump()
+    load = _serving(config)[1].load_pattern.model_dump()
     bounds = {k: per_load(found[k], load, k)[0] for k in ("min_duration_ms", "min_sample_count") if k in found}
     return {k: v for k, v in bounds.items() if _decided(v)}
 
@@ -131,7 +142,8 @@ def client_config(config: ResolvedConfig) -> dict[str, Any]:
     terms = contract_terms(config.contract)
     performance = terms.get("performance")
     base = _sampling(performance["generation"]) if performance else {}
-    model = config.endpoint_config.get("served_model") or terms["model"].get("reference_id") or terms["model"]["id"]
+    endpoint, settings = _serving(config)
+    model = endpoint.get("served_model") or terms["model"].get("reference_id") or terms["model"]["id"]
     streaming = config.contract.get("execution", {}).get("response_mode") == "streaming"
     params: dict[str, Any] = {"name": model, **base, "seed": config.seeds.model_seed}
     params["streaming"] = "on" if streaming else "off"
@@ -151,7 +163,7 @@ def client_config(config: ResolvedConfig) -> dict[str, Any]:
         if override:
             item["generation_config_override"] = override
         datasets.append(item)
-    client_pattern, _, _ = load_pattern(config.settings)
+    client_pattern, _, _ = load_pattern(settings)
     return {
         "name": f"{terms['id']}-{config.provenance.cohort}",
         "version": "1.0",
@@ -159,14 +171,14 @@ def client_config(config: ResolvedConfig) -> dict[str, Any]:
         "model_params": params,
         "datasets": datasets,
         "settings": {"runtime": _runtime(config), "load_pattern": client_pattern},
-        "endpoint_config": {k: config.endpoint_config[k] for k in ("endpoints", "api_type")},
+        "endpoint_config": {k: endpoint[k] for k in ("endpoints", "api_type")},
     }
 
 
 def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
     """A §8.3 `point.yaml` for the resolved config, what only the submitter knows left null."""
     terms = contract_terms(config.contract)
-    _, pattern, concurrency = load_pattern(config.settings)
+    _, pattern, concurrency = load_pattern(_serving(config)[1])
     performance = terms.get("performance")
     ids = [d["id"] for d in (performance["datasets"] if performance else [])]
     ids += [e["dataset"]["id"] for e in accuracy_datasets(terms) if e["dataset"]["id"] not in ids]

@@ -23,6 +23,7 @@ from catalogctl.model.results import RunResults
 from catalogctl.model.submission import ConcurrencyLoad, describe_load
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
 from catalogctl.run.loadgen import is_loadgen_folder
+from catalogctl.run.mllog import is_mllog
 from catalogctl.run.shape import rule, shape_problems
 
 LAYOUTS_HINT = (
@@ -30,7 +31,8 @@ LAYOUTS_HINT = (
     "performance/result_summary.json, accuracy/accuracy_results.json); a submission point folder r<N>/ "
     "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
     "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder); "
-    "or a LoadGen output folder (mlperf_log_detail.txt, mlperf_log_summary.txt)"
+    "a LoadGen output folder (mlperf_log_detail.txt, mlperf_log_summary.txt); "
+    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder holding one"
 )
 POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
@@ -87,7 +89,7 @@ class PointRead:
 def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
     if not path.is_dir():
-        return "results"  # a results file; a missing path is reported by whoever reads it
+        return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
     if (path / "point.yaml").is_file():
         return "point"
     if (path / "config.yaml").is_file() or (path / "performance").is_dir() or (path / "accuracy").is_dir():
@@ -96,6 +98,8 @@ def detect_layout(path: Path) -> Layout:
         return "loadgen"
     if _results_dir(path) is not None or _point_dirs(path) or any(_point_dirs(d) for d in _subdirs(path)):
         return "submission"
+    if is_mllog(path):
+        return "mllog"
     raise InputsUnusable(f"{path} is of no layout `check` reads", LAYOUTS_HINT)
 
 
@@ -181,8 +185,10 @@ def at_point_load(config: ResolvedConfig, point: PointRead) -> ResolvedConfig:
     """The resolved config as it governs one point of a curve: a fixed-concurrency point runs at
     the concurrency its point.yaml declares (§5: each point of a Pareto curve at its own, §6.1),
     not at the one load of the submission, and what the client recorded must be that load."""
-    if point.load_pattern != "concurrency":
-        return config  # the checker refuses another pattern (load-pattern); the submission's load then holds
+    if point.load_pattern != "concurrency" or config.settings is None:
+        # the checker refuses another pattern (load-pattern): the submission's load then holds; a
+        # training config has no load to set
+        return config
     load = ConcurrencyLoad(type="concurrency", target_concurrency=point.concurrency)
     ran = point.results.load_pattern
     if ran is not None and ran.model_dump(exclude_none=True) != load.model_dump():

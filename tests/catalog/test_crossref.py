@@ -81,7 +81,7 @@ def test_accuracy_sample_count_must_match_repeats_times_samples(catalog_dir: Pat
 
 def test_schedule_table_is_checked_against_its_formula(catalog_dir: Path) -> None:
     assert problems_after(catalog_dir, TRAINING, "samples: 5120", "samples: 5000") == [
-        f"{TRAINING_FILE}:40:16: figure-mismatch for gbs 512 the formula gives 5120, but the table says 5000 "
+        f"{TRAINING_FILE}:56:16: figure-mismatch for gbs 512 the formula gives 5120, but the table says 5000 "
         "(formula: gbs * ceil(2.5 + 3840 / gbs))"
     ]
 
@@ -90,8 +90,8 @@ def test_formula_is_never_evaluated_by_python(catalog_dir: Path) -> None:
     evil = "first_evaluation_samples: __import__('os').system('touch pwned')"
     found = problems_after(catalog_dir, TRAINING, "first_evaluation_samples: gbs * ceil(2.5 + 3840 / gbs)", evil)
     assert found == [
-        f"{TRAINING_FILE}:35:29: formula-invalid first_evaluation_samples: `__import__('os').system('touch pwned')` "
-        "is not allowed in a formula (use numbers, gbs, + - * / // %, parentheses, ceil, floor, min, max)"
+        f"{TRAINING_FILE}:49:29: formula-invalid first_evaluation_samples: `__import__('os').system('touch pwned')` "
+        "is not allowed in a formula (use numbers, gbs, + - * / // % **, parentheses, ceil, floor, min, max)"
     ]
     assert not (catalog_dir / "pwned").exists()
 
@@ -99,28 +99,28 @@ def test_formula_is_never_evaluated_by_python(catalog_dir: Path) -> None:
 def test_formula_with_an_unknown_variable(catalog_dir: Path) -> None:
     old = "first_evaluation_samples: gbs * ceil(2.5 + 3840 / gbs)"
     assert problems_after(catalog_dir, TRAINING, old, "first_evaluation_samples: gbs * steps") == [
-        f"{TRAINING_FILE}:35:29: formula-invalid first_evaluation_samples: unknown variable `steps` (known: gbs) "
-        "(use numbers, gbs, + - * / // %, parentheses, ceil, floor, min, max)"
+        f"{TRAINING_FILE}:49:29: formula-invalid first_evaluation_samples: unknown variable `steps` (known: gbs) "
+        "(use numbers, gbs, + - * / // % **, parentheses, ceil, floor, min, max)"
     ]
 
 
 def test_rollouts_must_equal_tasks_times_attempts(catalog_dir: Path) -> None:
     assert problems_after(catalog_dir, TRAINING, "rollouts: 1004", "rollouts: 1000") == [
-        f"{TRAINING_FILE}:21:13: figure-mismatch rollouts is 1000, but 251 tasks x 4 attempts is 1004"
+        f"{TRAINING_FILE}:28:13: figure-mismatch rollouts is 1000, but 251 tasks x 4 attempts is 1004"
     ]
 
 
 def test_pass_at_k_needs_k_attempts(catalog_dir: Path) -> None:
     found = problems_after(catalog_dir, TRAINING, "attempts_per_task: 4", "attempts_per_task: 3")
     assert (
-        f"{TRAINING_FILE}:20:22: contract-inconsistent pass_at_4 needs 4 attempts per task, "
+        f"{TRAINING_FILE}:27:22: contract-inconsistent pass_at_4 needs 4 attempts per task, "
         "but attempts_per_task is 3" in found
     )
 
 
 def test_unknown_split(catalog_dir: Path) -> None:
     assert problems_after(catalog_dir, TRAINING, "  split: validation", "  split: validaton") == [
-        f"{TRAINING_FILE}:18:10: ref-unknown-split unknown split `validaton` (did you mean `validation`?)"
+        f"{TRAINING_FILE}:24:10: ref-unknown-split unknown split `validaton` (did you mean `validation`?)"
     ]
 
 
@@ -251,4 +251,23 @@ def test_an_approved_drafter_names_its_cohort_and_is_listed_once(catalog_dir: Pa
     assert problems(catalog_dir) == [
         f"{DEEPSEEK_FILE}:67:5: contract-inconsistent approved_drafters[1] is the drafter of approved_drafters[0] "
         "again (list each approved drafter once)"
+    ]
+
+
+def test_optimizer_formulas_are_validated_with_positions(catalog_dir: Path) -> None:
+    old = "learning_rate: 1e-6 * (gbs / 256) ** 0.5"
+    assert problems_after(catalog_dir, TRAINING, old, "learning_rate: 1e-6 * (steps / 256) ** 0.5") == [
+        f"{TRAINING_FILE}:70:18: formula-invalid learning_rate: unknown variable `steps` (known: gbs) "
+        "(use numbers, gbs, + - * / // % **, parentheses, ceil, floor, min, max)"
+    ]
+    old = "gradient_clip_norm: 0.125 * (256 / gbs) ** 0.5"
+    assert problems_after(catalog_dir, TRAINING, old, "gradient_clip_norm: (0 - gbs) ** 0.5")[1:] == [
+        f"{TRAINING_FILE}:72:23: formula-invalid gradient_clip_norm: a negative number (-256) has no real power 1/2 "
+        "(use numbers, gbs, + - * / // % **, parentheses, ceil, floor, min, max)"
+    ]
+
+
+def test_validation_samples_must_be_the_splits(catalog_dir: Path) -> None:
+    assert problems_after(catalog_dir, TRAINING, "  samples: 251  #", "  samples: 250  #") == [
+        f"{TRAINING_FILE}:25:12: figure-mismatch samples is 250, but split `validation` has 251"
     ]

@@ -129,6 +129,7 @@ def test_a_poisson_load_runs_as_the_client_spells_it_and_leaves_the_points_concu
     catalog_dir: Path,
 ) -> None:
     config = resolved_config(catalog_dir, "gpt-oss-120b", {"type": "poisson", "target_qps": 12.5})
+    assert config.settings is not None
     assert load_pattern(config.settings) == ({"type": "poisson", "target_qps": 12.5}, "poisson", None)
     assert client_config(config)["settings"]["load_pattern"] == {"type": "poisson", "target_qps": 12.5}
     point = runner_files(config).point_yaml

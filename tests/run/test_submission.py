@@ -54,8 +54,9 @@ def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp
         "performance/result_summary.json, accuracy/accuracy_results.json); a submission point folder r<N>/ "
         "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
         "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or "
-        "results/<system>/<model>/ folder); or a LoadGen output folder (mlperf_log_detail.txt, "
-        "mlperf_log_summary.txt)\n"
+        "results/<system>/<model>/ folder); a LoadGen output folder (mlperf_log_detail.txt, "
+        "mlperf_log_summary.txt); or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), "
+        "or a folder holding one\n"
     )
 
 

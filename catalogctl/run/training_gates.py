@@ -1,0 +1,107 @@
+"""The gates of a training run's rules, as the official MLPerf Training checker judges them: the
+evaluation points, and the hyper-parameters the contract fixes (each row named by its MLLOG key,
+so that a verdict can be set beside the official checker's, rule by rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from catalogctl.catalog.formula import FormulaError, evaluate
+from catalogctl.model.check import Check
+from catalogctl.model.results import TrainingResult
+
+
+def _same(what: str, expected: Any, observed: Any) -> Check:
+    """Equal, exactly (the official rules compare with ==); unknown when not logged."""
+    if observed is None:
+        return Check(what=what, expected=expected, status="unknown", note="not logged")
+    return Check(what=what, expected=expected, observed=observed, status="pass" if observed == expected else "fail")
+
+
+def _formula_row(what: str, formula: str, gbs: int | None, observed: Any, tolerance: float) -> Check:
+    """A value of a formula of gbs, within an absolute tolerance (the official `abs(v - x) < tol`)."""
+    if gbs is None or not isinstance(observed, int | float):
+        note = "gbs not logged" if gbs is None else "not logged"
+        return Check(what=what, expected=formula, status="unknown", note=note)
+    try:
+        expected = float(evaluate(formula, {"gbs": gbs}))
+    except FormulaError as exc:
+        return Check(what=what, expected=formula, status="unknown", note=str(exc))
+    ok = abs(observed - expected) < tolerance
+    note = f"{formula} at gbs {gbs}, within {tolerance:g}"
+    return Check(what=what, expected=expected, observed=observed, status="pass" if ok else "fail", note=note)
+
+
+def schedule_rows(formula: str, training: TrainingResult) -> list[Check]:
+    """Each evaluation exactly where the schedule puts it: the first at the formula, each later one
+    a global batch after the last one that was on time (the official `next_validation_samples`)."""
+    gbs = training.gbs
+    if gbs is None:
+        return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
+    try:
+        start = evaluate(formula, {"gbs": gbs})
+    except FormulaError as exc:
+        return [Check(what="first evaluation", expected=formula, status="unknown", note=str(exc))]
+    due = int(start) if start.denominator == 1 else float(start)
+    rows = []
+    for number, evaluation in enumerate(training.evaluations, 1):
+        observed = evaluation.samples_count
+        on_time = observed == due
+        rows.append(
+            Check(
+                what=f"evaluation {number} at gbs {gbs}",
+                expected=due,
+                observed=observed,
+                status="pass" if on_time else ("unknown" if observed is None else "fail"),
+                unit="samples",
+                note="" if observed is not None else "no samples_count",
+            )
+        )
+        if on_time:
+            due += gbs
+    return rows
+
+
+def training_rules(contract: Mapping[str, Any], gbs_owned: int | None, training: TrainingResult | None) -> list[Check]:
+    """The hyper-parameters the rules fix, as the run logged them."""
+    logged = training.hyperparameters if training is not None else {}
+    gbs = training.gbs if training is not None else None
+    rows = []
+    if contract.get("mlperf_name"):
+        observed = training.submission_benchmark if training is not None else None
+        rows.append(_same("submission_benchmark", contract["mlperf_name"], observed))
+    rows.append(_same("global_batch_size", gbs_owned, gbs) if gbs_owned is not None else _same("gbs", "logged", gbs))
+    limits, validation, phase = contract["limits"], contract["validation"], contract["training"]
+    fixed: list[tuple[str, Any]] = [("max_sequence_length", limits["max_context_tokens"])]
+    if "samples" in validation:
+        fixed.append(("eval_samples", validation["samples"]))
+    if "init_checkpoint_step" in phase:
+        fixed.append(("init_checkpoint_step", phase["init_checkpoint_step"]))
+    generation = phase.get("generation") or {}
+    fixed += [(f"generation_training_rollout_{k}", generation[k]) for k in ("temperature", "top_p") if k in generation]
+    optimizer = contract.get("optimizer")
+    if optimizer:
+        fixed += [
+            ("opt_name", optimizer["name"]),
+            ("opt_adamw_beta_1", optimizer["beta_1"]),
+            ("opt_adamw_beta_2", optimizer["beta_2"]),
+            ("opt_adamw_epsilon", optimizer["epsilon"]),
+            ("opt_adamw_weight_decay", optimizer["weight_decay"]),
+            ("opt_learning_rate_warmup_steps", optimizer["warmup_steps"]),
+            ("opt_learning_rate_decay_schedule", optimizer["schedule"]),
+        ]
+    rows += [_same(key, expected, logged.get(key)) for key, expected in fixed]
+    if optimizer:
+        for key, name in (
+            ("opt_base_learning_rate", "learning_rate"),
+            ("opt_gradient_clip_norm", "gradient_clip_norm"),
+        ):
+            rows.append(_formula_row(key, optimizer[name], gbs, logged.get(key), optimizer["tolerance"]))
+    per_prompt = limits["generations_per_prompt"]
+    rows.append(_same("num_generations_per_prompt", per_prompt, logged.get("num_generations_per_prompt")))
+    prompts = logged.get("num_prompts_per_step")
+    product = prompts * per_prompt if isinstance(prompts, int) else None
+    shown = gbs if product is not None else None  # without the prompts logged, not evaluable
+    rows.append(_same("global_batch_size = num_prompts_per_step x generations", product, shown))
+    return rows

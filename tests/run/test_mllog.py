@@ -1,0 +1,217 @@
+"""MLPerf Training result logs written by `mlperf_logging.mllog` itself, judged by catalogctl and
+by the official compliance checker (mlperf-logging 4.1.68, training 6.1.0): the verdicts agree,
+rule by rule."""
+
+from __future__ import annotations
+
+import json
+import logging
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from mlperf_logging import mllog
+from mlperf_logging.compliance_checker import mlp_compliance
+
+from catalogctl.model.check import CheckReport
+from catalogctl.run.check import check_files
+from tests.helpers import run_cli, write
+from tests.run_results import pin_all, resolved_config
+
+GBS = 512
+# The official rule (a KEY of closed_qwen35_397b_grpo.yaml, or its ATLEAST_ONE_CHECK) -> catalogctl's
+# gate and row; every other row of training_rules is named by the MLLOG key it judges.
+OFFICIAL_TO_CATALOGCTL: dict[str, list[tuple[str, str]]] = {
+    "eval_accuracy": [("evaluation_schedule", "evaluation ")],
+    "eval_accuracy > target_accuracy": [("quality_target", "pass_at_4")],
+    "num_generations_per_prompt": [
+        ("training_rules", "num_generations_per_prompt"),
+        ("training_rules", "global_batch_size = num_prompts_per_step x generations"),
+    ],
+    "num_prompts_per_step": [("training_rules", "global_batch_size = num_prompts_per_step x generations")],
+    "generation_validation_rollout_temperature": [("generation_integrity", "validation temperature")],
+    "generation_validation_rollout_top_p": [("generation_integrity", "validation top_p")],
+}
+
+
+def rows_of(official: str) -> list[tuple[str, str]]:
+    return OFFICIAL_TO_CATALOGCTL.get(official, [("training_rules", official)])
+
+
+def write_log(path: Path, gbs: int = GBS, evals: list[tuple[int, float]] | None = None, **changed: Any) -> Path:
+    """A complete closed-division result log, written by mllog with a fresh handler of its own."""
+    logger = logging.getLogger(f"catalogctl-test-mllog:{path}")  # a fresh one per file: mllog keeps the last
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    handler = logging.FileHandler(path, mode="w")
+    logger.addHandler(handler)
+    mllog.config(logger=logger)
+    log = mllog.get_mllogger()
+    clock = iter(range(1_000_000, 10_000_000, 1000))
+    hyper: dict[str, Any] = {
+        "global_batch_size": gbs,
+        "num_prompts_per_step": gbs // 16,
+        "num_generations_per_prompt": 16,
+        "max_sequence_length": 65536,
+        "eval_samples": 251,
+        "train_samples": 700,
+        "init_checkpoint_step": 0,
+        "max_steps": 100,
+        "opt_name": "adamw",
+        "opt_base_learning_rate": 1e-6 * (gbs / 256) ** 0.5,
+        "opt_adamw_beta_1": 0.9,
+        "opt_adamw_beta_2": 0.999,
+        "opt_adamw_epsilon": 1e-8,
+        "opt_adamw_weight_decay": 0.0,
+        "opt_gradient_clip_norm": 0.125 * (256 / gbs) ** 0.5,
+        "opt_learning_rate_warmup_steps": 0,
+        "opt_learning_rate_decay_schedule": "constant",
+        "generation_training_rollout_temperature": 1.0,
+        "generation_training_rollout_top_p": 1.0,
+        "generation_validation_rollout_temperature": 0.1,
+        "generation_validation_rollout_top_p": 0.95,
+        "gradient_accumulation_steps": 32,
+        "seed": 42,
+        **changed,
+    }
+    c = mllog.constants
+    try:
+        for key, value in (
+            (c.SUBMISSION_BENCHMARK, c.QWEN35_397B_GRPO),
+            (c.SUBMISSION_ORG, "Example Labs"),
+            (c.SUBMISSION_PLATFORM, "64xGB300"),
+            (c.SUBMISSION_DIVISION, "closed"),
+            (c.SUBMISSION_STATUS, "onprem"),
+            (c.CACHE_CLEAR, True),
+        ):
+            log.event(key=key, value=value, time_ms=next(clock))
+        log.start(key=c.INIT_START, time_ms=next(clock))
+        for key, value in hyper.items():
+            log.event(key=key, value=value, time_ms=next(clock))
+        for key in ("lowest_numerical_precision_in_linear", "lowest_numerical_precision_in_attn"):
+            log.event(key=key, value="bfloat16", time_ms=next(clock))
+        log.event(key="lowest_numerical_precision_in_comm", value="bfloat16", time_ms=next(clock))
+        for key in ("tensor_parallelism", "pipeline_parallelism", "context_parallelism", "expert_parallelism"):
+            log.event(key=key, value=1, time_ms=next(clock))
+        log.event(key="micro_batch_size", value=1, time_ms=next(clock))
+        log.event(key="config_filename", value="config.yaml", time_ms=next(clock))
+        log.end(key=c.INIT_STOP, time_ms=next(clock))
+        start = next(clock)
+        log.start(key=c.RUN_START, time_ms=start)
+        for samples, accuracy in evals or [(5120, 0.62), (5632, 0.70)]:
+            log.start(key=c.BLOCK_START, metadata={"samples_count": samples - gbs}, time_ms=next(clock))
+            log.end(key=c.BLOCK_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
+            log.start(key=c.EVAL_START, metadata={"samples_count": samples}, time_ms=next(clock))
+            log.event(key=c.EVAL_ACCURACY, value=accuracy, metadata={"samples_count": samples}, time_ms=next(clock))
+            log.end(key=c.EVAL_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
+        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + 3_600_000)
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+    return path
+
+
+def official_failures(path: Path) -> set[str]:
+    """The rules the official compliance checker fails the log on (library use, as its __main__ does)."""
+    checker = mlp_compliance.make_checker("training", "6.1.0", False, False)
+    valid = checker.check_file(str(path), "training_6.1.0/common.yaml")
+    failed = set(checker.overwritable)
+    for message in checker.not_overwritable:
+        assert message == "Failed checks for eval_accuracy : v['value'] > s['target_accuracy']", message
+        failed.add("eval_accuracy > target_accuracy")
+    assert valid == (not failed)
+    return failed
+
+
+def catalogctl_failures(report: CheckReport) -> set[tuple[str, str]]:
+    return {(g.name, c.what) for g in report.gates for c in g.checks if c.status == "fail"}
+
+
+@pytest.fixture
+def resolved(catalog_dir: Path, tmp_path: Path) -> Path:
+    pin_all(catalog_dir)
+    path = tmp_path / "resolved.json"
+    path.write_text(json.dumps(resolved_config(catalog_dir, "llm-post-training").to_data()))
+    return path
+
+
+CASES: dict[str, tuple[dict[str, Any], set[str]]] = {
+    "converged": ({}, set()),
+    "ends-at-the-target": ({"evals": [(5120, 0.62), (5632, 0.69)]}, {"eval_accuracy > target_accuracy"}),
+    "late-first-evaluation": ({"evals": [(5632, 0.62), (6144, 0.71)]}, {"eval_accuracy"}),
+    "learning-rate-off": ({"opt_base_learning_rate": 1.1e-6}, {"opt_base_learning_rate"}),
+    "batch-size-outside": ({"num_prompts_per_step": 31}, {"num_generations_per_prompt"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_catalogctl_judges_as_the_official_checker(resolved: Path, tmp_path: Path, case: str) -> None:
+    changes, expected = CASES[case]
+    log = write_log(tmp_path / "result_0.txt", **changes)
+    official = official_failures(log)
+    assert official == expected
+    report = check_files(resolved, log)
+    assert report.layout == "mllog"
+    failed = catalogctl_failures(report)
+
+    def judged_by(rule: str) -> set[tuple[str, str]]:
+        return {(g, w) for g, w in failed if any(g == mg and w.startswith(m) for mg, m in rows_of(rule))}
+
+    # an official rule fails when one of its checks does: catalogctl fails one of its rows, and
+    # catalogctl fails no row that is not of a rule the official checker failed
+    assert all(judged_by(rule) for rule in official), (official, failed)
+    assert set().union(*(judged_by(rule) for rule in official)) == failed
+    mapped = {(gate, what) for rule in official for gate, what in rows_of(rule)}
+    verdicts = {g.name: g.verdict for g in report.gates}
+    for gate in ("quality_target", "evaluation_schedule", "training_rules", "generation_integrity"):
+        assert (verdicts[gate] == "pass") == all(mg != gate for mg, _ in mapped), gate
+
+
+def test_an_mllog_check_shows_every_evaluation_and_what_it_cannot_prove(resolved: Path, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "result_0.txt", evals=[(5120, 0.62), (5632, 0.69), (6144, 0.70)])
+    report = check_files(resolved, log)
+    rows = {g.name: [(c.what, c.expected, c.observed, c.status) for c in g.checks] for g in report.gates}
+    assert rows["evaluation_schedule"] == [
+        ("evaluation 1 at gbs 512", 5120, 5120, "pass"),
+        ("evaluation 2 at gbs 512", 5632, 5632, "pass"),
+        ("evaluation 3 at gbs 512", 6144, 6144, "pass"),
+    ]
+    assert rows["quality_target"] == [("pass_at_4", 0.69, 0.70, "pass")]
+    assert rows["dataset_integrity"][0][3] == rows["model_integrity"][0][3] == "unknown"  # an MLLOG names neither
+    assert not report.passed
+    text = run_cli("check", str(resolved), str(log), code=1).stdout
+    assert "evaluation 2 at gbs 512" in text
+
+
+def test_a_late_first_evaluation_fails_every_later_one_as_the_official_checker(resolved: Path, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "result_0.txt", evals=[(5632, 0.62), (6144, 0.71)])
+    rows = [(c.expected, c.observed, c.status) for c in check_files(resolved, log).gates[4].checks]
+    assert rows == [(5120, 5632, "fail"), (5120, 6144, "fail")]  # next_validation_samples never advanced
+
+
+def test_a_folder_of_no_layout_names_the_mllog_layout(resolved: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    stderr = run_cli("check", str(resolved), str(folder), code=2).stderr
+    assert "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder holding one" in stderr
+
+
+def test_a_broken_mllog_line_is_pointed_at(resolved: Path, tmp_path: Path) -> None:
+    log = write(tmp_path, "result_0.txt", ':::MLLOG {"key": "run_start"}\nnoise\n:::MLLOG {"key": \n')
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:3:1: not an MLLOG line: Expecting value\n"
+        "hint: an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it\n"
+    )
+
+
+def test_every_official_rule_of_the_benchmark_has_its_row(resolved: Path, tmp_path: Path) -> None:
+    rules = (files("mlperf_logging") / "compliance_checker/training_6.1.0/closed_qwen35_397b_grpo.yaml").read_text()
+    keys = [r["KEY"] for r in yaml.load(rules, Loader=yaml.BaseLoader) if "KEY" in r]
+    checked = [k["NAME"] for k in keys if "CHECK" in k] + ["eval_accuracy > target_accuracy"]
+    report = check_files(resolved, write_log(tmp_path / "result_0.txt"))
+    rows = {(g.name, c.what) for g in report.gates for c in g.checks}
+    assert [
+        k for k in checked if not any(any(g == mg and w.startswith(m) for g, w in rows) for mg, m in rows_of(k))
+    ] == []
