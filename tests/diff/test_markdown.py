@@ -38,7 +38,7 @@ def test_removed_renamed_added_and_identical_benchmarks_in_words(catalog_repo: P
         "",
         "| benchmark | contract |",
         "| --- | --- |",
-        "| `deepseek-r1` | removed (was sha256:87d466dcfbf5…) |",
+        "| `deepseek-r1` | removed (was sha256:486d7efcf63b…) |",
         "| `gpt-oss-120b` | contract changed (sha256:e6235c903b25… -> sha256:6f319341caac…) |",
         "| `gsm8k-cot` | renamed from gsm8k, contract changed (sha256:f48361fbd52f… -> sha256:2319f38b066b…) |",
         "| `gsm8k-fast` | added (sha256:42ccc623369b…) |",
