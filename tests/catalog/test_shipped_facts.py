@@ -13,6 +13,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from catalogctl.catalog.index import Catalog
+from catalogctl.model.benchmark import InferenceBenchmark
 from tests.catalog_edit import load
 from tests.helpers import SHIPPED_CATALOG
 
@@ -47,3 +48,31 @@ def test_deepseek_r1_pins_the_checkpoint_the_checker_approves(shipped: Catalog) 
     source = f"{CHECKER}, submission_checker/data/approved_drafters.yaml"
     assert approved, f"{model.reference_id} is not a deepseek-r1 checkpoint of {source}"
     assert f"git-sha1:{model.sha}" == approved[0]["weight_checksum"], source
+
+
+def test_llama3_1_8b_cnn_dailymail_is_gated_as_the_checker_gates_it(shipped: Catalog) -> None:
+    from submission_checker.accuracy_targets import get_thresholds
+
+    source = f"{CHECKER}, submission_checker/accuracy_targets.py"
+    bench = shipped.benchmarks["llama3-1-8b"]
+    assert isinstance(bench, InferenceBenchmark)
+    model = shipped.models[bench.model]
+    targets = get_thresholds(model.mlperf_name or model.id)
+    assert targets is not None, f"{source} has no target for {model.mlperf_name}"
+    bounds, min_queries = targets
+    assert bench.accuracy is not None
+    ours = {
+        key.lower(): (
+            threshold.reference * (threshold.lower_factor or 0),
+            None if threshold.upper_factor is None else threshold.reference * threshold.upper_factor,
+        )
+        for key, threshold in bench.accuracy.thresholds.items()
+    }
+    assert sorted(ours) == sorted(bounds), source
+    for key, (lower, upper) in bounds.items():
+        assert ours[key][0] == pytest.approx(lower), f"{key}: {source}"
+        assert ours[key][1] == (None if upper is None else pytest.approx(upper)), f"{key}: {source}"
+    assert bench.accuracy.requirements.min_accuracy_sample_count == min_queries, source
+    [dataset] = [shipped.datasets[d.dataset] for d in bench.accuracy.datasets]
+    assert dataset.mlperf_name == "cnn_dailymail"
+    assert dataset.samples == min_queries, source
