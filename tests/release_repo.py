@@ -21,13 +21,11 @@ model_seed: 42
 
 
 def make_freezable(root: Path) -> Path:
-    """Decide the pending values of gsm8k and deepseek-r1 and commit: both can be frozen."""
-    for name in ("gsm8k", "mlperf_deepseek_r1"):
-        path = f"benchmark_suite/datasets/{name}.yaml"
-        replace_in(root, path, "  url: <TBD>", f"  url: https://example.org/{name}.parquet")
-        replace_in(root, path, "  sha256: <TBD>", f"  sha256: {SHA}")
-    replace_in(root, "benchmark_suite/benchmarks/deepseek-r1.yaml", "min_sample_count: <TBD>", "min_sample_count: 4388")
-    commit_all(root, "Decide the pending values of gsm8k and deepseek-r1")
+    """Decide the pending values of gsm8k and commit: gsm8k and deepseek-r1 can be frozen."""
+    path = "benchmark_suite/datasets/gsm8k.yaml"
+    replace_in(root, path, "  url: <TBD>", "  url: https://example.org/gsm8k.parquet")
+    replace_in(root, path, "  sha256: <TBD>", f"  sha256: {SHA}")
+    commit_all(root, "Decide the pending values of gsm8k")
     git(root, "tag", "-d", "v1")
     return root
 
