@@ -121,8 +121,9 @@ class _Generator:
         )
         # So does the MLPerf tools' name: a copy goes by its id there.
         text = re.sub(r"^mlperf_name: .*\n", "", text, flags=re.MULTILINE)
-        text = _sub(text, r"^  url: <TBD>$", f"  url: https://data.example.invalid/{ident}/data.parquet", ident)
-        return _sub(text, r"^  sha256: <TBD>$", f"  sha256: {self.hex(64)}", ident)
+        # Pinned or pending in the template, each copy gets a source of its own.
+        text = _sub(text, r"^  url: .*$", f"  url: https://data.example.invalid/{ident}/data.parquet", ident)
+        return _sub(text, r"^  sha256: .*$", f"  sha256: {self.hex(64)}", ident)
 
     def dataset_mlperf(self, ident: str) -> str:
         """Shaped like mlperf_deepseek_r1: prompted and scored (4388 samples)."""
@@ -136,18 +137,10 @@ class _Generator:
         return _no_pending(self._source(self.t.ds_aime, ident), ident)
 
     def dataset_gpqa(self, ident: str) -> str:
-        text = self._source(self.t.ds_gpqa, ident)
-        text = _sub(text, r"^  column: <TBD>$", "  column: question", ident)  # prompts
-        text = _sub(text, r"^  column: <TBD>$", "  column: answer", ident)  # answers
-        text = _sub(text, r"^    ground_truth: <TBD>$", "    ground_truth: answer", ident)
-        return _no_pending(text, ident)
+        return _no_pending(self._source(self.t.ds_gpqa, ident), ident)
 
     def dataset_lcb(self, ident: str) -> str:
-        text = self._source(self.t.ds_lcb, ident)
-        text = _sub(text, r"^  column: <TBD>$", "  column: question_content", ident)  # prompts
-        text = _sub(text, r"^  column: <TBD>$", "  column: private_test_cases", ident)  # answers
-        text = _sub(text, r"^    ground_truth: <TBD>$", "    ground_truth: private_test_cases", ident)
-        return _no_pending(text, ident)
+        return _no_pending(self._source(self.t.ds_lcb, ident), ident)
 
     # -- benchmarks -----------------------------------------------------------------------
 
@@ -158,7 +151,6 @@ class _Generator:
         text = _sub(text, r"^model: .*$", f"model: {model}", ident)
         text = _sub(text, r"^  datasets: \[mlperf_deepseek_r1\]$", f"  datasets: [{dataset}]", ident)
         text = _sub(text, r"^    - dataset: mlperf_deepseek_r1$", f"    - dataset: {dataset}", ident)
-        text = _sub(text, r"^    min_sample_count: <TBD>$", "    min_sample_count: 4388", ident)
         return _no_pending(text, ident)
 
     def bench_gpt_oss(self, ident: str, model: str, perf: str, accuracy: tuple[str, str, str]) -> str:

@@ -12,6 +12,9 @@ from pathlib import Path
 from tests.helpers import commit_all, git, replace_in
 
 SHA = "ab" * 32
+# The proposal's example set A, not the published one (tests/fixtures/mlperf/seed_sets.yaml, endpoints_policies'
+# seedset.yaml): its first two seeds are LoadGen's mlperf.conf seeds, which the v6.1 endpoints runs of
+# tests/fixtures/endpoints/ recorded, so a release that grades those runs carries this set.
 SEEDS_A = """\
 id: A
 scheduler_rng_seed: 16159082839903944936
@@ -21,13 +24,11 @@ model_seed: 42
 
 
 def make_freezable(root: Path) -> Path:
-    """Decide the pending values of gsm8k and deepseek-r1 and commit: both can be frozen."""
-    for name in ("gsm8k", "mlperf_deepseek_r1"):
-        path = f"benchmark_suite/datasets/{name}.yaml"
-        replace_in(root, path, "  url: <TBD>", f"  url: https://example.org/{name}.parquet")
-        replace_in(root, path, "  sha256: <TBD>", f"  sha256: {SHA}")
-    replace_in(root, "benchmark_suite/benchmarks/deepseek-r1.yaml", "min_sample_count: <TBD>", "min_sample_count: 4388")
-    commit_all(root, "Decide the pending values of gsm8k and deepseek-r1")
+    """Decide the pending values of gsm8k and commit: gsm8k and deepseek-r1 can be frozen."""
+    path = "benchmark_suite/datasets/gsm8k.yaml"
+    replace_in(root, path, "  url: <TBD>", "  url: https://example.org/gsm8k.parquet")
+    replace_in(root, path, "  sha256: <TBD>", f"  sha256: {SHA}")
+    commit_all(root, "Decide the pending values of gsm8k")
     git(root, "tag", "-d", "v1")
     return root
 
@@ -133,8 +134,7 @@ def make_training_freezable(root: Path) -> Path:
     for old, new in (("url: <TBD>", "url: https://example.org/r2e-gym-subset"), ("sha256: <TBD>", f"sha256: {SHA}")):
         text = text.replace(old, new)  # the tasks' and the images' alike
     text = text.replace("column: <TBD>", "column: problem_statement", 1).replace("column: <TBD>", "column: tests")
-    path.write_text(text, encoding="utf-8")
-    replace_in(root, "benchmark_suite/models/qwen3-5-397b-a17b.yaml", "sha: <TBD>", "sha: " + "cd" * 20)
+    path.write_text(text, encoding="utf-8")  # the model's checkpoint is pinned in the shipped catalog
     commit_all(root, "Decide the pending values of llm-post-training")
     git(root, "tag", "-d", "v1")
     return root

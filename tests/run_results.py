@@ -133,7 +133,7 @@ def gpt_oss_results(**overrides: Any) -> RunResults:
 
 
 def set_deepseek_sample_count(root: Path) -> Path:
-    """Give deepseek-r1 the min_sample_count of the endpoints run (pending in the shipped catalog)."""
+    """Give deepseek-r1 the min_sample_count of the endpoints run, where the catalog leaves it pending."""
     path = root / "benchmark_suite/benchmarks/deepseek-r1.yaml"
     path.write_text(path.read_text().replace("min_sample_count: <TBD>", "min_sample_count: 4388"))
     return root

@@ -103,10 +103,12 @@ def test_verify_lists_pending_and_reads_local_files(catalog_dir: Path, tmp_path:
     local.mkdir()
     (local / "aime25").write_bytes(BODY)
     replace_in(catalog_dir, AIME, "  sha256: <TBD>", f"  sha256: {SHA}")
+    (local / "deepseek_r1_eval.parquet").write_bytes(BODY)  # pinned in the shipped catalog: a mismatch here
     rows = {r.dataset: r for r in verify_datasets(WorkingTree(catalog_dir), local=local).datasets}
     assert rows["aime25"].status == "ok"
     assert rows["gpqa"].status == "pending"
-    run_cli("datasets", "verify", "-C", str(catalog_dir), "--local", str(local))
+    assert rows["mlperf_deepseek_r1"].status == "mismatch"
+    run_cli("datasets", "verify", "aime25", "gpqa", "-C", str(catalog_dir), "--local", str(local))
 
 
 def test_verify_unknown_dataset_exits_2(catalog_dir: Path) -> None:
@@ -230,7 +232,8 @@ def test_verify_local_names_every_missing_file_before_hashing_any(
     result = run_cli("datasets", "verify", "-C", str(catalog_dir), "--local", str(local), code=2)
     assert result.stdout == ""
     assert result.stderr == (
-        f"error: {local} has no file for aime25 (aime25.jsonl or aime25), gsm8k (gsm8k)\n"
+        f"error: {local} has no file for aime25 (aime25.jsonl or aime25), gsm8k (gsm8k), "
+        "mlperf_deepseek_r1 (deepseek_r1_eval.parquet or mlperf_deepseek_r1)\n"
         "hint: put the files there, or name only the datasets to verify\n"
     )
     monkeypatch.undo()
@@ -354,6 +357,14 @@ def test_pin_fills_a_pending_sample_count_without_a_flag(catalog_dir: Path, tmp_
 def test_pin_refuses_to_change_the_format_and_writes_it_when_allowed(catalog_dir: Path, tmp_path: Path) -> None:
     # Was exit 0 with `format: parquet` kept for a .jsonl file (and its records not counted).
     relative = "benchmark_suite/datasets/mlperf_deepseek_r1.yaml"
+    # From the file as it was before its source was pinned: no size, the sha256 pending.
+    replace_in(catalog_dir, relative, "  size: 4918491\n", "")
+    replace_in(
+        catalog_dir,
+        relative,
+        "  sha256: 36facfae18f42587b7e4863e16a0e96446470761017d207791e609537d0f6f02",
+        "  sha256: <TBD>",
+    )
     before = (catalog_dir / relative).read_bytes()
     data = _lines(tmp_path, "dsr1.jsonl", 4388)
     result = run_cli("datasets", "pin", "mlperf_deepseek_r1", str(data), "-C", str(catalog_dir), code=1)

@@ -69,8 +69,8 @@ def test_the_checker_reads_the_drafters_and_the_models(released: Path, tmp_path:
     assert summary["models"] == [
         {
             "name": "deepseek-r1",
-            "checkpoint": "deepseek-ai/DeepSeek-R1-0528",
-            "revision": "4236a6af538feda4548eca9ab308586007567f52",
+            "checkpoint": "deepseek-ai/DeepSeek-R1",
+            "revision": "56d4cbbb4d29f4355bab4b9a39ccb717a14ad5ad",
             "benchmarks": ["deepseek-r1"],
         },
         {

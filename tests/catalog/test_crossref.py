@@ -18,13 +18,10 @@ def test_shipped_catalog_is_valid_with_its_pending_values(catalog_dir: Path) -> 
     assert result.ok
     assert problems(catalog_dir) == []
     pending = [d for d in result.diagnostics if d.code == "pending-value"]
-    assert len(pending) == 26
+    assert len(pending) == 18
     first = pending[0]
-    assert (first.path, first.line, first.column) == ("benchmark_suite/benchmarks/deepseek-r1.yaml", 25, 23)
-    assert first.message == (
-        "benchmark `deepseek-r1`: performance.requirements.min_sample_count is pending (<TBD>); "
-        "blocks freezing deepseek-r1"
-    )
+    assert (first.path, first.line, first.column) == ("benchmark_suite/datasets/aime25.yaml", 7, 8)
+    assert first.message == ("dataset `aime25`: source.url is pending (<TBD>); blocks freezing gpt-oss-120b")
 
 
 def test_unknown_model_with_near_miss(catalog_dir: Path) -> None:

@@ -17,10 +17,10 @@ def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: 
     out, err = done.stdout, done.stderr
     assert err == ""
     lines = out.splitlines()
-    assert lines[-1] == "working tree: valid (0 errors, 26 warnings, 26 pending values)"
+    assert lines[-1] == "working tree: valid (0 errors, 18 warnings, 18 pending values)"
     assert lines[0] == (
-        "benchmark_suite/benchmarks/deepseek-r1.yaml:25:23: pending-value warning: benchmark `deepseek-r1`: "
-        "performance.requirements.min_sample_count is pending (<TBD>); blocks freezing deepseek-r1"
+        "benchmark_suite/datasets/aime25.yaml:7:8: pending-value warning: dataset `aime25`: "
+        "source.url is pending (<TBD>); blocks freezing gpt-oss-120b"
     )
 
 
@@ -31,7 +31,7 @@ def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
         "benchmark_suite/benchmarks/gsm8k.yaml:21:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)"
     ) in out.splitlines()
-    assert out.splitlines()[-1] == "working tree: invalid (1 errors, 26 warnings, 26 pending values)"
+    assert out.splitlines()[-1] == "working tree: invalid (1 errors, 18 warnings, 18 pending values)"
 
 
 def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
@@ -41,7 +41,7 @@ def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
     assert list(report) == ["schema", "tree", "summary", "diagnostics", "valid"]
     assert report["schema"] == "catalogctl/diagnostics/v1"
     assert report["valid"] is False
-    assert report["summary"] == {"errors": 1, "warnings": 26, "pending": 26}  # the benchmark is not blamed
+    assert report["summary"] == {"errors": 1, "warnings": 18, "pending": 18}  # the benchmark is not blamed
     errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
     assert errors == [
         {
@@ -96,11 +96,11 @@ def test_ls_benchmarks_table(catalog_dir: Path) -> None:
     assert out.splitlines()[0].split() == ["ID", "KIND", "TITLE", "MODEL", "DATASETS", "PENDING"]
     gpt = next(line for line in out.splitlines() if line.startswith("gpt-oss-120b "))
     assert "gpt_oss_perf, aime25, gpqa, livecodebench" in gpt
-    assert gpt.rstrip().endswith("14")
+    assert gpt.rstrip().endswith("8")
 
 
 def test_ls_json_for_each_kind(catalog_dir: Path) -> None:
-    for kind, count in (("benchmarks", 4), ("models", 4), ("datasets", 7), ("metrics", 11)):
+    for kind, count in (("benchmarks", 5), ("models", 4), ("datasets", 8), ("metrics", 16)):
         out = run_cli("ls", kind, "-C", str(catalog_dir), "--format", "json").stdout
         data = json.loads(out)
         assert data["schema"] == "catalogctl/ls/v1"
@@ -109,8 +109,8 @@ def test_ls_json_for_each_kind(catalog_dir: Path) -> None:
     assert data["models"][-1] == {
         "id": "qwen3-5-397b-a17b",
         "reference_id": "Qwen/Qwen3.5-397B-A17B",
-        "sha": "<TBD>",
-        "pending": 1,
+        "sha": "8472618112abcbd45acbcdc58436aff4233c23f7",
+        "pending": 0,
     }
 
 
@@ -178,7 +178,7 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
     print_validation_rich(ValidationReport.of(result.catalog.label, result.diagnostics))
     text = buffer.getvalue()
     assert "\x1b[1;31mschema-invalid-value\x1b[0m" in text
-    assert "working tree: invalid (1 errors, 26 warnings, 26 pending values)" in text
+    assert "working tree: invalid (1 errors, 18 warnings, 18 pending values)" in text
 
 
 def test_an_unwritable_output_is_an_environment_error(tmp_path: Path) -> None:

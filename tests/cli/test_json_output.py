@@ -57,9 +57,6 @@ def runs(tmp_path: Path) -> dict[str, tuple[Path, Path]]:
     results file (gpt-oss-120b) and a training run that reported too little (llm-post-training)."""
     catalog = copy_catalog(tmp_path / "pinned")
     pin_all(catalog)
-    replace_in(
-        catalog, "benchmark_suite/benchmarks/deepseek-r1.yaml", "min_sample_count: <TBD>", "min_sample_count: 4388"
-    )
     folder = tmp_path / "run"
     (folder / "performance").mkdir(parents=True)
     (folder / "accuracy").mkdir()

@@ -38,8 +38,8 @@ def test_removed_renamed_added_and_identical_benchmarks_in_words(catalog_repo: P
         "",
         "| benchmark | contract |",
         "| --- | --- |",
-        "| `deepseek-r1` | removed (was sha256:87d466dcfbf5…) |",
-        "| `gpt-oss-120b` | contract changed (sha256:e6235c903b25… -> sha256:6f319341caac…) |",
+        "| `deepseek-r1` | removed (was sha256:ab89b2a9d519…) |",
+        "| `gpt-oss-120b` | contract changed (sha256:cc6327135f08… -> sha256:d80de888ab43…) |",
         "| `gsm8k-cot` | renamed from gsm8k, contract changed (sha256:f48361fbd52f… -> sha256:2319f38b066b…) |",
         "| `gsm8k-fast` | added (sha256:42ccc623369b…) |",
         "| `llm-post-training` | contract identical |",
@@ -94,10 +94,10 @@ def test_two_cohorts_get_a_cohort_table_and_a_note_for_a_missing_tag(catalog_rep
 
 def test_a_pending_value_in_a_diffed_value_stays_text(catalog_repo: Path) -> None:
     # `<TBD>` unescaped is an HTML tag to GitHub: the changelog section showed `"" -> 4388`.
-    replace_in(catalog_repo, DEEPSEEK, "min_sample_count: <TBD>", "min_sample_count: 4388")
+    replace_in(catalog_repo, DEEPSEEK, "min_sample_count: 4388", "min_sample_count: <TBD>")
     markdown = diff_markdown(diff_refs(catalog_repo, "v1"))
     assert (
-        '| contract | benchmark deepseek-r1: performance.requirements.min_sample_count "&lt;TBD>" -> 4388 '
+        '| contract | benchmark deepseek-r1: performance.requirements.min_sample_count 4388 -> "&lt;TBD>" '
         "| `deepseek-r1` | `benchmark_suite/benchmarks/deepseek-r1.yaml:25:5` |"
     ) in markdown.splitlines()
     assert "<TBD>" not in markdown

@@ -159,10 +159,13 @@ def test_rename_is_one_rename(catalog_repo: Path) -> None:
     )
     (models / "llama3-1-8b.yaml").unlink()
     write(catalog_repo, "benchmark_suite/models/llama-3-1-8b.yaml", text)
-    replace_in(catalog_repo, "benchmark_suite/benchmarks/gsm8k.yaml", "model: llama3-1-8b", "model: llama-3-1-8b")
+    for bench in ("gsm8k", "llama3-1-8b"):
+        path = f"benchmark_suite/benchmarks/{bench}.yaml"
+        replace_in(catalog_repo, path, "model: llama3-1-8b", "model: llama-3-1-8b")
     report = diff_refs(catalog_repo, "v1")
     assert changes(report) == [
         ("contract", "benchmark", "gsm8k", "modified", "model"),
+        ("contract", "benchmark", "llama3-1-8b", "modified", "model"),
         ("contract", "model", "llama-3-1-8b", "renamed", "renamed_from"),
     ]
     rename = next(c for c in report.changes if c.change == "renamed")

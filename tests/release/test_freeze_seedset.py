@@ -11,9 +11,9 @@ from submission_checker.seed_sets import bundled_seed_sets_path, load_seed_sets
 
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.release.freeze import FreezeRequest, freeze
-from tests.helpers import run_cli, write
+from tests.helpers import REPO_ROOT, commit_all, replace_in, run_cli, write
 from tests.release.test_freeze import NOW, ruleset_at
-from tests.release_repo import make_freezable
+from tests.release_repo import SEEDS_A, make_freezable
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mlperf"
 SEEDSET = FIXTURES / "seed_sets.yaml"
@@ -86,3 +86,47 @@ def test_a_malformed_published_file_is_positioned(repo: Path, tmp_path: Path) ->
     bad = write(tmp_path, "bad.yaml", SEEDSET.read_text(encoding="utf-8").replace("2026-10-C1", "2026-10"))
     result = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(bad), "-C", str(repo), code=1)
     assert f"{bad}:15:14: schema-invalid-value cohort.cohort-id: `2026-10` is not a cohort id" in result.stderr
+
+
+def readme_block(after: str) -> list[str]:
+    """The lines of the README's first code block after the line `after`."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(after)
+    block = text[text.index("```\n", start) + 4 :]
+    return block[: block.index("```\n")].splitlines()
+
+
+def test_the_readme_maintainer_flow_imports_the_published_set_and_prints_what_catalogctl_prints(repo: Path) -> None:
+    flow = readme_block("The maintainer's flow, in a scratch copy of this repository:")
+    published = str(SEEDSET.relative_to(REPO_ROOT))
+    first = f'$ catalogctl freeze 2026-10-C1 --add gsm8k --seeds {published} -m "October, second round"'
+    assert first in flow
+    done = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(SEEDSET), "-C", str(repo))
+    note = done.stdout.splitlines()[0]
+    assert flow[flow.index(first) + 1] == note == "note: seed set A imported, valid through 2026-12-C0"
+    [seed_set] = ruleset_at(repo, "2026-10-C1").seed_sets
+    assert (seed_set.scheduler_rng_seed, seed_set.sample_index_rng_seed, seed_set.model_seed) == SET_A
+    replace_in(repo, "benchmark_suite/benchmarks/gsm8k.yaml", "max_new_tokens: 256", "max_new_tokens: 512")
+    commit_all(repo, "gsm8k: longer answers")
+    assert "$ catalogctl freeze 2026-11-C0" in flow
+    run_cli("freeze", "2026-11-C0", "-C", str(repo))
+    cohorts = run_cli("cohorts", "-C", str(repo)).stdout.splitlines()
+    at = flow.index("$ catalogctl cohorts")
+    assert flow[at + 1 : at + 1 + len(cohorts)] == cohorts
+
+
+def test_the_readme_and_the_fixtures_say_which_set_is_which() -> None:
+    import mlperf_loadgen
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    published = "| the **published** set A (cohort-id 2026-10-C1) | {} | {} | {} |".format(*SET_A)
+    assert published in readme
+    example = dict(line.split(": ") for line in SEEDS_A.splitlines())
+    values = (example["scheduler_rng_seed"], example["sample_index_rng_seed"], example["model_seed"])
+    assert "| the **proposal's example** set A | {} | {} | {} |".format(*values) in readme
+    assert int(values[0]) not in SET_A
+    # Its first two seeds are LoadGen's mlperf.conf seeds (compiled into mlcommons-loadgen, which
+    # loads them before any user.conf).
+    settings = mlperf_loadgen.TestSettings()
+    assert settings.FromConfig("/dev/null", "llama3.1-8b", "Offline") == 0
+    assert (str(settings.schedule_rng_seed), str(settings.sample_index_rng_seed)) == values[:2]

@@ -78,11 +78,11 @@ def test_the_qwen3_vl_accuracy_file_is_not_graded_as_deepseek(catalog: Path, tmp
 
 
 def test_a_served_model_the_submission_does_not_declare(catalog: Path, tmp_path: Path) -> None:
-    config = resolved(tmp_path, catalog, "deepseek-r1", served_model="deepseek-ai/DeepSeek-R1-0528")
+    config = resolved(tmp_path, catalog, "deepseek-r1", served_model="deepseek-ai/DeepSeek-R1")
     done = run_cli("check", config, run_folder(tmp_path, "interactive"), code=2)
     assert done.stderr == (
         f"error: this run is of model `{DEEPSEEK_SERVED}`; the contract is of model `deepseek-r1` or "
-        "`deepseek-ai/DeepSeek-R1-0528`\n"
+        "`deepseek-ai/DeepSeek-R1`\n"
         "hint: if the endpoint serves the contract's model under another name, declare it in the submission: "
         "endpoint_config.served_model\n"
     )
@@ -91,7 +91,7 @@ def test_a_served_model_the_submission_does_not_declare(catalog: Path, tmp_path:
 def test_the_contracts_reference_id_needs_no_declaration(catalog: Path, tmp_path: Path) -> None:
     folder = run_folder(tmp_path, "interactive")
     config_yaml = folder / "config.yaml"
-    config_yaml.write_text(config_yaml.read_text().replace(DEEPSEEK_SERVED, "deepseek-ai/DeepSeek-R1-0528", 1))
+    config_yaml.write_text(config_yaml.read_text().replace(DEEPSEEK_SERVED, "deepseek-ai/DeepSeek-R1", 1))
     done = run_cli("check", resolved(tmp_path, catalog, "deepseek-r1", served_model=""), folder, code=1)
     assert done.stderr == ""
 
