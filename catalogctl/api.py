@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from catalogctl.model.diff import DiffReport
     from catalogctl.model.release import Releases, Verification
     from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.release.signers import SignatureFlags
 
 
 def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
@@ -33,29 +34,34 @@ def diff_refs(path: Path | str | None, old: str, new: str | None = None) -> Diff
     return diff_trees(old_tree, new_tree, old, new or "working tree")
 
 
-def list_releases(path: Path | str | None = None) -> Releases:
-    """The frozen cohorts of the working tree's catalog, with the state of their tags."""
+def list_releases(path: Path | str | None = None, signature: SignatureFlags | None = None) -> Releases:
+    """The frozen cohorts of the working tree's catalog, with the state of their tags and signers."""
     import datetime as dt
 
     from catalogctl.catalog.source import find_root
     from catalogctl.io import gitrepo
     from catalogctl.io.tree import WorkingTree
     from catalogctl.release.releases import list_cohorts, releases
+    from catalogctl.release.signers import trust_for
 
     root = find_root(Path.cwd() if path is None else Path(path))
     repo = gitrepo.open_repository(root)
     catalog = load_tree(WorkingTree(root)).catalog
-    frozen = list_cohorts(repo, catalog)
+    frozen = list_cohorts(repo, catalog, trust_for(repo, signature))
     return releases(frozen, dt.datetime.now(dt.UTC).date())
 
 
-def verify_release(path: Path | str | None, cohort: str, ref: str | None = None) -> Verification:
-    """Verify a cohort's release (see `releases.verify_cohort`)."""
+def verify_release(
+    path: Path | str | None, cohort: str, ref: str | None = None, signature: SignatureFlags | None = None
+) -> Verification:
+    """Verify a cohort's release (see `releases.verify_cohort`), its signature by `signature`
+    (the flags), the environment or git config (see `release.signers`)."""
     from catalogctl.io import gitrepo
     from catalogctl.release.releases import verify_cohort
+    from catalogctl.release.signers import trust_for
 
     repo = gitrepo.open_repository(Path.cwd() if path is None else Path(path))
-    return verify_cohort(repo, cohort, ref)
+    return verify_cohort(repo, cohort, ref, trust_for(repo, signature))
 
 
 def resolve_submission(
@@ -75,6 +81,7 @@ def preflight_submission(
     remote: str | None = None,
     offline: bool = False,
     github: str | None = None,
+    signature: SignatureFlags | None = None,
 ) -> ResolvedConfig:
     """Check the checkout is exactly the cohort's release (locally and on `remote`: by default the
     current branch's upstream remote, else the only remote, else `origin`), then resolve. Raises
@@ -82,7 +89,12 @@ def preflight_submission(
     from catalogctl.run.preflight import preflight as run
 
     return run(
-        Path.cwd() if path is None else Path(path), Path(submission), remote=remote, offline=offline, github=github
+        Path.cwd() if path is None else Path(path),
+        Path(submission),
+        remote=remote,
+        offline=offline,
+        github=github,
+        signature=signature,
     )
 
 

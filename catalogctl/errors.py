@@ -16,6 +16,7 @@ Exit codes (every verb):
 | 7 | `resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`) |
 | 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
 | 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
+| 10 | `preflight`: a required signature is missing, bad, by an unknown key, revoked or expired (`signature-invalid`) |
 | 70 | internal error: a bug in catalogctl (one line; rerun with `--traceback` and report it) |
 | 130 | interrupted (Ctrl-C) |
 """
@@ -173,6 +174,7 @@ CHECK_EXIT_CODES: dict[str, int] = {
     "submission-mismatch": 7,  # benchmark not in the cohort, seed set not valid for it, api_type differs
     "contract-mismatch": 8,  # the contract at the tag no longer has the digest the ruleset froze
     "release-unreachable": 9,  # the release commit is not on the default branch (the remote's, in preflight)
+    "signature-invalid": 10,  # the tag's signature is missing, bad, unknown, revoked or expired, when required
 }
 
 

@@ -69,6 +69,34 @@ RefOpt = Annotated[
     typer.Option("--ref", help="Read the catalog at this tag, branch, commit or cohort instead of the working tree."),
 ]
 RepoOpt = Annotated[Path | None, typer.Option("--path", "-C", help="The catalog repository (default: current folder).")]
+RequireSignatureOpt = Annotated[
+    bool,
+    typer.Option(
+        "--require-signature",
+        help="Require a good SSH signature on the release tag, by a signer of the allowed-signers file "
+        "(the suite's policy may require it anyway).",
+    ),
+]
+AllowedSignersOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--allowed-signers",
+        metavar="FILE",
+        help="The allowed-signers file (ssh-keygen's format), outside the repository [default: "
+        "$CATALOGCTL_ALLOWED_SIGNERS, else git config gpg.ssh.allowedSignersFile].",
+        show_default=False,
+    ),
+]
+RevocationListOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--revocation-list",
+        metavar="FILE",
+        help="Revoked keys (a KRL or public keys), outside the repository [default: $CATALOGCTL_SSH_REVOKED, "
+        "else git config gpg.ssh.revocationKeyring].",
+        show_default=False,
+    ),
+]
 
 
 def _version(value: bool) -> None:

@@ -8,7 +8,16 @@ from typing import Annotated
 
 import typer
 
-from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RepoOpt, out
+from catalogctl.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    AllowedSignersOpt,
+    ListFormat,
+    RepoOpt,
+    RequireSignatureOpt,
+    RevocationListOpt,
+    out,
+)
 
 export_app = typer.Typer(help="Write what other tools read, from a frozen cohort.", no_args_is_help=True)
 
@@ -110,15 +119,19 @@ def freeze(
 def cohorts(
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
 ) -> None:
-    """List frozen cohorts (date, benchmarks, valid seed sets, tag state) and the next cohort.
+    """List frozen cohorts (date, benchmarks, valid seed sets, tag state, signer) and the next cohort.
 
-    Exit 1 when a tag has moved or is missing.
+    Exit 1 when a tag has moved or is missing, or a signature required is not good.
     """
     from catalogctl.api import list_releases
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import COHORTS_REPORTERS
 
-    releases = list_releases(path)
+    releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list))
     out(COHORTS_REPORTERS[fmt](releases))
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
@@ -130,13 +143,18 @@ def verify(
         str | None, typer.Option("--ref", help="Check the digests against the contracts at this ref.")
     ] = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
 ) -> None:
     """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
-    carries its digest, and every contract digest matches. Exit 1 with the differences."""
+    carries its digest, every contract digest matches, and (when required) a trusted signer signed
+    it. Exit 1 with the differences."""
     from catalogctl.api import verify_release
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import VERIFY_REPORTERS
 
-    result = verify_release(path, cohort, ref)
+    result = verify_release(path, cohort, ref, SignatureFlags(require_signature, allowed_signers, revocation_list))
     out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 

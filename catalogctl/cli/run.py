@@ -12,11 +12,14 @@ from catalogctl.cli.catalog import list_entities
 from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
+    AllowedSignersOpt,
     DocFormat,
     EntityKind,
     ListFormat,
     RefOpt,
     RepoOpt,
+    RequireSignatureOpt,
+    RevocationListOpt,
     out,
 )
 
@@ -81,20 +84,28 @@ def preflight(
     output: OutputOpt = None,
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
 ) -> None:
     """Check the checkout is exactly the cohort's release, locally and on the remote, then resolve.
 
     Fails closed. Exit codes: 3 HEAD is not the release commit; 4 uncommitted changes in the
     catalog; 5 the release tag is missing, lightweight or wrong; 6 the remote disagrees or is
     unreachable; 7 the submission does not fit the cohort; 8 the contract changed since the freeze;
-    1 an invalid submission or catalog; 2 a usage or environment error.
+    10 the tag's signature is missing, bad, unknown, revoked or expired (when the suite's policy or
+    --require-signature asks); 1 an invalid submission or catalog; 2 a usage or environment error.
     """
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.run.preflight import preflight as run_preflight
     from catalogctl.run.resolve import output_format
 
     if output is not None:
         output_format(output)
-    config = run_preflight(path or Path.cwd(), submission, remote=remote, offline=offline, github=github)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    config = run_preflight(
+        path or Path.cwd(), submission, remote=remote, offline=offline, github=github, signature=flags
+    )
     _emit_resolved(config, output, fmt)
 
 

@@ -5,7 +5,8 @@ Trees are read straight from the object database: nothing is checked out, nothin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygit2
@@ -368,6 +369,39 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
     return TagState(name, str(named.id), False, "")
 
 
+@dataclass(frozen=True)
+class TagObject:
+    """An annotated tag object as git stores it (signature included), and its tagger's date."""
+
+    id: str
+    raw: bytes
+    tagged_at: dt.datetime
+
+
+def tag_object(repo: pygit2.Repository, name: str) -> TagObject | None:
+    """The annotated tag object `refs/tags/<name>` points at; None for a lightweight or missing tag."""
+    try:
+        ref = repo.references[f"refs/tags/{name}"]
+    except (KeyError, ValueError, pygit2.InvalidSpecError):
+        return None
+    target = repo.get(ref.target)
+    if not isinstance(target, pygit2.Tag):
+        return None
+    _, raw = repo.odb.read(target.id)
+    tagger = target.tagger
+    when = dt.datetime.fromtimestamp(tagger.time, dt.timezone(dt.timedelta(minutes=tagger.offset)))
+    return TagObject(str(target.id), bytes(raw), when)
+
+
+def config_path(repo: pygit2.Repository, key: str) -> str | None:
+    """A path-valued git config entry (`~` expanded, as git does); None when unset."""
+    try:
+        value = str(repo.config[key])
+    except (KeyError, ValueError):
+        return None
+    return str(Path(value).expanduser()) if value else None
+
+
 def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, message: str) -> None:
     """An annotated tag; an existing tag or a leftover lock file is an error, never overwritten."""
     try:
@@ -432,6 +466,7 @@ class RemoteListing:
 
     refs: dict[str, str]
     default_branch: str  # `refs/heads/<name>`: the remote's HEAD symref, else `refs/heads/main`
+    tag_objects: dict[str, str] = field(default_factory=dict)  # `refs/tags/X` -> the tag object, unpeeled
 
 
 def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
@@ -445,6 +480,7 @@ def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
             exc, f"cannot list the refs of `{redact_url(remote)}`: {exc}", "check the remote's URL and your access"
         ) from None
     refs: dict[str, str] = {}
+    unpeeled: dict[str, str] = {}
     default = DEFAULT_BRANCH
     for head_ in heads:
         name = str(head_.name)
@@ -454,7 +490,8 @@ def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
             refs[name[:-3]] = str(head_.oid)
         else:
             refs.setdefault(name, str(head_.oid))
-    return RemoteListing(refs, default)
+            unpeeled[name] = str(head_.oid)
+    return RemoteListing(refs, default, unpeeled)
 
 
 def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:

@@ -13,6 +13,22 @@ from catalogctl.model.report import Report
 COHORTS_SCHEMA: Literal["catalogctl/cohorts/v1"] = "catalogctl/cohorts/v1"
 VERIFY_SCHEMA: Literal["catalogctl/verify/v1"] = "catalogctl/verify/v1"
 TagStatus = Literal["matches", "present", "moved", "missing"]
+SignatureState = Literal["good", "unsigned", "bad", "unknown-key", "expired", "revoked", "unsupported", "not-checked"]
+
+
+class Signature(Report):
+    """A release tag's signature: checked against the allowed-signers file, or only read."""
+
+    state: SignatureState = Field(
+        description="good: a trusted signer's; unsigned (or a lightweight tag); bad: not a signature of this "
+        "tag; unknown-key: a key no allowed signer has; expired: signed outside the key's valid-after/"
+        "valid-before; revoked: the key is in the revocation list; unsupported: a GPG or X.509 signature; "
+        "not-checked: no allowed-signers file was configured"
+    )
+    required: bool = Field(description="whether the suite's policy or the caller requires a good signature")
+    principal: str | None = Field(None, description="the signer, as the allowed-signers file names it")
+    fingerprint: str | None = Field(None, description="the signing key's SHA256 fingerprint")
+    message: str = ""
 
 
 class FreezeResult(Report):
@@ -45,6 +61,7 @@ class CohortInfo(Report):
     )
     tag_commit: str | None
     ruleset_commit: str | None = Field(description="the commit that added the ruleset")
+    signature: Signature | None = Field(None, description="the release tag's signature; absent without a tag")
 
 
 class NextCohort(Report):
@@ -63,8 +80,9 @@ class Releases(Report):
 
     @property
     def ok(self) -> bool:
-        """No tag has moved or gone missing."""
-        return not any(c.tag in ("moved", "missing") for c in self.cohorts)
+        """No tag has moved or gone missing, and every signature required is good."""
+        unsigned = any(c.signature and c.signature.required and c.signature.state != "good" for c in self.cohorts)
+        return not unsigned and not any(c.tag in ("moved", "missing") for c in self.cohorts)
 
 
 class Verification(Report):
@@ -79,6 +97,7 @@ class Verification(Report):
     checked_against: str = Field("", description="the ref whose contracts the digests were checked against")
     problems: list[str] = Field(default_factory=list)
     passed: list[str] = Field(default_factory=list)
+    signature: Signature | None = Field(None, description="the release tag's signature; absent without a tag")
 
     @computed_field  # type: ignore[prop-decorator]
     @property

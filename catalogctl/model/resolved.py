@@ -35,6 +35,13 @@ class RemoteVerification(_Out):
     note: str = ""
 
 
+class Signer(_Out):
+    """Who signed the release tag, as `preflight` verified it against the allowed-signers file."""
+
+    principal: str = Field(description="the signer, as the allowed-signers file names it")
+    key_fingerprint: str = Field(description="the SHA256 fingerprint of the key that signed the tag")
+
+
 class Provenance(_Out):
     """Where a resolved config came from."""
 
@@ -46,6 +53,9 @@ class Provenance(_Out):
     tool_version: str
     resolved_at: str
     remote: RemoteVerification
+    signer: Signer | None = Field(
+        default=None, description="the release tag's verified signer; absent when no signature was checked"
+    )
     config_digest: str | None = Field(
         default=None,
         description="sha256 of the canonical JSON of the whole resolved config without this field: `check` "

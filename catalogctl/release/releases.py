@@ -14,15 +14,29 @@ from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, EntityNotFound, UsageError
 from catalogctl.io import gitrepo
-from catalogctl.model.release import CohortInfo, NextCohort, Releases, TagStatus, Verification
+from catalogctl.model.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, ruleset_digest
-from catalogctl.release.statement import state_release
+from catalogctl.release.signers import SignatureCheck, Trust
+from catalogctl.release.statement import ReleaseState, state_release
 
 # -- the list of cohorts ---------------------------------------------------------------------------
 
 
+def signature_report(check: SignatureCheck | None) -> Signature | None:
+    """The signature clause as the result models show it."""
+    if check is None:
+        return None
+    return Signature(
+        state=check.state,
+        required=check.required,
+        principal=check.principal,
+        fingerprint=check.fingerprint,
+        message=check.message,
+    )
+
+
 def tag_status(
-    repo: gitrepo.Repository, cohort: str, ruleset_text: bytes | None
+    repo: gitrepo.Repository, cohort: str, ruleset_text: bytes | None, state: ReleaseState | None = None
 ) -> tuple[TagStatus, str | None, str | None]:
     """The state of a cohort's tag, by the release statement: matches (it is the release),
     present (there, but lightweight or without the digest of the ruleset HEAD holds), moved (not
@@ -30,25 +44,29 @@ def tag_status(
     missing. Also the tag's commit and the ruleset's commit."""
     added = gitrepo.commit_adding(repo, ruleset_path(cohort))
     ruleset_commit = str(added.id) if added else None
-    state = state_release(repo, cohort)
+    state = state or state_release(repo, cohort)
     if state.tag is None:
         return "missing", None, ruleset_commit
     off_branch = state.failed("on-default-branch")  # a tag pushed to a sibling commit is not where the release is
     if state.tag.commit != ruleset_commit or state.failed("at-ruleset-commit") or off_branch:
         return "moved", state.tag.commit, ruleset_commit
-    if not state.ok or ruleset_text is None or ruleset_digest(ruleset_text) != state.digest:
+    if not all(c.ok for c in state.checks if c.name != "signature"):
+        return "present", state.tag.commit, ruleset_commit
+    if ruleset_text is None or ruleset_digest(ruleset_text) != state.digest:
         return "present", state.tag.commit, ruleset_commit
     return "matches", state.tag.commit, ruleset_commit
 
 
-def list_cohorts(repo: gitrepo.Repository, catalog: Catalog) -> list[CohortInfo]:
-    """Every frozen cohort of the catalog, oldest first."""
+def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None = None) -> list[CohortInfo]:
+    """Every frozen cohort of the catalog, oldest first, each with its signer (see `signers`)."""
+    trust = trust or Trust()
     out: list[CohortInfo] = []
     for cohort_id in sorted(catalog.rulesets, key=Cohort.parse):
         ruleset = catalog.rulesets[cohort_id]
         cohort = Cohort.parse(cohort_id)
         text = catalog.locate("ruleset", cohort_id).document.text.encode("utf-8")
-        status, tag_commit, ruleset_commit = tag_status(repo, cohort_id, text)
+        state = state_release(repo, cohort_id, trust)
+        status, tag_commit, ruleset_commit = tag_status(repo, cohort_id, text, state)
         valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]
         out.append(
             CohortInfo(
@@ -59,6 +77,7 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog) -> list[CohortInfo]
                 tag=status,
                 tag_commit=tag_commit,
                 ruleset_commit=ruleset_commit,
+                signature=signature_report(state.signature),
             )
         )
     return out
@@ -103,12 +122,18 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
     raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {path}", hint)
 
 
-def verify_cohort(repo: gitrepo.Repository, cohort_id: str, ref: str | None = None) -> Verification:
-    """Check a release: the release statement (see `statement`), then that every contract digest
-    in the ruleset matches the contracts at the tag (or at `ref`)."""
+def verify_cohort(
+    repo: gitrepo.Repository, cohort_id: str, ref: str | None = None, trust: Trust | None = None
+) -> Verification:
+    """Check a release: the release statement (see `statement`; its signature clause by `trust`),
+    then that every contract digest in the ruleset matches the contracts at the tag (or at `ref`)."""
     require_cohort(repo, cohort_id)
-    state = state_release(repo, cohort_id)
-    result = Verification(cohort=cohort_id, tag_commit=state.tag.commit if state.tag else None)
+    state = state_release(repo, cohort_id, trust or Trust())
+    result = Verification(
+        cohort=cohort_id,
+        tag_commit=state.tag.commit if state.tag else None,
+        signature=signature_report(state.signature),
+    )
     for check in state.checks:
         if check.name == "tag" and check.ok:
             continue  # "exists" says nothing the tag commit does not

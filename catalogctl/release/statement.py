@@ -6,10 +6,15 @@ branch `origin/HEAD` names, else `main`: local or remote-tracking), and the tag 
 ruleset's digest. The checks are made in that order; one that fails makes the later ones
 meaningless, except that a lightweight tag is still placed. A tag on a sibling commit that
 re-adds an edited ruleset holds every clause but the branch one.
+
+When the suite at the release commit requires it (`policies.releases.require_signature`), or the
+caller asks, a last clause holds: the tag carries a good SSH signature by a signer of an
+allowed-signers file that is not in the tree under check (see `signers`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,11 +22,12 @@ from catalogctl.catalog.layout import ruleset_path
 from catalogctl.errors import CatalogInvalid, CheckFailed, HistoryIncomplete
 from catalogctl.io import gitrepo
 from catalogctl.release.ruleset import digest_in_tag, ruleset_digest
+from catalogctl.release.signers import SignatureCheck, Trust, check_signature, policy_requires
 
-CheckName = Literal["tag", "annotated", "at-ruleset-commit", "on-default-branch", "digest"]
+CheckName = Literal["tag", "annotated", "at-ruleset-commit", "on-default-branch", "digest", "signature"]
 
 # The exit code (see `errors.CHECK_EXIT_CODES`) of a release whose first failing clause is this one.
-_CHECK_CODE: dict[CheckName, str] = {"on-default-branch": "release-unreachable"}
+_CHECK_CODE: dict[CheckName, str] = {"on-default-branch": "release-unreachable", "signature": "signature-invalid"}
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ class ReleaseState:
     ruleset_commit: str | None = None  # the commit that added the ruleset, in the tag's history
     ruleset_text: bytes | None = None  # the ruleset at the tag
     digest: str | None = None  # the ruleset's digest
+    signature: SignatureCheck | None = None  # when asked with a `Trust`, and the tag exists
 
     @property
     def ok(self) -> bool:
@@ -102,8 +109,22 @@ def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str) -> Re
     )
 
 
-def state_release(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
-    """Check the statement for `cohort`, every clause that can be checked."""
+def state_release(repo: gitrepo.Repository, cohort: str, trust: Trust | None = None) -> ReleaseState:
+    """Check the statement for `cohort`, every clause that can be checked; with `trust`, also read
+    the tag's signature, a clause when the caller or the release's suite policy requires it."""
+    state = _unsigned_state(repo, cohort)
+    if trust is None or state.tag is None:
+        return state
+    required = trust.required or policy_requires(gitrepo.commit_by_id(repo, state.tag.commit))
+    signature = check_signature(repo, cohort, trust, required)
+    checks = state.checks
+    if required:
+        checks += (ReleaseCheck("signature", signature.state == "good", signature.message, signature.hint),)
+    return dataclasses.replace(state, checks=checks, signature=signature)
+
+
+def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
+    """Every clause of the statement but the signature's."""
     tag = gitrepo.tag_state(repo, cohort)
     if tag is None:
         gitrepo.require_full_history(repo, ruleset_path(cohort))  # a shallow clone fetches few tags
@@ -169,10 +190,12 @@ def state_release(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
     return ReleaseState(cohort, tag, tuple(checks), str(added.id), text, digest)
 
 
-def require_release(repo: gitrepo.Repository, cohort: str) -> tuple[ReleaseState, gitrepo.Commit]:
+def require_release(
+    repo: gitrepo.Repository, cohort: str, trust: Trust | None = None
+) -> tuple[ReleaseState, gitrepo.Commit]:
     """The release commit of `cohort`; the first clause that fails is `CheckFailed`: "tag-invalid",
-    or "release-unreachable" for a commit off the default branch."""
-    state = state_release(repo, cohort)
+    "release-unreachable" for a commit off the default branch, "signature-invalid"."""
+    state = state_release(repo, cohort, trust)
     if not state.ok:
         problem = state.problems[0]
         raise CheckFailed(_CHECK_CODE.get(problem.name, "tag-invalid"), problem.message, problem.hint)

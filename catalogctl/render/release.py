@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from catalogctl.model.export import MlperfExport
-from catalogctl.model.release import FreezeResult, Releases, Verification
+from catalogctl.model.release import FreezeResult, Releases, Signature, Verification
 from catalogctl.render.common import as_json, table
 
 
@@ -35,19 +35,39 @@ def freeze_text(result: FreezeResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def signer_cell(signature: Signature | None) -> str:
+    """Who signed a release, in a table cell: the principal when trusted, else the state (and the key)."""
+    if signature is None:
+        return "-"
+    if signature.state == "good":
+        return f"{signature.principal} ({signature.fingerprint})"
+    key = f" ({signature.fingerprint})" if signature.fingerprint else ""
+    return f"{signature.state}{key}" + (" REQUIRED" if signature.required else "")
+
+
 def cohorts_text(releases: Releases) -> str:
     """A table of frozen cohorts, then the next cohort."""
     rows = [
-        [c.cohort, str(c.submission_date), str(len(c.benchmarks)), ", ".join(c.seed_sets), c.tag]
+        [
+            c.cohort,
+            str(c.submission_date),
+            str(len(c.benchmarks)),
+            ", ".join(c.seed_sets),
+            c.tag,
+            signer_cell(c.signature),
+        ]
         for c in releases.cohorts
     ]
-    head = table(["cohort", "date", "benchmarks", "seed sets", "tag"], rows) if rows else "no frozen cohort yet\n"
+    columns = ["cohort", "date", "benchmarks", "seed sets", "tag", "signer"]
+    head = table(columns, rows) if rows else "no frozen cohort yet\n"
     return head + f"next: {releases.next.cohort} ({releases.next.submission_date})\n"
 
 
 def verify_text(result: Verification) -> str:
     """Each check, then the verdict."""
     lines = [f"ok    {line}" for line in result.passed] + [f"FAIL  {line}" for line in result.problems]
+    if result.signature is not None and not result.signature.required and result.signature.state != "unsigned":
+        lines.append(f"note  {result.signature.message} (a signature is not required)")
     against = f" (contracts at {result.checked_against})" if result.checked_against else ""
     verdict = "verified" if result.ok else f"NOT verified: {len(result.problems)} problem(s)"
     lines.append(f"{result.cohort}: {verdict}{against}")

@@ -17,8 +17,9 @@ from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryI
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
-from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
-from catalogctl.release.statement import require_release
+from catalogctl.model.resolved import RemoteVerification, ResolvedConfig, Signer
+from catalogctl.release.signers import SignatureFlags, Trust, trust_for
+from catalogctl.release.statement import ReleaseState, require_release
 from catalogctl.run.resolve import read_submission, resolve_at
 from catalogctl.run.seal import sealed
 
@@ -27,9 +28,12 @@ def _short(commit: str) -> str:
     return commit[:12]
 
 
-def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
-    """The release commit, after checking that it is a release and that HEAD is exactly it, clean."""
-    _, release = require_release(repo, cohort)
+def check_checkout(
+    repo: gitrepo.Repository, cohort: str, trust: Trust | None = None
+) -> tuple[ReleaseState, gitrepo.Commit]:
+    """The release and its commit, after checking that it is a release (signed, when `trust` or
+    the suite's policy requires it) and that HEAD is exactly it, clean."""
+    state, release = require_release(repo, cohort, trust)
     head = gitrepo.head(repo)
     if head.id != release.id:
         ahead, behind = gitrepo.ahead_behind(repo, head, release)
@@ -53,7 +57,7 @@ def check_checkout(repo: gitrepo.Repository, cohort: str) -> gitrepo.Commit:
             f"the catalog has uncommitted changes: {shown}",
             "run exactly the release: git stash -u, or a clean checkout",
         )
-    return release
+    return state, release
 
 
 # What to say after how to fix the remote: the escape that weakens the check comes last.
@@ -147,11 +151,31 @@ def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitrepo.
         )
 
 
+def check_remote_signed(shown: str, listing: gitrepo.RemoteListing, cohort: str, tag_object: str) -> None:
+    """The remote's tag must be the very tag object whose signature was verified here: one
+    replaced on the remote (unsigned, or signed by another key) at the same commit is refused."""
+    there = listing.tag_objects.get(f"refs/tags/{cohort}")
+    if there != tag_object:
+        raise CheckFailed(
+            "signature-invalid",
+            f"the remote `{shown}` has tag `{cohort}` as tag object {_short(there or '')}, not the signed tag "
+            f"{_short(tag_object)} verified here: its signature is not the one checked",
+            f"do not run it; if the maintainers re-signed the release, fetch it (git fetch --force {shown} "
+            f"tag {cohort}) and run preflight again",
+        )
+
+
 def check_remote(
-    repo: gitrepo.Repository, remote: str, cohort: str, release: str, github: str | None = None
+    repo: gitrepo.Repository,
+    remote: str,
+    cohort: str,
+    release: str,
+    github: str | None = None,
+    signed_tag: str | None = None,
 ) -> RemoteVerification:
-    """The remote's tag must point at the release commit: by listing the remote's refs, and for
-    a GitHub repository also through the REST API."""
+    """The remote's tag must point at the release commit (and be the tag object `signed_tag`,
+    when a signature was verified): by listing the remote's refs, and for a GitHub repository
+    also through the REST API."""
     url = gitrepo.remote_url(repo, remote)
     shown = redact_url(remote)  # the name in messages: a URL given may carry a token
     check_remote_exists(repo, remote, url)
@@ -174,6 +198,8 @@ def check_remote(
             f"the remote `{shown}` has tag `{cohort}` at {_short(there)}, but the local tag is at {_short(release)}",
             "the tag moved on one side: do not run until the two agree",
         )
+    if signed_tag is not None:
+        check_remote_signed(shown, listing, cohort, signed_tag)
     check_remote_branch(repo, shown, listing, release)
     methods = ["git"]
     repository = github or github_repository(url)
@@ -199,12 +225,15 @@ def preflight(
     offline: bool = False,
     github: str | None = None,
     now: dt.datetime | None = None,
+    signature: SignatureFlags | None = None,
 ) -> ResolvedConfig:
     """Every check a runner needs before it starts, then the resolved config (not written)."""
     submission = read_submission(submission_file)
     repo = gitrepo.open_repository(path)
     cohort = submission.submission_ref.cohort
-    release = check_checkout(repo, cohort)
+    state, release = check_checkout(repo, cohort, trust_for(repo, signature))
+    signed = state.signature if state.signature and state.signature.state == "good" else None
+    tag = gitrepo.tag_object(repo, cohort) if signed else None
     unverified = RemoteVerification(verified=False, note="--offline: the remote was not contacted")
     # Local checks first: they are cheap and need no network.
     config = resolve_at(
@@ -216,9 +245,12 @@ def preflight(
         remote=unverified,
         now=now,
     )
-    if offline:
-        return sealed(config)
-    verification = check_remote(repo, remote or choose_remote(repo), cohort, str(release.id), github)
-    return sealed(
-        config.model_copy(update={"provenance": config.provenance.model_copy(update={"remote": verification})})
-    )
+    provenance = config.provenance
+    if signed is not None and signed.principal and signed.fingerprint:
+        signer = Signer(principal=signed.principal, key_fingerprint=signed.fingerprint)
+        provenance = provenance.model_copy(update={"signer": signer})
+    if not offline:
+        chosen = remote or choose_remote(repo)
+        verification = check_remote(repo, chosen, cohort, str(release.id), github, tag.id if tag else None)
+        provenance = provenance.model_copy(update={"remote": verification})
+    return sealed(config.model_copy(update={"provenance": provenance}))

@@ -124,7 +124,7 @@ def test_cohorts_before_the_first_commit_reports_the_tag_missing(catalog_dir: Pa
     write(repo, "rulesets/2026-09-C0.yaml", RULESET)
     done = run_cli("cohorts", "-C", str(repo), code=1)
     assert done.stdout.splitlines() == [
-        "COHORT      DATE        BENCHMARKS  SEED SETS  TAG",
-        "2026-09-C0  2026-09-02  1           A          missing",
+        "COHORT      DATE        BENCHMARKS  SEED SETS  TAG      SIGNER",
+        "2026-09-C0  2026-09-02  1           A          missing  -",
         "next: 2026-09-C1 (2026-09-16)",
     ]

@@ -37,9 +37,9 @@ def test_cohorts_lists_releases_and_the_next_cohort(released: Path) -> None:
     assert releases.next.cohort == "2026-10-C0"
     result = run_cli("cohorts", "-C", str(released))
     assert result.stdout.splitlines() == [
-        "COHORT      DATE        BENCHMARKS  SEED SETS  TAG",
-        "2026-09-C0  2026-09-02  1           A          matches",
-        "2026-09-C1  2026-09-16  2           A          matches",
+        "COHORT      DATE        BENCHMARKS  SEED SETS  TAG      SIGNER",
+        "2026-09-C0  2026-09-02  1           A          matches  unsigned",
+        "2026-09-C1  2026-09-16  2           A          matches  unsigned",
         "next: 2026-10-C0 (2026-10-07)",
     ]
 

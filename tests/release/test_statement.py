@@ -116,7 +116,7 @@ def test_a_tag_on_a_sibling_of_the_protected_branch_is_no_release(
         assert result.stderr == f"error [release-unreachable]: {off}\n{hint}"
         assert not output.exists()
     cohorts = run_cli("cohorts", "-C", str(runner), code=1)
-    assert cohorts.stdout.splitlines()[1].split() == ["2026-09-C0", "2026-09-02", "2", "A", "moved"]
+    assert cohorts.stdout.splitlines()[1].split() == ["2026-09-C0", "2026-09-02", "2", "A", "moved", "unsigned"]
     verify = run_cli("verify", "2026-09-C0", "-C", str(runner), code=1)
     assert f"FAIL  {off}" in verify.stdout.splitlines()
     assert verify.stdout.splitlines()[-1].startswith("2026-09-C0: NOT verified: 1 problem(s)")
@@ -230,7 +230,7 @@ def test_a_clone_without_tags_says_the_tags_were_not_fetched(
     for verb in (["cohorts"], ["verify", "2026-09-C0"], ["preflight", str(submission), "--offline"]):
         assert run_cli(*verb, "-C", str(clone), code=2).stderr == message, verb
     git(clone, "fetch", "-q", "--tags", "origin")
-    assert run_cli("cohorts", "-C", str(clone)).stdout.splitlines()[1].split()[-1] == "matches"
+    assert run_cli("cohorts", "-C", str(clone)).stdout.splitlines()[1].split()[-2] == "matches"
 
 
 def test_a_clone_without_the_default_branch_cannot_place_the_tag(release: Path, submission: Path) -> None:

@@ -1,0 +1,154 @@
+"""The only place OpenSSH's `ssh-keygen` is run: SSH signatures of git tag objects, checked as
+`git tag -v` checks them (`-Y find-principals`, then `-Y verify -n git`), honouring the
+allowed-signers file's `valid-after`/`valid-before` at the signing time and a revocation list.
+
+The cryptography is ssh-keygen's; this module only splits a tag object as git does and tells
+apart, by asking ssh-keygen again, why a signature fails.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from catalogctl.errors import EnvironmentProblem
+
+NAMESPACE = "git"  # what git signs tags and commits under
+
+SignatureKind = Literal["ssh", "gpg", "x509"]
+# The first line of each signature kind git appends to a tag's message (gpg-interface.c).
+_BEGINS: dict[bytes, SignatureKind] = {
+    b"-----BEGIN SSH SIGNATURE-----": "ssh",
+    b"-----BEGIN PGP SIGNATURE-----": "gpg",
+    b"-----BEGIN PGP MESSAGE-----": "gpg",
+    b"-----BEGIN SIGNED MESSAGE-----": "x509",
+}
+
+Outcome = Literal["good", "bad", "unknown-key", "expired", "revoked"]
+
+_FINGERPRINT = re.compile(r" key (SHA256:[A-Za-z0-9+/=]+)")
+_TIME_LIMIT = re.compile(r"key (has expired|is not yet valid): [^\r\n]*")
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A tag object split as git splits it: the signed payload and the armored signature."""
+
+    payload: bytes
+    signature: bytes
+    kind: SignatureKind | None  # None: not signed
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ssh-keygen says of one SSH signature against an allowed-signers file."""
+
+    outcome: Outcome
+    principal: str | None
+    fingerprint: str | None
+    detail: str  # ssh-keygen's own words on a failure
+
+
+def split(raw: bytes) -> Signed:
+    """Payload and signature of a tag object: the signature starts at the last line that opens a
+    signature block (as git's `parse_signed_buffer` reads it); none, and it is unsigned."""
+    start = None
+    offset = 0
+    for line in raw.splitlines(keepends=True):
+        if any(line.startswith(begin) for begin in _BEGINS):
+            start = offset
+        offset += len(line)
+    if start is None:
+        return Signed(raw, b"", None)
+    signature = raw[start:]
+    kind = next(k for begin, k in _BEGINS.items() if signature.startswith(begin))
+    return Signed(raw[:start], signature, kind)
+
+
+def verify_time(when: dt.datetime) -> str:
+    """The moment as ssh-keygen's `-Overify-time=` takes it, in UTC (the `Z` suffix)."""
+    return when.astimezone(dt.UTC).strftime("%Y%m%d%H%M%SZ")
+
+
+def _keygen() -> str:
+    """The path of ssh-keygen; its absence is an environment problem, never a pass."""
+    found = shutil.which("ssh-keygen")
+    if found is None:
+        raise EnvironmentProblem(
+            "ssh-keygen is not installed: SSH signatures cannot be checked",
+            "install OpenSSH's client (apt-get install openssh-client)",
+        )
+    return found
+
+
+def _run(args: list[str], payload: bytes | None = None) -> tuple[int, str, str]:
+    """ssh-keygen with `args`, `payload` on its stdin; exit status, stdout and stderr."""
+    done = subprocess.run(
+        [_keygen(), *args],
+        input=payload if payload is not None else b"",
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+
+
+def _first_line(text: str, default: str) -> str:
+    """The first non-empty line of ssh-keygen's words, for a message."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else default
+
+
+def _verify(sig: Path, payload: bytes, allowed: Path, principal: str, when: str, revoked: Path | None) -> bool:
+    """`ssh-keygen -Y verify` as git runs it; true when the signature is good."""
+    args = ["-Y", "verify", "-n", NAMESPACE, "-f", str(allowed), "-I", principal, "-s", str(sig)]
+    args += [f"-Overify-time={when}"] + (["-r", str(revoked)] if revoked is not None else [])
+    return _run(args, payload)[0] == 0
+
+
+def check(signed: Signed, allowed: Path, revoked: Path | None, signed_at: dt.datetime) -> Checked:
+    """Check an SSH signature as `git tag -v` does, at the signing time, and say why it fails:
+    bad (not a signature of this payload in namespace git), unknown-key (no principal of the
+    allowed signers has the key), expired (a principal has it, but not at the signing time),
+    revoked (good, but the key is in the revocation list)."""
+    when = verify_time(signed_at)
+    with tempfile.TemporaryDirectory(prefix="catalogctl-sig-") as folder:
+        sig = Path(folder) / "tag.sig"
+        sig.write_bytes(signed.signature)
+        code, out, err = _run(["-Y", "check-novalidate", "-n", NAMESPACE, "-s", str(sig)], signed.payload)
+        found = _FINGERPRINT.search(out)
+        if code != 0 or found is None:
+            return Checked("bad", None, None, _first_line(err, "the signature does not match the tag"))
+        fingerprint = found.group(1)
+        code, out, err = _run(
+            ["-Y", "find-principals", "-f", str(allowed), "-s", str(sig), f"-Overify-time={when}"], signed.payload
+        )
+        principals = [line.strip() for line in out.splitlines() if line.strip()] if code == 0 else []
+        if not principals:
+            limit = _TIME_LIMIT.search(err)
+            if limit is not None:
+                return Checked("expired", None, fingerprint, limit.group(0))
+            return Checked("unknown-key", None, fingerprint, f"no principal in {allowed} has this key")
+        for principal in principals:
+            if _verify(sig, signed.payload, allowed, principal, when, revoked):
+                return Checked("good", principal, fingerprint, "")
+        if revoked is not None and any(_verify(sig, signed.payload, allowed, p, when, None) for p in principals):
+            return Checked("revoked", principals[0], fingerprint, f"the key is in the revocation list {revoked}")
+        return Checked("bad", principals[0], fingerprint, f"ssh-keygen refuses it for {', '.join(principals)}")
+
+
+def fingerprint(signed: Signed) -> str | None:
+    """The key fingerprint of an SSH signature that matches its payload, trusted or not; None when
+    it does not match."""
+    with tempfile.TemporaryDirectory(prefix="catalogctl-sig-") as folder:
+        sig = Path(folder) / "tag.sig"
+        sig.write_bytes(signed.signature)
+        code, out, _ = _run(["-Y", "check-novalidate", "-n", NAMESPACE, "-s", str(sig)], signed.payload)
+    found = _FINGERPRINT.search(out)
+    return found.group(1) if code == 0 and found else None

@@ -1,0 +1,176 @@
+"""Who signed a release, and whether that signer is trusted: the signature clause of the release
+statement (see `statement`).
+
+Trust is never read from the tree under check. The allowed-signers file (and the revocation
+list) come from, in order: the command line, the environment (`CATALOGCTL_ALLOWED_SIGNERS`,
+`CATALOGCTL_SSH_REVOKED`), git config (`gpg.ssh.allowedSignersFile`,
+`gpg.ssh.revocationKeyring`); a path inside the repository's working tree is refused, since
+whoever can change the tree (a pull request) could then trust their own key.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalogctl.catalog.layout import SUITE_FILE
+from catalogctl.errors import EnvironmentProblem, UsageError
+from catalogctl.io import gitrepo, sshsig
+from catalogctl.io.yamlbuild import YamlProblem
+from catalogctl.io.yamlio import read_foreign_yaml
+from catalogctl.model.release import SignatureState
+
+ENV_ALLOWED = "CATALOGCTL_ALLOWED_SIGNERS"
+ENV_REVOKED = "CATALOGCTL_SSH_REVOKED"
+_CONFIGURE = (
+    f"pass --allowed-signers FILE, set {ENV_ALLOWED}, or git config gpg.ssh.allowedSignersFile FILE "
+    "(a file outside the repository, from the maintainers)"
+)
+_DO_NOT_RUN = "do not run it: ask the maintainers for the signed release"
+
+
+@dataclass(frozen=True)
+class Trust:
+    """What a signature is checked against, and whether the caller asks for one."""
+
+    required: bool = False  # asked for (`--require-signature`); the release's suite policy may require it too
+    allowed_signers: Path | None = None
+    revocation: Path | None = None
+
+
+@dataclass(frozen=True)
+class SignatureFlags:
+    """What the caller said: `--require-signature`, `--allowed-signers`, `--revocation-list`."""
+
+    require: bool = False
+    allowed_signers: str | None = None
+    revocation_list: str | None = None
+
+
+@dataclass(frozen=True)
+class SignatureCheck:
+    """A release tag's signature: its state, the signer when known, in words."""
+
+    state: SignatureState
+    required: bool
+    message: str
+    hint: str = ""
+    principal: str | None = None
+    fingerprint: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Good, or not required."""
+        return self.state == "good" or not self.required
+
+
+def _trusted_file(repo: gitrepo.Repository, value: str, named_by: str, what: str) -> Path:
+    """A trust file that exists and is not in the working tree under check."""
+    path = Path(value).expanduser().resolve()
+    if repo.workdir is not None and path.is_relative_to(Path(repo.workdir).resolve()):
+        raise UsageError(
+            f"the {what} {path} (from {named_by}) is inside the repository under check: "
+            "whoever can change the repository could trust their own key",
+            "keep it outside the clone: a copy the maintainers publish, installed by you",
+        )
+    if not path.is_file():
+        raise EnvironmentProblem(f"the {what} {path} (from {named_by}) does not exist", _CONFIGURE)
+    return path
+
+
+def _source(
+    repo: gitrepo.Repository, flag: str | None, flag_name: str, env: Mapping[str, str], var: str, key: str
+) -> tuple[str, str] | None:
+    """The first of flag, environment variable and git config that names a file, and its name."""
+    if flag:
+        return flag, flag_name
+    if env.get(var):
+        return env[var], f"${var}"
+    configured = gitrepo.config_path(repo, key)
+    return (configured, f"git config {key}") if configured else None
+
+
+def trust_for(
+    repo: gitrepo.Repository, flags: SignatureFlags | None = None, env: Mapping[str, str] | None = None
+) -> Trust:
+    """The trust of this invocation: the flags, else the environment, else git config."""
+    flags = flags or SignatureFlags()
+    env = os.environ if env is None else env
+    allowed, revocation = flags.allowed_signers, flags.revocation_list
+    found = _source(repo, allowed, "--allowed-signers", env, ENV_ALLOWED, "gpg.ssh.allowedSignersFile")
+    signers = _trusted_file(repo, *found, "allowed-signers file") if found else None
+    found = _source(repo, revocation, "--revocation-list", env, ENV_REVOKED, "gpg.ssh.revocationKeyring")
+    revoked = _trusted_file(repo, *found, "revocation list") if found else None
+    return Trust(flags.require, signers, revoked)
+
+
+def policy_requires(commit: gitrepo.Commit) -> bool:
+    """Whether the suite at the release commit says `policies.releases.require_signature: true`
+    (read as plain data: the field is optional, and older suites lack it)."""
+    text = gitrepo.read_blob_or_none(commit, SUITE_FILE)
+    try:
+        data = read_foreign_yaml(text) if text is not None else None
+    except YamlProblem:
+        return False  # an unreadable suite is refused by the release's own validation
+    policies = data.get("policies") if isinstance(data, dict) else None
+    releases = policies.get("releases") if isinstance(policies, dict) else None
+    return isinstance(releases, dict) and releases.get("require_signature") is True
+
+
+def _ssh(cohort: str, tag: gitrepo.TagObject, signed: sshsig.Signed, trust: Trust, required: bool) -> SignatureCheck:
+    """The check of an SSH signature: against the allowed signers, or only read when none is set."""
+    if trust.allowed_signers is None:
+        fingerprint = sshsig.fingerprint(signed)
+        if fingerprint is None:
+            return SignatureCheck("bad", required, f"tag `{cohort}`'s signature does not match the tag", _DO_NOT_RUN)
+        return SignatureCheck(
+            "not-checked",
+            required,
+            f"tag `{cohort}` is signed by key {fingerprint}, not checked: no allowed-signers file is configured",
+            _CONFIGURE,
+            fingerprint=fingerprint,
+        )
+    checked = sshsig.check(signed, trust.allowed_signers, trust.revocation, tag.tagged_at)
+    key = checked.fingerprint
+    at = tag.tagged_at.isoformat()
+    message, hint = {
+        "good": (f"tag `{cohort}` is signed by {checked.principal} (key {key})", ""),
+        "bad": (f"tag `{cohort}`'s signature is bad: {checked.detail}", _DO_NOT_RUN),
+        "unknown-key": (
+            f"tag `{cohort}` is signed by key {key}, which is not in the allowed-signers file {trust.allowed_signers}",
+            "a key the maintainers did not publish: " + _DO_NOT_RUN,
+        ),
+        "expired": (
+            f"tag `{cohort}` was signed at {at} by key {key}, outside the key's validity: {checked.detail}",
+            "a retired key signs no new release: " + _DO_NOT_RUN,
+        ),
+        "revoked": (
+            f"tag `{cohort}` is signed by key {key} of {checked.principal}, which is revoked ({trust.revocation})",
+            _DO_NOT_RUN,
+        ),
+    }[checked.outcome]
+    principal = checked.principal if checked.outcome == "good" else None
+    return SignatureCheck(checked.outcome, required, message, hint, principal, key)
+
+
+def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, required: bool) -> SignatureCheck:
+    """The signature of the release tag `cohort` (which exists), checked as `git tag -v` would."""
+    tag = gitrepo.tag_object(repo, cohort)
+    if tag is None:
+        return SignatureCheck(
+            "unsigned", required, f"tag `{cohort}` is lightweight: it carries no signature", _DO_NOT_RUN
+        )
+    signed = sshsig.split(tag.raw)
+    if signed.kind is None:
+        return SignatureCheck("unsigned", required, f"tag `{cohort}` is not signed", _DO_NOT_RUN)
+    if signed.kind != "ssh":
+        kind = "a GPG" if signed.kind == "gpg" else "an X.509"
+        return SignatureCheck(
+            "unsupported",
+            required,
+            f"tag `{cohort}` has {kind} signature: catalogctl checks SSH signatures only",
+            f"check it yourself with git tag -v {cohort}, or ask the maintainers to sign with SSH (gpg.format=ssh)",
+        )
+    return _ssh(cohort, tag, signed, trust, required)

@@ -1,0 +1,164 @@
+"""The signature clause of a release: `verify` and `cohorts` with real keys and `git tag -s` tags;
+where trust comes from, and that it never comes from the tree under check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from catalogctl.io import gitrepo
+from catalogctl.release.signers import policy_requires
+from tests.helpers import commit_all, git, init_repo, run_cli, write
+from tests.release_repo import frozen_and_pushed
+from tests.signing import allowed_signers, fingerprint, make_key, retag
+
+COHORT = "2026-09-C0"
+KEYS = "maint@example.org"
+
+
+@pytest.fixture
+def release(catalog_repo: Path, tmp_path: Path) -> Path:
+    """Cohort 2026-09-C0 frozen and pushed to a bare `origin` (unsigned: freeze does not sign here)."""
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    return frozen_and_pushed(catalog_repo, bare, tmp_path)
+
+
+@pytest.fixture
+def key(tmp_path: Path) -> Path:
+    return make_key(tmp_path / "keys", "maint")
+
+
+@pytest.fixture
+def allowed(tmp_path: Path, key: Path) -> Path:
+    return allowed_signers(tmp_path / "allowed_signers", (KEYS, key, ""))
+
+
+def verify(release: Path, *extra: str, code: int = 0) -> list[str]:
+    """`verify --require-signature` of the cohort, its output lines."""
+    return run_cli("verify", COHORT, "-C", release, "--require-signature", *extra, code=code).stdout.splitlines()
+
+
+def test_a_git_tag_s_tag_verifies_as_git_tag_v_verifies_it(release: Path, key: Path, allowed: Path) -> None:
+    retag(release, COHORT, key)
+    done = subprocess.run(
+        ["git", "-c", f"gpg.ssh.allowedSignersFile={allowed}", "tag", "-v", COHORT],
+        cwd=release,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f'Good "git" signature for {KEYS} with ED25519 key {fingerprint(key)}' in done.stderr
+    lines = verify(release, "--allowed-signers", str(allowed))
+    assert f"ok    tag `{COHORT}` is signed by {KEYS} (key {fingerprint(key)})" in lines
+    assert lines[-1].startswith(f"{COHORT}: verified")
+    result = json.loads(
+        run_cli("verify", COHORT, "-C", release, "--allowed-signers", str(allowed), "-f", "json").stdout
+    )
+    assert result["signature"] == {
+        "state": "good",
+        "required": False,
+        "principal": KEYS,
+        "fingerprint": fingerprint(key),
+        "message": f"tag `{COHORT}` is signed by {KEYS} (key {fingerprint(key)})",
+    }
+
+
+def test_an_unsigned_release_fails_when_a_signature_is_required(release: Path, allowed: Path) -> None:
+    lines = verify(release, "--allowed-signers", str(allowed), code=1)
+    assert f"FAIL  tag `{COHORT}` is not signed" in lines
+    assert lines[-1] == f"{COHORT}: NOT verified: 1 problem(s) (contracts at {COHORT} ({lines[-1][-14:-2]}))"
+    cohorts = run_cli("cohorts", "-C", release, "--require-signature", "--allowed-signers", allowed, code=1)
+    assert cohorts.stdout.splitlines()[1].split()[-3:] == ["matches", "unsigned", "REQUIRED"]
+
+
+def test_without_an_allowed_signers_file_a_required_signature_fails_closed(release: Path, key: Path) -> None:
+    retag(release, COHORT, key)
+    lines = verify(release, code=1)
+    assert (
+        f"FAIL  tag `{COHORT}` is signed by key {fingerprint(key)}, not checked: no allowed-signers file is configured"
+    ) in lines
+    shown = run_cli("cohorts", "-C", release).stdout.splitlines()[1].split()
+    assert shown[-2:] == ["not-checked", f"({fingerprint(key)})"]
+
+
+def test_the_trust_comes_from_the_environment_or_git_config(
+    release: Path, key: Path, allowed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    retag(release, COHORT, key)
+    monkeypatch.setenv("CATALOGCTL_ALLOWED_SIGNERS", str(allowed))
+    assert verify(release)[-1].startswith(f"{COHORT}: verified")
+    monkeypatch.delenv("CATALOGCTL_ALLOWED_SIGNERS")
+    git(release, "config", "gpg.ssh.allowedSignersFile", str(allowed))
+    assert verify(release)[-1].startswith(f"{COHORT}: verified")
+    revoked = allowed.with_name("revoked_keys")
+    revoked.write_text(key.with_name("maint.pub").read_text())
+    git(release, "config", "gpg.ssh.revocationKeyring", str(revoked))
+    assert f"FAIL  tag `{COHORT}` is signed by key {fingerprint(key)} of {KEYS}, which is revoked ({revoked})" in (
+        verify(release, code=1)
+    )
+
+
+def test_an_allowed_signers_file_in_the_tree_under_check_is_refused(release: Path, key: Path) -> None:
+    inside = allowed_signers(release / "allowed_signers", (KEYS, key, ""))
+    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", inside, code=2)
+    assert result.stderr == (
+        f"error: the allowed-signers file {inside.resolve()} (from --allowed-signers) is inside the repository "
+        "under check: whoever can change the repository could trust their own key\n"
+        "hint: keep it outside the clone: a copy the maintainers publish, installed by you\n"
+    )
+    git(release, "config", "gpg.ssh.revocationKeyring", "~/no-such-file")
+    missing = Path("~/no-such-file").expanduser()
+    assert run_cli("cohorts", "-C", release, code=2).stderr.startswith(
+        f"error: the revocation list {missing} (from git config gpg.ssh.revocationKeyring) does not exist\n"
+    )
+
+
+def test_a_tag_signed_after_its_key_s_valid_before_fails(release: Path, key: Path, tmp_path: Path) -> None:
+    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260801"'))
+    retag(release, COHORT, key, date="2026-08-28T12:00:00Z")
+    lines = verify(release, "--allowed-signers", str(retired), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` was signed at 2026-08-28T12:00:00+00:00 by key {fingerprint(key)}, outside the "
+        f"key's validity: key has expired: verify time {_local('20260828120000')} > valid-before "
+        f"{_local('20260801000000', utc=False)}"
+    ]
+    retag(release, COHORT, key, date="2026-07-30T12:00:00Z")  # before the end date: still good
+    assert verify(release, "--allowed-signers", str(retired))[-1].startswith(f"{COHORT}: verified")
+
+
+def _local(stamp: str, utc: bool = True) -> str:
+    """A time as ssh-keygen shows it: in local time (the tests run with the machine's zone)."""
+    import datetime as dt
+
+    when = dt.datetime.strptime(stamp, "%Y%m%d%H%M%S")
+    if utc:
+        when = when.replace(tzinfo=dt.UTC).astimezone().replace(tzinfo=None)
+    return when.isoformat()
+
+
+def test_a_gpg_signed_tag_is_refused_with_a_reason(release: Path, allowed: Path) -> None:
+    fake = (
+        git(release, "cat-file", "tag", COHORT) + "\n-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\n"
+    )
+    done = subprocess.run(["git", "mktag"], cwd=release, input=fake, capture_output=True, text=True, check=True)
+    git(release, "update-ref", f"refs/tags/{COHORT}", done.stdout.strip())
+    assert f"FAIL  tag `{COHORT}` has a GPG signature: catalogctl checks SSH signatures only" in verify(
+        release, "--allowed-signers", str(allowed), code=1
+    )
+
+
+def test_the_policy_is_read_from_the_suite_at_the_release_commit(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "r")
+    write(root, "benchmark_suite/suite.yaml", "policies:\n  releases:\n    require_signature: true\n")
+    on = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "on"))
+    write(root, "benchmark_suite/suite.yaml", "policies:\n  releases: {require_signature: 'yes'}\n")
+    odd = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "not a bool"))
+    write(root, "benchmark_suite/suite.yaml", "policies: [\n")
+    broken = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "broken"))
+    git(root, "rm", "-q", "benchmark_suite/suite.yaml")
+    gone = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "gone"))
+    assert [policy_requires(c) for c in (on, odd, broken, gone)] == [True, False, False, False]
