@@ -4,10 +4,13 @@ verifies; the suite's policy that requires it; signing that fails leaves everyth
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from catalogctl.errors import EnvironmentProblem
+from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release_repo import make_freezable
 
@@ -150,3 +153,168 @@ def test_the_policy_must_be_a_boolean(repo: Path) -> None:
         "benchmark_suite/suite.yaml:20:24: schema-wrong-type policies.releases.require_signature: "
         "should be a valid boolean (got 'always')\n"
     ) in done.stdout
+
+
+# -- item 3: a freeze that cannot sign writes nothing; reruns after crashes; --dry-run --------
+
+
+class Crash(Exception):
+    """A simulated crash."""
+
+
+def crash_at(step: str) -> Callable[[str], None]:
+    def failpoint(current: str) -> None:
+        if current == step:
+            raise Crash(step)
+
+    return failpoint
+
+
+def cannot_sign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> tuple[str, str]:
+    """A key that cannot sign, and what ssh-keygen says of it."""
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)  # no agent
+    if case == "missing":
+        return str(tmp_path / "nothere"), f"cannot sign with {tmp_path / 'nothere'}: no such file"
+    if case == "public-without-agent":
+        key = make_key(tmp_path / "keys")
+        alone = tmp_path / "public" / "maintainer.pub"
+        alone.parent.mkdir()
+        alone.write_bytes(Path(f"{key}.pub").read_bytes())
+        return str(alone), f'ssh-keygen could not sign with {alone}: No private key found for public key "{alone}"'
+    # an encrypted key, and no way to give its passphrase: askpass answers nothing
+    key = make_key(tmp_path / "keys", passphrase="secret")
+    monkeypatch.setenv("SSH_ASKPASS", "/bin/false")
+    monkeypatch.setenv("SSH_ASKPASS_REQUIRE", "force")
+    return str(key), (
+        f'ssh-keygen could not sign with {key}: Load key "{key}": incorrect passphrase supplied to decrypt private key'
+    )
+
+
+SIGN_HINT = (
+    "hint: a public key signs only when its private key is in ssh-agent (ssh-add); an encrypted key needs its "
+    "passphrase (ssh-add it, or run in a terminal)\n"
+)
+
+
+@pytest.mark.parametrize("case", ["missing", "public-without-agent", "encrypted"])
+def test_a_key_that_cannot_sign_leaves_everything_as_it_was(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    key, why = cannot_sign(tmp_path, monkeypatch, case)
+    before, changelog = state(repo), (repo / "CHANGELOG.md").exists()
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", key, "-C", str(repo), code=2)
+    hint = (
+        "hint: pass --signing-key PATH (a private key, or a public key whose private key is in ssh-agent), "
+        "or set git config user.signingKey\n"
+        if case == "missing"
+        else SIGN_HINT
+    )
+    assert done.stderr == f"error: {why}\n{hint}"
+    assert state(repo) == before
+    assert (repo / "CHANGELOG.md").exists() == changelog
+    assert not (repo / "rulesets").exists()
+
+
+def test_a_key_that_cannot_sign_is_found_at_the_last_step_and_still_leaves_nothing(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key that can be read (its fingerprint) but not used: signing itself fails, after the
+    commit's id was computed and before anything a user sees was written."""
+    key, why = cannot_sign(tmp_path, monkeypatch, "encrypted")
+    before = state(repo)
+    with pytest.raises(EnvironmentProblem) as caught:
+        freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=key))
+    assert str(caught.value) == why
+    assert state(repo) == before
+
+
+def test_no_key_at_all_is_a_message_and_writes_nothing(repo: Path) -> None:
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "-C", str(repo), code=2)
+    assert done.stderr == (
+        "error: freeze --sign has no key: no --signing-key, and git config user.signingKey is unset; "
+        "nothing was written\n"
+        "hint: pass --signing-key PATH, or git config user.signingKey PATH\n"
+    )
+    assert state(repo) == before
+
+
+def test_dry_run_says_whether_it_would_sign_and_with_which_key(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys", passphrase="secret")  # read, never used: no passphrase is asked
+    before = state(repo)
+    signed = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--dry-run", "--signing-key", str(key), "-C", str(repo))
+    assert signed.stdout.endswith(f"\n\nthe tag would be signed with {key} ({fingerprint(key)})\n")
+    unsigned = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--dry-run", "-C", str(repo))
+    assert unsigned.stdout.endswith("\n\nthe tag would not be signed (no --sign)\n")
+    assert state(repo) == before
+
+
+@pytest.fixture
+def remote(tmp_path: Path, repo: Path) -> Path:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    return bare
+
+
+@pytest.mark.parametrize("sign_again", [True, False])
+def test_a_rerun_after_a_crash_between_tag_and_push_ends_with_one_signed_tag_on_the_remote(
+    repo: Path, remote: Path, tmp_path: Path, sign_again: bool
+) -> None:
+    key = make_key(tmp_path / "keys")
+    with pytest.raises(Crash):
+        freeze(
+            repo,
+            FreezeRequest("2026-09-C0", add=["gsm8k"], push="origin", sign=True, signing_key=str(key)),
+            crash_at("tag"),
+        )
+    assert git(remote, "tag", "--list") == ""
+    signed_tag = git(repo, "rev-parse", "2026-09-C0")
+    result = freeze(repo, FreezeRequest("2026-09-C0", push="origin", sign=sign_again, signing_key=str(key)))
+    assert (result.state, result.pushed) == ("already-frozen", True)
+    assert git(remote, "tag", "--list") == "2026-09-C0"
+    assert git(remote, "rev-parse", "2026-09-C0") == signed_tag  # the tag object signed before the crash
+    verified = verify_tag(remote, allowed_signers(tmp_path, key), "2026-09-C0")
+    assert verified.returncode == 0, verified.stderr
+
+
+def test_a_rerun_after_a_crash_between_commit_and_tag_signs_the_tag(
+    repo: Path, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = make_key(tmp_path / "keys")
+    with pytest.raises(Crash):
+        freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=str(key)), crash_at("commit"))
+    after_crash = state(repo)
+    locked, _ = cannot_sign(tmp_path / "other", monkeypatch, "encrypted")  # a rerun that cannot sign writes nothing
+    with pytest.raises(EnvironmentProblem):
+        freeze(repo, FreezeRequest("2026-09-C0", sign=True, signing_key=locked))
+    assert state(repo) == after_crash
+    result = freeze(repo, FreezeRequest("2026-09-C0", push="origin", sign=True, signing_key=str(key)))
+    assert (result.state, result.tagged, result.signed, result.pushed) == ("resumed", True, True, True)
+    assert verify_tag(remote, allowed_signers(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+def test_under_the_policy_a_commit_without_its_tag_is_tagged_only_signed(repo: Path, tmp_path: Path) -> None:
+    require_signature(repo)
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--no-tag", "-C", str(repo))  # no tag: nothing unsigned
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "-C", str(repo), code=2)
+    assert done.stderr.startswith("error: benchmark_suite/suite.yaml requires signed releases")
+    assert state(repo) == before
+    run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo))
+    assert verify_tag(repo, allowed_signers(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+def test_sign_never_replaces_a_tag_that_exists_unsigned(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo))
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo), code=1)
+    assert done.stderr == (
+        "error: tag `2026-09-C0` exists and is not signed: --sign cannot sign a tag that exists\n"
+        "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
+        "a published one never changes\n"
+    )
+    assert state(repo) == before
