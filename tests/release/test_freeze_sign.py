@@ -13,38 +13,12 @@ from catalogctl.errors import EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release_repo import make_freezable
-
-EMAIL = "tester@example.invalid"
+from tests.signing import EMAIL, allowed_signers, fingerprint, make_key
 
 
 @pytest.fixture
 def repo(catalog_repo: Path) -> Path:
     return make_freezable(catalog_repo)
-
-
-def make_key(folder: Path, name: str = "maintainer", passphrase: str = "") -> Path:
-    """A real ed25519 key pair made by ssh-keygen; returns the private key's path."""
-    folder.mkdir(parents=True, exist_ok=True)
-    key = folder / name
-    subprocess.run(
-        ["ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", name, "-f", str(key)],
-        check=True,
-        capture_output=True,
-    )
-    return key
-
-
-def fingerprint(key: Path) -> str:
-    done = subprocess.run(["ssh-keygen", "-l", "-f", str(key)], check=True, capture_output=True, text=True)
-    return done.stdout.split()[1]
-
-
-def allowed_signers(folder: Path, *keys: Path) -> Path:
-    """An allowed-signers file (outside any repository) naming each key's public half."""
-    path = folder / "allowed_signers"
-    lines = [f'{EMAIL} namespaces="git" {Path(f"{k}.pub").read_text().strip()}' for k in keys]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 def verify_tag(root: Path, allowed: Path, tag: str) -> subprocess.CompletedProcess[str]:
