@@ -8,12 +8,18 @@ from pathlib import Path
 
 from tests.helpers import git
 
+EMAIL = "tester@example.invalid"  # the identity the sealed test environment commits as
 
-def make_key(folder: Path, name: str) -> Path:
-    """A new ed25519 key pair `folder/name` (and `.pub`), without a passphrase."""
+
+def make_key(folder: Path, name: str = "maintainer", passphrase: str = "") -> Path:
+    """A new ed25519 key pair `folder/name` (and `.pub`), with `passphrase` (none by default)."""
     folder.mkdir(parents=True, exist_ok=True)
     key = folder / name
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(key)], check=True)
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", name, "-f", str(key)],
+        check=True,
+        capture_output=True,
+    )
     return key
 
 
@@ -36,6 +42,11 @@ def allowed_signers(path: Path, *entries: tuple[str, Path, str]) -> Path:
         lines.append(f"{principal} {opts} {public(key)}")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def trusting(folder: Path, *keys: Path) -> Path:
+    """`folder/allowed_signers` naming each key's public half for the test environment's identity."""
+    return allowed_signers(folder / "allowed_signers", *((EMAIL, key, "") for key in keys))
 
 
 def tag_message(repo: Path, tag: str) -> str:

@@ -88,6 +88,18 @@ def freeze(
         int,
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
     ] = 0,
+    sign: Annotated[
+        bool, typer.Option("--sign", help="Sign the tag as git tag -s does with an SSH key (gpg.format=ssh).")
+    ] = False,
+    signing_key: Annotated[
+        str | None,
+        typer.Option(
+            "--signing-key",
+            metavar="KEY",
+            help="The SSH key to sign with: a private key, a public key whose private key is in ssh-agent, or "
+            "key::LITERAL; default: git config user.signingKey.",
+        ),
+    ] = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
@@ -111,6 +123,8 @@ def freeze(
         seeds_file=seeds,
         seed_set=seed_set,
         skip_cohorts=skip_cohorts,
+        sign=sign or signing_key is not None,
+        signing_key=signing_key,
     )
     result = run_freeze(path or Path.cwd(), request)
     out(render_release.freeze_text(result))

@@ -6,8 +6,10 @@ from __future__ import annotations
 from catalogctl.catalog.cohorts import Cohort, is_cohort_id
 from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.diff.entities import Differ
+from catalogctl.io import gitrepo, sshsig
+from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset
-from catalogctl.model.diff import CohortDelta, SeedSetDelta
+from catalogctl.model.diff import CohortDelta, SeedSetDelta, SignerDelta
 
 
 def cohort_delta(differ: Differ, old_ref: str, new_ref: str) -> CohortDelta | None:
@@ -32,7 +34,31 @@ def cohort_delta(differ: Differ, old_ref: str, new_ref: str) -> CohortDelta | No
         benchmarks_identical=[b for b in common if old_digests[b] == new_digests[b]],
         benchmarks_changed=[b for b in common if old_digests[b] != new_digests[b]],
         seed_sets=_seed_set_delta(before, after),
+        signers=_signers(differ.old_tree, old_ref, differ.new_tree, new_ref),
     )
+
+
+def tag_signer(tree: Tree, cohort: str) -> str:
+    """Who signed the release tag `tree` was read from: a key fingerprint, or `unsigned`, `bad
+    signature`, `no tag` (a clone without the tag reads the commit that added the ruleset)."""
+    if not isinstance(tree, gitrepo.GitTree):
+        return "no tag"
+    tag = gitrepo.tag_state(tree.repo, cohort)
+    if tag is None or tag.commit != str(tree.commit.id):
+        return "no tag"
+    tag_object = gitrepo.tag_object(tree.repo, cohort)
+    signed = sshsig.split(tag_object.raw) if tag_object is not None else None
+    if signed is None or signed.kind is None:
+        return "unsigned"
+    return sshsig.fingerprint(signed) or "bad signature"
+
+
+def _signers(old: Tree, old_ref: str, new: Tree, new_ref: str) -> SignerDelta | None:
+    """The signers of both tags; None when neither is signed (nothing to name)."""
+    before, after = tag_signer(old, old_ref), tag_signer(new, new_ref)
+    if {before, after} <= {"unsigned", "no tag"}:
+        return None
+    return SignerDelta(old=before, new=after, changed=before != after)
 
 
 def _seed_set_delta(before: Ruleset, after: Ruleset) -> SeedSetDelta:

@@ -85,7 +85,18 @@ def cohort_lines(delta: CohortDelta) -> list[tuple[str, str]]:
         ("seed sets introduced", names(delta.seed_sets.introduced)),
         ("seed sets still valid", names(delta.seed_sets.still_valid)),
         ("seed sets retired", names(delta.seed_sets.retired)),
+        *_signer_line(delta),
     ]
+
+
+def _signer_line(delta: CohortDelta) -> list[tuple[str, str]]:
+    """The signer row, when either tag is signed: a change of signer is named as one."""
+    signers = delta.signers
+    if signers is None:
+        return []
+    if not signers.changed:
+        return [("signer", f"{signers.new} (unchanged)")]
+    return [("signer", f"{signers.old} -> {signers.new} (changed)")]
 
 
 def summary(report: DiffReport) -> str:

@@ -32,6 +32,7 @@ FETCH_HISTORY = "git fetch --unshallow --tags origin"
 # The types other modules name; they never import pygit2 themselves.
 Repository = pygit2.Repository
 Commit = pygit2.Commit
+Signature = pygit2.Signature
 
 _KIND_BY_MODE: dict[int, EntryKind] = {
     pygit2.enums.FileMode.BLOB: "file",
@@ -273,18 +274,35 @@ def _lock_failure(exc: Exception) -> str | None:
     return text.split(marker, 1)[1].split("'", 1)[0]
 
 
-def commit_files(
-    repo: pygit2.Repository, files: dict[str, bytes], message: str, parent: pygit2.Commit
-) -> pygit2.Commit:
-    """Commit `parent`'s tree with `files` (path -> bytes, regular files) on top of `parent`, which
-    must still be HEAD (libgit2 refuses when HEAD moved: a compare-and-swap). Neither the index
-    nor the working tree is read: the commit holds these bytes and nothing else that changed."""
+def _tree_with(repo: pygit2.Repository, files: dict[str, bytes], parent: pygit2.Commit) -> pygit2.Oid:
+    """`parent`'s tree with `files` (path -> bytes, regular files) in it, written as objects only."""
     index = pygit2.Index()
     index.read_tree(parent.tree)
     for path, data in files.items():
         index.add(pygit2.IndexEntry(path, repo.create_blob(data), pygit2.enums.FileMode.BLOB))
-    tree = index.write_tree(repo)
-    author = signature(repo)
+    return index.write_tree(repo)
+
+
+def commit_id(
+    repo: pygit2.Repository, files: dict[str, bytes], message: str, parent: pygit2.Commit, author: pygit2.Signature
+) -> str:
+    """The id `commit_files` will give this commit with this `author` (its time included): the
+    commit is written as an object that no ref names, so nothing a user sees changes."""
+    return str(repo.create_commit(None, author, author, message, _tree_with(repo, files, parent), [parent.id]))
+
+
+def commit_files(
+    repo: pygit2.Repository,
+    files: dict[str, bytes],
+    message: str,
+    parent: pygit2.Commit,
+    author: pygit2.Signature | None = None,
+) -> pygit2.Commit:
+    """Commit `parent`'s tree with `files` (path -> bytes, regular files) on top of `parent`, which
+    must still be HEAD (libgit2 refuses when HEAD moved: a compare-and-swap). Neither the index
+    nor the working tree is read: the commit holds these bytes and nothing else that changed."""
+    tree = _tree_with(repo, files, parent)
+    author = author or signature(repo)
     try:
         oid = repo.create_commit("HEAD", author, author, message, tree, [parent.id])
     except (pygit2.GitError, OSError) as exc:
@@ -412,6 +430,44 @@ def create_tag(repo: pygit2.Repository, name: str, commit: pygit2.Commit, messag
         raise EnvironmentProblem(
             f"cannot create tag `{name}`: {exc}", f"if no git process is running, remove .git/refs/tags/{name}.lock"
         ) from None
+
+
+def _signature_line(who: pygit2.Signature) -> str:
+    """An identity as git writes it in an object header: name, email, seconds, offset."""
+    sign = "-" if who.offset < 0 else "+"
+    hours, minutes = divmod(abs(who.offset), 60)
+    return f"{who.name} <{who.email}> {who.time} {sign}{hours:02d}{minutes:02d}"
+
+
+def tag_payload(name: str, commit: str, message: str, tagger: pygit2.Signature) -> bytes:
+    """An annotated tag object's text, as `git tag -s` signs it: the headers, a blank line, the
+    message (ending in a newline, so that a signature appended to it starts a line)."""
+    body = message if message.endswith("\n") else message + "\n"
+    head = f"object {commit}\ntype commit\ntag {name}\ntagger {_signature_line(tagger)}\n\n"
+    return (head + body).encode("utf-8")
+
+
+def create_tag_object(repo: pygit2.Repository, name: str, data: bytes) -> None:
+    """The tag `name` for a tag object's raw text (a signed payload with its signature appended,
+    git's layout); an existing tag or a leftover lock file is an error, never overwritten."""
+    oid = repo.odb.write(pygit2.enums.ObjectType.TAG, data)
+    try:
+        repo.references.create(f"refs/tags/{name}", oid)
+    except pygit2.AlreadyExistsError:
+        raise ConcurrentUpdate(f"tag `{name}` was created meanwhile", "rerun to see where it points") from None
+    except OSError as exc:
+        raise EnvironmentProblem(
+            f"cannot create tag `{name}`: {exc}", f"if no git process is running, remove .git/refs/tags/{name}.lock"
+        ) from None
+
+
+# The armor a signature in an object starts with, as git tells SSH from PGP and X.509 ones.
+def config_value(repo: pygit2.Repository, name: str) -> str | None:
+    """A git config value as the repository sees it (its own, the user's, the system's)."""
+    try:
+        return str(repo.config[name])
+    except KeyError:
+        return None
 
 
 _OWN_LOCKS = {"index.lock", "HEAD.lock"}  # of the working tree; every other ref is common

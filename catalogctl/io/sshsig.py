@@ -1,6 +1,7 @@
-"""The only place OpenSSH's `ssh-keygen` is run: SSH signatures of git tag objects, checked as
-`git tag -v` checks them (`-Y find-principals`, then `-Y verify -n git`), honouring the
-allowed-signers file's `valid-after`/`valid-before` at the signing time and a revocation list.
+"""The only place OpenSSH's `ssh-keygen` is run: SSH signatures of git tag objects, made as
+`git tag -s` makes them with `gpg.format=ssh` (`-Y sign -n git`), and checked as `git tag -v`
+checks them (`-Y find-principals`, then `-Y verify -n git`), honouring the allowed-signers file's
+`valid-after`/`valid-before` at the signing time and a revocation list.
 
 The cryptography is ssh-keygen's; this module only splits a tag object as git does and tells
 apart, by asking ssh-keygen again, why a signature fails.
@@ -9,6 +10,7 @@ apart, by asking ssh-keygen again, why a signature fails.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import shutil
 import subprocess
@@ -20,6 +22,7 @@ from typing import Literal
 from catalogctl.errors import EnvironmentProblem
 
 NAMESPACE = "git"  # what git signs tags and commits under
+_LITERAL = "key::"  # git's form of user.signingKey that holds the public key itself
 
 SignatureKind = Literal["ssh", "gpg", "x509"]
 # The first line of each signature kind git appends to a tag's message (gpg-interface.c).
@@ -87,14 +90,14 @@ def _keygen() -> str:
     return found
 
 
-def _run(args: list[str], payload: bytes | None = None) -> tuple[int, str, str]:
+def _run(args: list[str], payload: bytes | None = None, timeout: float | None = 60) -> tuple[int, str, str]:
     """ssh-keygen with `args`, `payload` on its stdin; exit status, stdout and stderr."""
     done = subprocess.run(
         [_keygen(), *args],
         input=payload if payload is not None else b"",
         capture_output=True,
         check=False,
-        timeout=60,
+        timeout=timeout,
     )
     return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
 
@@ -152,3 +155,53 @@ def fingerprint(signed: Signed) -> str | None:
         code, out, _ = _run(["-Y", "check-novalidate", "-n", NAMESPACE, "-s", str(sig)], signed.payload)
     found = _FINGERPRINT.search(out)
     return found.group(1) if code == 0 and found else None
+
+
+def _why(code: int, err: str) -> str:
+    """ssh-keygen's own reason, without its progress line."""
+    lines = [line for line in err.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith("Signing data on standard input")]
+    return "; ".join(lines) or f"ssh-keygen exited with {code}"
+
+
+def _key_file(key: str, folder: Path) -> Path:
+    """The file ssh-keygen's -f takes for `key`: a path (`~` expanded), or a `key::` literal
+    written to a file in `folder` (its private half is then in the agent)."""
+    if key.startswith(_LITERAL):
+        literal = folder / "key.pub"
+        literal.write_text(key.removeprefix(_LITERAL).strip() + "\n", encoding="utf-8")
+        return literal
+    path = Path(os.path.expanduser(key))
+    if not path.is_file():
+        raise EnvironmentProblem(
+            f"cannot sign with {key}: no such file",
+            "pass --signing-key PATH (a private key, or a public key whose private key is in ssh-agent), "
+            "or set git config user.signingKey",
+        )
+    return path
+
+
+def key_fingerprint(key: str) -> str:
+    """The SHA256 fingerprint of a signing key (a path or a `key::` literal), as `ssh-keygen -l`
+    prints it; a key it cannot read is an `EnvironmentProblem`."""
+    with tempfile.TemporaryDirectory(prefix="catalogctl-key-") as folder:
+        code, out, err = _run(["-l", "-E", "sha256", "-f", str(_key_file(key, Path(folder)))])
+    if code != 0:
+        raise EnvironmentProblem(f"cannot read the signing key {key}: {_why(code, err)}", "pass another --signing-key")
+    return out.split()[1]
+
+
+def sign(payload: bytes, key: str) -> bytes:
+    """The armored SSH signature of `payload` in namespace "git", made by `ssh-keygen -Y sign`
+    with `key` (a private key file, a public key file or `key::` literal whose private key is in
+    ssh-agent); a key that cannot sign is an `EnvironmentProblem` with ssh-keygen's reason. No
+    timeout: ssh-keygen may be asking for a passphrase on the terminal."""
+    with tempfile.TemporaryDirectory(prefix="catalogctl-sign-") as folder:
+        code, out, err = _run(["-Y", "sign", "-n", NAMESPACE, "-f", str(_key_file(key, Path(folder)))], payload, None)
+    if code != 0 or not out.startswith("-----BEGIN SSH SIGNATURE-----"):
+        raise EnvironmentProblem(
+            f"ssh-keygen could not sign with {key}: {_why(code, err)}",
+            "a public key signs only when its private key is in ssh-agent (ssh-add); an encrypted key needs "
+            "its passphrase (ssh-add it, or run in a terminal)",
+        )
+    return out.encode("ascii")

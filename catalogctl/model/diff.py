@@ -48,6 +48,16 @@ class SeedSetDelta(Report):
     retired: list[str]
 
 
+class SignerDelta(Report):
+    """Who signed each cohort's release tag: the fingerprint of the key whose signature checks
+    (`ssh-keygen -Y check-novalidate`: whether that key is trusted is `verify`'s question), or
+    `unsigned`, `bad signature`, `no tag`."""
+
+    old: str
+    new: str
+    changed: bool
+
+
 class CohortDelta(Report):
     """What a cohort changes against the previous one (from their rulesets)."""
 
@@ -58,6 +68,7 @@ class CohortDelta(Report):
     benchmarks_identical: list[str]
     benchmarks_changed: list[str]
     seed_sets: SeedSetDelta
+    signers: SignerDelta | None = Field(None, description="the tags' signers; null when neither tag is signed")
 
 
 class Side(Report):

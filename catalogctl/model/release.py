@@ -46,6 +46,9 @@ class FreezeResult(Report):
     tagged: bool = False
     pushed: bool = False
     notes: list[str] = Field(default_factory=list)
+    signing_key: str | None = Field(None, description="the key the tag is (or would be) signed with")
+    signing_fingerprint: str | None = None
+    signed: bool = Field(False, description="whether this run created a signed tag")
 
 
 class CohortInfo(Report):

@@ -23,12 +23,20 @@ class SeedRotation(StrictModel):
         return self
 
 
+class ReleasePolicy(StrictModel):
+    """How a cohort is released: `require_signature` makes `freeze` sign its tag (and refuse to
+    tag unsigned), and the release checks demand a signature from an allowed signer."""
+
+    require_signature: bool = False
+
+
 class Policies(StrictModel):
     """Rules that hold for every cohort."""
 
     seed_rotation: SeedRotation
     # §2.9.4: a drafter is first used "at least two cohorts after the cohort in which [it] was approved".
     drafter_approval_lead_cohorts: PositiveInt = 2
+    releases: ReleasePolicy = ReleasePolicy()
 
 
 class Suite(StrictModel):

@@ -10,6 +10,10 @@ ordered so that whatever stops it, a rerun finishes the job and nothing is publi
 3. the tag is created last, locally; with --push the branch goes first, then the tag, with the
    remote's refs checked before and after (pygit2 would silently move an existing remote tag).
 
+With --sign, the tag is signed before step 1: the commit's id is known before HEAD moves (it is
+written as an object no ref names, then committed again with the same author and time), so a
+key that cannot sign leaves the files, the index and every ref as they were.
+
 A rerun finds where the last attempt stopped: an uncommitted ruleset is reused with its seeds,
 a committed ruleset without its tag gets the tag, a finished freeze is a no-op that says so.
 """
@@ -38,7 +42,7 @@ from catalogctl.errors import (
     RemoteProblem,
     UsageError,
 )
-from catalogctl.io import gitrepo
+from catalogctl.io import gitrepo, sshsig
 from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.io.urls import redact_url
@@ -55,6 +59,7 @@ from catalogctl.release.plan import (
     seed_sets,
 )
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
+from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 
 Failpoint = Callable[[str], None]
@@ -62,6 +67,12 @@ Failpoint = Callable[[str], None]
 
 def _no_failpoint(step: str) -> None:
     """Production: nothing is injected."""
+
+
+def _unsigned(repo: gitrepo.Repository, name: str) -> bool:
+    """Whether the annotated tag `name` carries no signature (a lightweight tag counts as unsigned)."""
+    tag = gitrepo.tag_object(repo, name)
+    return tag is None or sshsig.split(tag.raw).kind is None
 
 
 @dataclass
@@ -79,6 +90,8 @@ class FreezeRequest:
     seed_set: str | None = None  # which set of a published seedset.yaml
     now: dt.datetime | None = None
     skip_cohorts: int = 0
+    sign: bool = False
+    signing_key: str | None = None  # default: git config user.signingKey
 
 
 class _Freeze:
@@ -94,6 +107,7 @@ class _Freeze:
         self.ruleset_rel = ruleset_path(self.cohort.id)
         self.notes: list[str] = []
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
+        self.signer: Signer | None = None
 
     # -- where did the last attempt stop? -----------------------------------------------------
 
@@ -104,6 +118,8 @@ class _Freeze:
 
     def locked(self) -> FreezeResult:
         self.check_locks()
+        if self.request.sign and self.request.tag:
+            self.signer = signer(self.repo, self.request.signing_key)
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
         tag = gitrepo.tag_state(self.repo, self.cohort.id)
@@ -155,10 +171,16 @@ class _Freeze:
             return planned
         if self.request.push:
             self.check_push(head, self.check_remote_before(None))
-        commit = self.write_and_commit(head, planned, resumed_text)
+        written = self.contents(head, planned)
+        who = gitrepo.signature(self.repo)
+        signed = None
+        if self.signer is not None:  # signed before anything is written: see the module docstring
+            commit_id = gitrepo.commit_id(self.repo, written, self.commit_message(), head, who)
+            signed = self.sign_tag(commit_id, planned.ruleset_digest, who)
+        commit = self.write_and_commit(head, written, resumed_text, who)
         planned.commit = str(commit.id)
         planned.state = "resumed" if resumed is not None else "frozen"
-        return self.publish(commit, planned, planned.ruleset_digest)
+        return self.publish(commit, planned, planned.ruleset_digest, signed)
 
     def clear_temporaries(self, found: list[Path]) -> None:
         """Remove the temporary files a killed freeze left beside the files it writes (we hold the
@@ -189,6 +211,8 @@ class _Freeze:
         if self.request.skip_cohorts and previous is not None:
             which = skipped(Cohort.parse(previous.cohort), self.cohort)[1]
             self.notes.append(f"{self.cohort} skips {which} after {previous.cohort}")
+        if self.request.tag:
+            require_signed(catalog.suite, self.request.sign)
         benchmarks = members(catalog, previous, self.request.add, self.request.remove)
         refuse_pending(catalog, benchmarks)
         digests = {ident: contract_digest(catalog, ident) for ident in sorted(benchmarks)}
@@ -209,14 +233,15 @@ class _Freeze:
             changelog_section=section,
             notes=self.notes,
         )
+        self.record_signer(planned)
         return planned, resumed
 
-    def write_and_commit(
-        self, head: gitrepo.Commit, planned: FreezeResult, resumed_text: bytes | None
-    ) -> gitrepo.Commit:
-        """Write the ruleset and the changelog, and commit both on top of `head`."""
-        disk = WorkingTree(self.root)  # `refuse_links` made sure no path freeze writes is a link
-        old_changelog = disk.read(CHANGELOG) if disk.kind(CHANGELOG) else None
+    def record_signer(self, result: FreezeResult) -> None:
+        if self.signer is not None:
+            result.signing_key, result.signing_fingerprint = self.signer.key, self.signer.fingerprint
+
+    def contents(self, head: gitrepo.Commit, planned: FreezeResult) -> dict[str, bytes]:
+        """The bytes of the ruleset and of the changelog that the commit will hold."""
         committed = gitrepo.GitTree(self.repo, head, "HEAD")
         # The section goes into HEAD's text: the commit never holds what the disk holds meanwhile.
         base = committed.read(CHANGELOG) if committed.kind(CHANGELOG) else None
@@ -227,14 +252,21 @@ class _Freeze:
                 f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
             ) from None
         new_changelog = upsert_section(current, self.cohort.id, planned.changelog_section)
-        written = {self.ruleset_rel: planned.ruleset_text.encode(), CHANGELOG: new_changelog.encode()}
+        return {self.ruleset_rel: planned.ruleset_text.encode(), CHANGELOG: new_changelog.encode()}
+
+    def write_and_commit(
+        self, head: gitrepo.Commit, written: dict[str, bytes], resumed_text: bytes | None, who: gitrepo.Signature
+    ) -> gitrepo.Commit:
+        """Write the ruleset and the changelog, and commit both on top of `head` as `who`."""
+        disk = WorkingTree(self.root)  # `refuse_links` made sure no path freeze writes is a link
+        old_changelog = disk.read(CHANGELOG) if disk.kind(CHANGELOG) else None
         before = {self.ruleset_rel: resumed_text, CHANGELOG: old_changelog}
         self.new_folder = not (self.root / self.ruleset_rel).parent.exists()
         for rel, data in written.items():
             write_atomic(self.root / rel, data)
         self.failpoint("files")
         try:
-            commit = gitrepo.commit_files(self.repo, written, self.commit_message(), head)
+            commit = gitrepo.commit_files(self.repo, written, self.commit_message(), head, who)
         except CatalogError:
             self.restore(before, written)  # a failure we know of leaves everything as it was
             raise
@@ -326,6 +358,7 @@ class _Freeze:
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
         self.refuse_another_request(commit, text, state)
+        signed = self.sign_resumed(commit, digest, state)
         if not self.request.dry_run:
             self.repair_index()
         if state == "already-frozen":
@@ -341,13 +374,40 @@ class _Freeze:
             tagged=state == "already-frozen",
             notes=self.notes,  # a copy: every note is in by now
         )
+        self.record_signer(result)
         if self.request.dry_run:
             return result
         if self.request.push:
             refs = self.check_remote_before(commit)
             if refs.get(f"refs/tags/{self.cohort}") != str(commit.id):
                 self.check_push(commit, refs)
-        return self.publish(commit, result, digest)
+        return self.publish(commit, result, digest, signed)
+
+    def sign_resumed(self, commit: gitrepo.Commit, digest: str, state: str) -> bytes | None:
+        """The signed tag a rerun will create (signed before it writes anything), None when it
+        creates none or unsigned; a tag that exists unsigned is never replaced."""
+        if state == "already-frozen":
+            if self.signer is not None and _unsigned(self.repo, self.cohort.id):
+                raise CatalogError(
+                    f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists",
+                    f"a tag never pushed may be deleted (git tag -d {self.cohort}) and frozen again with --sign; "
+                    "a published one never changes",
+                )
+            return None
+        if not self.request.tag:
+            return None
+        require_signed(
+            load_tree(gitrepo.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
+        )
+        if self.signer is None or self.request.dry_run:
+            return None
+        return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo))
+
+    def sign_tag(self, commit: str, digest: str, tagger: gitrepo.Signature) -> bytes:
+        """The signed tag object of the release."""
+        assert self.signer is not None
+        message = tag_message(self.cohort.id, digest, self.request.message)
+        return self.signer.sign_tag(self.cohort.id, commit, message, tagger)
 
     def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
         """A rerun finishes the release as it was begun; asking for another is an error."""
@@ -370,13 +430,17 @@ class _Freeze:
         if repaired:
             self.notes.append(f"the index did not show the release's {' and '.join(repaired)}: updated it")
 
-    def publish(self, commit: gitrepo.Commit, result: FreezeResult, digest: str) -> FreezeResult:
+    def publish(
+        self, commit: gitrepo.Commit, result: FreezeResult, digest: str, signed: bytes | None = None
+    ) -> FreezeResult:
         if self.request.tag and gitrepo.tag_state(self.repo, self.cohort.id) is None:
-            gitrepo.create_tag(
-                self.repo, self.cohort.id, commit, tag_message(self.cohort.id, digest, self.request.message)
-            )
+            if signed is not None:
+                gitrepo.create_tag_object(self.repo, self.cohort.id, signed)
+            else:
+                message = tag_message(self.cohort.id, digest, self.request.message)
+                gitrepo.create_tag(self.repo, self.cohort.id, commit, message)
             self.failpoint("tag")
-            result.tagged = True
+            result.tagged, result.signed = True, signed is not None
         if self.request.push:
             self.push(commit)
             result.pushed = True

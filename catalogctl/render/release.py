@@ -21,13 +21,15 @@ def freeze_text(result: FreezeResult) -> str:
             "and CHANGELOG.md would get this section:",
             "",
             result.changelog_section.rstrip(),
+            "",
         ]
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, _signing_plan(result)]) + "\n"
     if result.state == "already-frozen" and not result.pushed:
         return "\n".join(lines) + "\n"
     done = [f"committed {result.ruleset_path} and CHANGELOG.md in {(result.commit or '')[:12]}"]
     if result.tagged:
-        done.append(f"tagged {result.cohort} (ruleset digest {result.ruleset_digest})")
+        signed = f", signed with {result.signing_key} ({result.signing_fingerprint})" if result.signed else ""
+        done.append(f"tagged {result.cohort} (ruleset digest {result.ruleset_digest}){signed}")
     if result.pushed:
         done.append("pushed the branch and the tag")
     verb = "finished" if result.state == "resumed" else "froze" if result.state == "frozen" else "checked"
@@ -43,6 +45,13 @@ def signer_cell(signature: Signature | None) -> str:
         return f"{signature.principal} ({signature.fingerprint})"
     key = f" ({signature.fingerprint})" if signature.fingerprint else ""
     return f"{signature.state}{key}" + (" REQUIRED" if signature.required else "")
+
+
+def _signing_plan(result: FreezeResult) -> str:
+    """Whether a dry run's tag would be signed, and with which key."""
+    if result.signing_key is None:
+        return "the tag would not be signed (no --sign)"
+    return f"the tag would be signed with {result.signing_key} ({result.signing_fingerprint})"
 
 
 def cohorts_text(releases: Releases) -> str:

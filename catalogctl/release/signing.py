@@ -1,0 +1,57 @@
+"""How `freeze --sign` signs a release tag: as `git tag -s` does with `gpg.format=ssh`.
+
+The key is `--signing-key`, else git config `user.signingKey` (a private key file, a public key
+file whose private key is in ssh-agent, or a `key::` literal). catalogctl signs with SSH keys
+only: `gpg.format` unset or `ssh` signs with SSH (git's own default is openpgp, but `git tag -v`
+tells a signature's kind by its armor, so an SSH-signed tag verifies whatever `gpg.format` says);
+`openpgp` or `x509` is refused rather than silently signing another way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catalogctl.catalog.layout import SUITE_FILE
+from catalogctl.errors import EnvironmentProblem, UsageError
+from catalogctl.io import gitrepo, sshsig
+from catalogctl.model.suite import Suite
+
+
+@dataclass(frozen=True)
+class Signer:
+    """The key a freeze signs with, and its fingerprint."""
+
+    key: str
+    fingerprint: str
+
+    def sign_tag(self, name: str, commit: str, message: str, tagger: gitrepo.Signature) -> bytes:
+        """The raw text of the signed tag object: the payload with its SSH signature appended."""
+        payload = gitrepo.tag_payload(name, commit, message, tagger)
+        return payload + sshsig.sign(payload, self.key)
+
+
+def signer(repo: gitrepo.Repository, key: str | None) -> Signer:
+    """The signer of `freeze --sign`: the key asked for or configured, checked readable."""
+    fmt = gitrepo.config_value(repo, "gpg.format")
+    if fmt not in (None, "ssh"):
+        raise EnvironmentProblem(
+            f"gpg.format is {fmt}: freeze --sign signs with SSH keys only; nothing was written",
+            "git config gpg.format ssh (an SSH key), or sign the tag with git tag -s yourself",
+        )
+    chosen = key or gitrepo.config_value(repo, "user.signingKey")
+    if not chosen:
+        raise EnvironmentProblem(
+            "freeze --sign has no key: no --signing-key, and git config user.signingKey is unset; nothing was written",
+            "pass --signing-key PATH, or git config user.signingKey PATH",
+        )
+    return Signer(chosen, sshsig.key_fingerprint(chosen))
+
+
+def require_signed(suite: Suite | None, signing: bool) -> None:
+    """Refuse to tag unsigned when the suite's policy requires signed releases."""
+    if suite is not None and suite.policies.releases.require_signature and not signing:
+        raise UsageError(
+            f"{SUITE_FILE} requires signed releases (policies.releases.require_signature): "
+            "freeze does not tag unsigned; nothing was written",
+            "pass --sign (with --signing-key PATH, or git config user.signingKey)",
+        )

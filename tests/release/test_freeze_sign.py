@@ -1,0 +1,294 @@
+"""`freeze --sign`: a release tag signed as `git tag -s` signs it (SSH), which real `git tag -v`
+verifies; the suite's policy that requires it; signing that fails leaves everything as it was."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from catalogctl.errors import EnvironmentProblem
+from catalogctl.release.freeze import FreezeRequest, freeze
+from tests.helpers import commit_all, git, replace_in, run_cli
+from tests.release_repo import make_freezable
+from tests.signing import EMAIL, fingerprint, make_key, trusting
+
+
+@pytest.fixture
+def repo(catalog_repo: Path) -> Path:
+    return make_freezable(catalog_repo)
+
+
+def verify_tag(root: Path, allowed: Path, tag: str) -> subprocess.CompletedProcess[str]:
+    """Real `git tag -v`, with no gpg.format set: git tells an SSH signature by its armor."""
+    return subprocess.run(
+        ["git", "-c", f"gpg.ssh.allowedSignersFile={allowed}", "tag", "-v", tag],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def state(root: Path) -> tuple[str, str, str, str]:
+    """HEAD, every ref, the porcelain status (ignored files included) and the index."""
+    return (
+        git(root, "rev-parse", "HEAD"),
+        git(root, "for-each-ref", "--format=%(refname) %(objectname)"),
+        git(root, "status", "--porcelain", "--ignored"),
+        git(root, "ls-files", "-s"),
+    )
+
+
+def test_freeze_sign_makes_a_tag_git_tag_v_verifies(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    assert done.stdout.endswith(f"signed with {key} ({fingerprint(key)})\n")
+    verified = verify_tag(repo, trusting(tmp_path, key), "2026-09-C0")
+    assert verified.returncode == 0, verified.stderr
+    assert f'Good "git" signature for {EMAIL} with ED25519 key {fingerprint(key)}' in verified.stderr
+    assert git(repo, "rev-parse", "2026-09-C0^{commit}") == git(repo, "rev-parse", "HEAD")
+    # git's own layout: the headers, the message with the digest, then the armored signature
+    raw = git(repo, "cat-file", "tag", "2026-09-C0")
+    assert raw.startswith(f"object {git(repo, 'rev-parse', 'HEAD')}\ntype commit\ntag 2026-09-C0\ntagger ")
+    assert "\n\nCohort 2026-09-C0\n\nruleset: rulesets/2026-09-C0.yaml\nruleset-digest: sha256:" in raw
+    assert raw.endswith("-----END SSH SIGNATURE-----")
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_the_key_comes_from_user_signingkey(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    git(repo, "config", "user.signingKey", f"{key}.pub")  # the public half: its private key sits beside it
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "-C", str(repo))
+    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+def test_a_tag_signed_by_another_key_fails_git_tag_v(repo: Path, tmp_path: Path) -> None:
+    key, other = make_key(tmp_path / "keys"), make_key(tmp_path / "keys", "other")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(other), "-C", str(repo))
+    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode != 0
+
+
+def test_a_gpg_format_other_than_ssh_is_refused_writing_nothing(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    git(repo, "config", "gpg.format", "openpgp")
+    before = state(repo)
+    done = run_cli(
+        "freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo), code=2
+    )
+    assert done.stderr == (
+        "error: gpg.format is openpgp: freeze --sign signs with SSH keys only; nothing was written\n"
+        "hint: git config gpg.format ssh (an SSH key), or sign the tag with git tag -s yourself\n"
+    )
+    assert state(repo) == before
+
+
+def require_signature(root: Path) -> None:
+    replace_in(
+        root,
+        "benchmark_suite/suite.yaml",
+        "  drafter_approval_lead_cohorts: 2\n",
+        "  drafter_approval_lead_cohorts: 2\n  releases:\n    require_signature: true\n",
+    )
+    commit_all(root, "Require signed releases")
+
+
+def test_the_policy_makes_freeze_refuse_to_tag_unsigned(repo: Path) -> None:
+    require_signature(repo)
+    before = state(repo)
+    for extra in ([], ["--dry-run"]):
+        done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", *extra, "-C", str(repo), code=2)
+        assert done.stderr == (
+            "error: benchmark_suite/suite.yaml requires signed releases (policies.releases.require_signature): "
+            "freeze does not tag unsigned; nothing was written\n"
+            "hint: pass --sign (with --signing-key PATH, or git config user.signingKey)\n"
+        )
+        assert state(repo) == before
+
+
+def test_the_policy_is_met_by_a_signed_freeze(repo: Path, tmp_path: Path) -> None:
+    require_signature(repo)
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+def test_the_policy_must_be_a_boolean(repo: Path) -> None:
+    replace_in(
+        repo,
+        "benchmark_suite/suite.yaml",
+        "  drafter_approval_lead_cohorts: 2\n",
+        '  drafter_approval_lead_cohorts: 2\n  releases:\n    require_signature: "always"\n',
+    )
+    done = run_cli("validate", str(repo), code=1)
+    assert (
+        "benchmark_suite/suite.yaml:20:24: schema-wrong-type policies.releases.require_signature: "
+        "should be a valid boolean (got 'always')\n"
+    ) in done.stdout
+
+
+# -- item 3: a freeze that cannot sign writes nothing; reruns after crashes; --dry-run --------
+
+
+class Crash(Exception):
+    """A simulated crash."""
+
+
+def crash_at(step: str) -> Callable[[str], None]:
+    def failpoint(current: str) -> None:
+        if current == step:
+            raise Crash(step)
+
+    return failpoint
+
+
+def cannot_sign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> tuple[str, str]:
+    """A key that cannot sign, and what ssh-keygen says of it."""
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)  # no agent
+    if case == "missing":
+        return str(tmp_path / "nothere"), f"cannot sign with {tmp_path / 'nothere'}: no such file"
+    if case == "public-without-agent":
+        key = make_key(tmp_path / "keys")
+        alone = tmp_path / "public" / "maintainer.pub"
+        alone.parent.mkdir()
+        alone.write_bytes(Path(f"{key}.pub").read_bytes())
+        return str(alone), f'ssh-keygen could not sign with {alone}: No private key found for public key "{alone}"'
+    # an encrypted key, and no way to give its passphrase: askpass answers nothing
+    key = make_key(tmp_path / "keys", passphrase="secret")
+    monkeypatch.setenv("SSH_ASKPASS", "/bin/false")
+    monkeypatch.setenv("SSH_ASKPASS_REQUIRE", "force")
+    return str(key), (
+        f'ssh-keygen could not sign with {key}: Load key "{key}": incorrect passphrase supplied to decrypt private key'
+    )
+
+
+SIGN_HINT = (
+    "hint: a public key signs only when its private key is in ssh-agent (ssh-add); an encrypted key needs its "
+    "passphrase (ssh-add it, or run in a terminal)\n"
+)
+
+
+@pytest.mark.parametrize("case", ["missing", "public-without-agent", "encrypted"])
+def test_a_key_that_cannot_sign_leaves_everything_as_it_was(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    key, why = cannot_sign(tmp_path, monkeypatch, case)
+    before, changelog = state(repo), (repo / "CHANGELOG.md").exists()
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", key, "-C", str(repo), code=2)
+    hint = (
+        "hint: pass --signing-key PATH (a private key, or a public key whose private key is in ssh-agent), "
+        "or set git config user.signingKey\n"
+        if case == "missing"
+        else SIGN_HINT
+    )
+    assert done.stderr == f"error: {why}\n{hint}"
+    assert state(repo) == before
+    assert (repo / "CHANGELOG.md").exists() == changelog
+    assert not (repo / "rulesets").exists()
+
+
+def test_a_key_that_cannot_sign_is_found_at_the_last_step_and_still_leaves_nothing(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key that can be read (its fingerprint) but not used: signing itself fails, after the
+    commit's id was computed and before anything a user sees was written."""
+    key, why = cannot_sign(tmp_path, monkeypatch, "encrypted")
+    before = state(repo)
+    with pytest.raises(EnvironmentProblem) as caught:
+        freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=key))
+    assert str(caught.value) == why
+    assert state(repo) == before
+
+
+def test_no_key_at_all_is_a_message_and_writes_nothing(repo: Path) -> None:
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "-C", str(repo), code=2)
+    assert done.stderr == (
+        "error: freeze --sign has no key: no --signing-key, and git config user.signingKey is unset; "
+        "nothing was written\n"
+        "hint: pass --signing-key PATH, or git config user.signingKey PATH\n"
+    )
+    assert state(repo) == before
+
+
+def test_dry_run_says_whether_it_would_sign_and_with_which_key(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys", passphrase="secret")  # read, never used: no passphrase is asked
+    before = state(repo)
+    signed = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--dry-run", "--signing-key", str(key), "-C", str(repo))
+    assert signed.stdout.endswith(f"\n\nthe tag would be signed with {key} ({fingerprint(key)})\n")
+    unsigned = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--dry-run", "-C", str(repo))
+    assert unsigned.stdout.endswith("\n\nthe tag would not be signed (no --sign)\n")
+    assert state(repo) == before
+
+
+@pytest.fixture
+def remote(tmp_path: Path, repo: Path) -> Path:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    return bare
+
+
+@pytest.mark.parametrize("sign_again", [True, False])
+def test_a_rerun_after_a_crash_between_tag_and_push_ends_with_one_signed_tag_on_the_remote(
+    repo: Path, remote: Path, tmp_path: Path, sign_again: bool
+) -> None:
+    key = make_key(tmp_path / "keys")
+    with pytest.raises(Crash):
+        freeze(
+            repo,
+            FreezeRequest("2026-09-C0", add=["gsm8k"], push="origin", sign=True, signing_key=str(key)),
+            crash_at("tag"),
+        )
+    assert git(remote, "tag", "--list") == ""
+    signed_tag = git(repo, "rev-parse", "2026-09-C0")
+    result = freeze(repo, FreezeRequest("2026-09-C0", push="origin", sign=sign_again, signing_key=str(key)))
+    assert (result.state, result.pushed) == ("already-frozen", True)
+    assert git(remote, "tag", "--list") == "2026-09-C0"
+    assert git(remote, "rev-parse", "2026-09-C0") == signed_tag  # the tag object signed before the crash
+    verified = verify_tag(remote, trusting(tmp_path, key), "2026-09-C0")
+    assert verified.returncode == 0, verified.stderr
+
+
+def test_a_rerun_after_a_crash_between_commit_and_tag_signs_the_tag(
+    repo: Path, remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = make_key(tmp_path / "keys")
+    with pytest.raises(Crash):
+        freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=str(key)), crash_at("commit"))
+    after_crash = state(repo)
+    locked, _ = cannot_sign(tmp_path / "other", monkeypatch, "encrypted")  # a rerun that cannot sign writes nothing
+    with pytest.raises(EnvironmentProblem):
+        freeze(repo, FreezeRequest("2026-09-C0", sign=True, signing_key=locked))
+    assert state(repo) == after_crash
+    result = freeze(repo, FreezeRequest("2026-09-C0", push="origin", sign=True, signing_key=str(key)))
+    assert (result.state, result.tagged, result.signed, result.pushed) == ("resumed", True, True, True)
+    assert verify_tag(remote, trusting(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+def test_under_the_policy_a_commit_without_its_tag_is_tagged_only_signed(repo: Path, tmp_path: Path) -> None:
+    require_signature(repo)
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--no-tag", "-C", str(repo))  # no tag: nothing unsigned
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "-C", str(repo), code=2)
+    assert done.stderr.startswith("error: benchmark_suite/suite.yaml requires signed releases")
+    assert state(repo) == before
+    run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo))
+    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+def test_sign_never_replaces_a_tag_that_exists_unsigned(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo))
+    before = state(repo)
+    done = run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo), code=1)
+    assert done.stderr == (
+        "error: tag `2026-09-C0` exists and is not signed: --sign cannot sign a tag that exists\n"
+        "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
+        "a published one never changes\n"
+    )
+    assert state(repo) == before
