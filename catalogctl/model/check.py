@@ -107,6 +107,11 @@ class CheckReport(Report):
     points: list[PointCheck] = Field(
         default_factory=list, description="a submission tree's points, by concurrency; empty for any other layout"
     )
+    time_to_train_ms: float | None = Field(
+        default=None,
+        description="a training run's time to train in ms: run_stop's time_ms less run_start's (MLPerf "
+        "Training's result); null for a run that is not a training run or logged no run_start or run_stop",
+    )
     proven_against: str | None = Field(
         default=None,
         description="the release the resolved config was re-resolved at (`check --catalog`), or null when it "

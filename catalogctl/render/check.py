@@ -83,6 +83,17 @@ def _point_line(point: PointCheck) -> str:
     return f"point {point.point} (concurrency {point.concurrency}): {_gates_verdict(point.gates)}"
 
 
+def time_to_train_line(time_to_train_ms: float | None, training: bool) -> str:
+    """`time to train: 3600.0 s (run_start → run_stop)`; empty for a run that is not a training run."""
+    if time_to_train_ms is not None:
+        return f"time to train: {time_to_train_ms / 1000:.1f} s (run_start → run_stop)"
+    return "time to train: not logged (no run_start or no run_stop)" if training else ""
+
+
+def _trained(report: CheckReport) -> str:
+    return time_to_train_line(report.time_to_train_ms, report.layout == "mllog")
+
+
 def proof_line(report: CheckReport) -> str:
     """What the inputs were proven against: the release, or the resolved config's own digests."""
     if report.proven_against is not None:
@@ -107,7 +118,14 @@ def check_text(report: CheckReport) -> str:
     head = f"source: {report.source}\n{proof_line(report)}\n"
     columns = ["gate / check", "status", "expected", "observed"]
     if report.layout != "submission":
-        return head + table(columns, _gate_rows(report.gates)) + _verdict_line(report) + "\n"
+        trained = _trained(report)
+        return (
+            head
+            + table(columns, _gate_rows(report.gates))
+            + (trained and trained + "\n")
+            + _verdict_line(report)
+            + "\n"
+        )
     blocks = [f"\n{_point_line(p)}\n" + table(columns, _gate_rows(p.gates)) for p in report.points]
     own = "\nthe submission\n" + table(columns, _gate_rows(report.gates)) if report.gates else ""
     return head + "".join(blocks) + own + "\n" + _verdict_line(report) + "\n"
@@ -139,6 +157,8 @@ def check_markdown(report: CheckReport) -> str:
     ]
     if report.layout != "submission":
         lines += _markdown_rows(report.gates)
+        trained = _trained(report)
+        lines += ["", md_text(trained[:1].upper() + trained[1:])] if trained else []
     for point in report.points:
         lines += [f"#### {md_text(_point_line(point))}", "", *_markdown_rows(point.gates), ""]
     if report.layout == "submission" and report.gates:

@@ -199,8 +199,9 @@ def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> C
         return grade_submission(config, results, proven)
     if layout == "loadgen":
         return grade_loadgen(config, results, proven)
-    report = grade(config, load_results(results, config), proven)
-    return report.model_copy(update={"layout": layout})
+    run = load_results(results, config)
+    trained = run.training.time_to_train_ms if run.training is not None else None
+    return grade(config, run, proven).model_copy(update={"layout": layout, "time_to_train_ms": trained})
 
 
 def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None) -> tuple[CheckReport, PointRead]:

@@ -215,3 +215,21 @@ def test_every_official_rule_of_the_benchmark_has_its_row(resolved: Path, tmp_pa
     assert [
         k for k in checked if not any(any(g == mg and w.startswith(m) for g, w in rows) for mg, m in rows_of(k))
     ] == []
+
+
+def test_the_time_to_train_is_reported_in_json_text_and_markdown(resolved: Path, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "result_0.txt")  # run_stop 3,600,000 ms after run_start
+    data = json.loads(run_cli("check", str(resolved), str(log), "--format", "json", code=1).stdout)
+    assert data["time_to_train_ms"] == 3_600_000
+    text = run_cli("check", str(resolved), str(log), code=1).stdout
+    assert "\ntime to train: 3600.0 s (run_start → run_stop)\nllm-post-training: INVALID" in text
+    markdown = run_cli("check", str(resolved), str(log), "--format", "markdown", code=1).stdout
+    assert "\nTime to train: 3600.0 s (run_start → run_stop)\n" in markdown
+
+
+def test_a_run_without_run_stop_says_its_time_to_train_is_not_logged(resolved: Path, tmp_path: Path) -> None:
+    lines = write_log(tmp_path / "full.txt").read_text().splitlines()
+    log = write(tmp_path, "result_0.txt", "\n".join(line for line in lines if '"run_stop"' not in line) + "\n")
+    assert check_files(resolved, log).time_to_train_ms is None
+    text = run_cli("check", str(resolved), str(log), code=1).stdout
+    assert "\ntime to train: not logged (no run_start or no run_stop)\n" in text
