@@ -40,8 +40,15 @@ def rows_of(official: str) -> list[tuple[str, str]]:
     return OFFICIAL_TO_CATALOGCTL.get(official, [("training_rules", official)])
 
 
-def write_log(path: Path, gbs: int = GBS, evals: list[tuple[int, float]] | None = None, **changed: Any) -> Path:
-    """A complete closed-division result log, written by mllog with a fresh handler of its own."""
+def write_log(
+    path: Path,
+    gbs: int = GBS,
+    evals: list[tuple[int, float]] | None = None,
+    train_ms: int = 3_600_000,
+    **changed: Any,
+) -> Path:
+    """A complete closed-division result log, written by mllog with a fresh handler of its own;
+    run_stop is `train_ms` after run_start."""
     logger = logging.getLogger(f"catalogctl-test-mllog:{path}")  # a fresh one per file: mllog keeps the last
     logger.propagate = False
     logger.setLevel(logging.INFO)
@@ -106,7 +113,7 @@ def write_log(path: Path, gbs: int = GBS, evals: list[tuple[int, float]] | None 
             log.start(key=c.EVAL_START, metadata={"samples_count": samples}, time_ms=next(clock))
             log.event(key=c.EVAL_ACCURACY, value=accuracy, metadata={"samples_count": samples}, time_ms=next(clock))
             log.end(key=c.EVAL_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
-        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + 3_600_000)
+        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + train_ms)
     finally:
         logger.removeHandler(handler)
         handler.close()
@@ -195,7 +202,10 @@ def test_a_folder_of_no_layout_names_the_mllog_layout(resolved: Path, tmp_path: 
     folder = tmp_path / "empty"
     folder.mkdir()
     stderr = run_cli("check", str(resolved), str(folder), code=2).stderr
-    assert "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder holding one" in stderr
+    assert (
+        "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each)"
+        in stderr
+    )
 
 
 def test_a_broken_mllog_line_is_pointed_at(resolved: Path, tmp_path: Path) -> None:
