@@ -73,7 +73,7 @@ class GateResult(Report):
         return "pass"
 
 
-Layout = Literal["results", "run-folder", "point", "submission", "loadgen", "mllog"]
+Layout = Literal["results", "run-folder", "point", "submission", "loadgen", "mllog", "mllog-runs"]
 
 
 class PointCheck(Report):
@@ -91,9 +91,42 @@ class PointCheck(Report):
         return all(g.verdict in CLEARED for g in self.gates if g.severity == "hard")
 
 
+class RunCheck(Report):
+    """One run of a folder of MLLOG result files (one seed each): its gates, its time to train,
+    and its verdict."""
+
+    run: str = Field(description="the result file, by its name in the folder (result_0.txt)")
+    source: str = Field(description="where the run's facts were read from")
+    time_to_train_ms: float | None = Field(
+        description="run_stop's time_ms less run_start's; null when the run logged no run_start or run_stop"
+    )
+    gates: list[GateResult]
+
+    @computed_field(alias="valid")  # type: ignore[prop-decorator]
+    @property
+    def passed(self) -> bool:
+        """No hard gate of the run failed or could not be evaluated."""
+        return all(g.verdict in CLEARED for g in self.gates if g.severity == "hard")
+
+
+class TrainingScore(Report):
+    """A benchmark's result over its runs, as MLPerf Training's result summarizer derives it: an
+    olympic mean of the valid runs' times to train, in minutes (the fastest run and the slowest
+    left out; a run that is not valid, or logged no time, is dropped as the slowest; with more than
+    one such run there is no result)."""
+
+    minutes: float | None = Field(None, description="the result; null when it cannot be derived (see note)")
+    mean_of: list[str] = Field(default_factory=list, description="the runs averaged")
+    dropped: list[str] = Field(
+        default_factory=list, description="the runs dropped for not being valid or logging no time to train"
+    )
+    note: str = Field("", description="how the result was derived, or why it was not")
+
+
 class CheckReport(Report):
     """The documented JSON shape of `catalogctl check --format json`; the run is valid when no
-    hard gate failed or went unevaluated, a submission tree when every point is."""
+    hard gate failed or went unevaluated, a submission tree when every point is, a folder of MLLOG
+    runs when every run is."""
 
     schema_: Literal["catalogctl/check/v1"] = Field(CHECK_SCHEMA, alias="schema")
     benchmark: str
@@ -101,11 +134,28 @@ class CheckReport(Report):
     layout: Layout = Field(
         "results",
         description="what `check` read: a results file, an endpoints run folder, a submission point folder "
-        "(r<N>/), or a submission tree (one verdict per point in `points`)",
+        "(r<N>/), a submission tree (one verdict per point in `points`), a LoadGen output folder, an MLLOG "
+        "result file, or a folder of MLLOG result files (mllog-runs: one verdict per run in `runs`)",
     )
-    gates: list[GateResult] = Field(description="the run's gates; empty for a submission tree (see `points`)")
+    gates: list[GateResult] = Field(
+        description="the run's gates; for a submission tree the tree's own (see `points`); for a folder of MLLOG "
+        "runs the folder's own (see `runs`)",
+    )
     points: list[PointCheck] = Field(
         default_factory=list, description="a submission tree's points, by concurrency; empty for any other layout"
+    )
+    runs: list[RunCheck] = Field(
+        default_factory=list,
+        description="a folder of MLLOG result files' runs, by file name (layout mllog-runs; `gates` then holds "
+        "the folder's own, run_seeds); empty for any other layout",
+    )
+    score: TrainingScore | None = Field(
+        default=None, description="a folder of MLLOG runs' result, the official way; null for any other layout"
+    )
+    time_to_train_ms: float | None = Field(
+        default=None,
+        description="a training run's time to train in ms: run_stop's time_ms less run_start's (MLPerf "
+        "Training's result); null for a run that is not a training run or logged no run_start or run_stop",
     )
     proven_against: str | None = Field(
         default=None,
@@ -116,8 +166,11 @@ class CheckReport(Report):
     @computed_field(alias="valid")  # type: ignore[prop-decorator]
     @property
     def passed(self) -> bool:
-        """No hard gate failed or could not be evaluated; for a submission tree, every point valid."""
+        """No hard gate failed or could not be evaluated; for a submission tree, every point valid;
+        for a folder of MLLOG runs, every run valid."""
         gates = all(g.verdict in CLEARED for g in self.gates if g.severity == "hard")
         if self.layout == "submission":
             return gates and bool(self.points) and all(p.passed for p in self.points)
+        if self.layout == "mllog-runs":
+            return gates and bool(self.runs) and all(r.passed for r in self.runs)
         return gates

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from catalogctl.io.markdown import md_code, md_text
-from catalogctl.model.check import CLEARED, Check, CheckReport, GateResult, PointCheck
+from catalogctl.model.check import CLEARED, Check, CheckReport, GateResult, PointCheck, RunCheck
 from catalogctl.render.common import as_json, table
 
 
@@ -53,8 +53,11 @@ def gate_label(gate: GateResult) -> str:
     return f"{gate.name} ({gate.severity})"
 
 
+_GROUPS = ("submission", "mllog-runs")  # the layouts graded item by item: points, runs
+
+
 def _verdict_line(report: CheckReport) -> str:
-    if report.layout == "submission":
+    if report.layout in _GROUPS:
         return _submission_line(report)
     return f"{report.benchmark}: {_gates_verdict(report.gates)}"
 
@@ -69,18 +72,48 @@ def _gates_verdict(gates: list[GateResult]) -> str:
 
 
 def _submission_line(report: CheckReport) -> str:
-    """The submission's verdict: valid when every point is, and its own gates passed."""
-    invalid = [p.point for p in report.points if not p.passed]
+    """The verdict of a submission (or a folder of runs): valid when every point (run) is, and
+    its own gates passed."""
+    if report.layout == "submission":
+        what, items = "point", [(p.point, p.passed) for p in report.points]
+    else:
+        what, items = "run", [(r.run, r.passed) for r in report.runs]
+    invalid = [name for name, passed in items if not passed]
     failed = [g.name for g in report.gates if g.severity == "hard" and g.verdict not in CLEARED]
-    count = f"{len(report.points)} point{'s' * (len(report.points) != 1)}"
-    why = [f"points not valid: {', '.join(invalid)}"] if invalid else []
+    count = f"{len(items)} {what}{'s' * (len(items) != 1)}"
+    why = [f"{what}s not valid: {', '.join(invalid)}"] if invalid else []
     why += [f"hard gates not passed: {', '.join(failed)}"] if failed else []
     verdict = f"INVALID ({'; '.join(why)})" if why else "VALID"
-    return f"{report.benchmark} submission ({count}): {verdict}"
+    return f"{report.benchmark} {'submission' if what == 'point' else 'runs'} ({count}): {verdict}"
 
 
 def _point_line(point: PointCheck) -> str:
     return f"point {point.point} (concurrency {point.concurrency}): {_gates_verdict(point.gates)}"
+
+
+def _run_line(run: RunCheck) -> str:
+    return f"run {run.run}: {_gates_verdict(run.gates)}"
+
+
+def score_line(report: CheckReport) -> str:
+    """`result: 60.0 min (olympic mean of result_1.txt; ...)`, or why there is none."""
+    score = report.score
+    if score is None:
+        return ""
+    if score.minutes is None:
+        return f"result: none ({score.note})"
+    return f"result: {score.minutes:.2f} min (olympic mean of {', '.join(score.mean_of)}; {score.note})"
+
+
+def time_to_train_line(time_to_train_ms: float | None, training: bool) -> str:
+    """`time to train: 3600.0 s (run_start → run_stop)`; empty for a run that is not a training run."""
+    if time_to_train_ms is not None:
+        return f"time to train: {time_to_train_ms / 1000:.1f} s (run_start → run_stop)"
+    return "time to train: not logged (no run_start or no run_stop)" if training else ""
+
+
+def _trained(report: CheckReport) -> str:
+    return time_to_train_line(report.time_to_train_ms, report.layout == "mllog")
 
 
 def proof_line(report: CheckReport) -> str:
@@ -103,14 +136,27 @@ def _gate_rows(gates: list[GateResult]) -> list[list[str]]:
 
 def check_text(report: CheckReport) -> str:
     """A line per gate with its verdict, under it a line per check with the check's own status;
-    for a submission tree, such a block per point, then the submission's verdict."""
+    for a submission tree (a folder of runs), such a block per point (run), then the tree's own
+    gates and its verdict."""
     head = f"source: {report.source}\n{proof_line(report)}\n"
     columns = ["gate / check", "status", "expected", "observed"]
-    if report.layout != "submission":
-        return head + table(columns, _gate_rows(report.gates)) + _verdict_line(report) + "\n"
+    if report.layout not in _GROUPS:
+        trained = _trained(report)
+        return head + table(columns, _gate_rows(report.gates)) + _lines(trained) + _verdict_line(report) + "\n"
     blocks = [f"\n{_point_line(p)}\n" + table(columns, _gate_rows(p.gates)) for p in report.points]
-    own = "\nthe submission\n" + table(columns, _gate_rows(report.gates)) if report.gates else ""
-    return head + "".join(blocks) + own + "\n" + _verdict_line(report) + "\n"
+    blocks += [
+        f"\n{_run_line(r)}\n"
+        + table(columns, _gate_rows(r.gates))
+        + _lines(time_to_train_line(r.time_to_train_ms, True))
+        for r in report.runs
+    ]
+    title = "the submission" if report.layout == "submission" else "the runs"
+    own = f"\n{title}\n" + table(columns, _gate_rows(report.gates)) if report.gates else ""
+    return head + "".join(blocks) + own + _lines(score_line(report)) + "\n" + _verdict_line(report) + "\n"
+
+
+def _lines(line: str) -> str:
+    return line and line + "\n"
 
 
 def _markdown_rows(gates: list[GateResult]) -> list[str]:
@@ -137,14 +183,26 @@ def check_markdown(report: CheckReport) -> str:
         md_text(proof[:1].upper() + proof[1:]),
         "",
     ]
-    if report.layout != "submission":
+    if report.layout not in _GROUPS:
         lines += _markdown_rows(report.gates)
+        trained = _trained(report)
+        lines += ["", _sentence(trained)] if trained else []
     for point in report.points:
         lines += [f"#### {md_text(_point_line(point))}", "", *_markdown_rows(point.gates), ""]
-    if report.layout == "submission" and report.gates:
-        lines += ["#### The submission", "", *_markdown_rows(report.gates), ""]
+    for run in report.runs:
+        trained = _sentence(time_to_train_line(run.time_to_train_ms, True))
+        lines += [f"#### {md_text(_run_line(run))}", "", *_markdown_rows(run.gates), "", trained, ""]
+    if report.layout in _GROUPS and report.gates:
+        title = "The submission" if report.layout == "submission" else "The runs"
+        lines += [f"#### {title}", "", *_markdown_rows(report.gates), ""]
+    score = score_line(report)
+    lines += [_sentence(score), ""] if score else []
     lines += ["", f"**{md_text(_verdict_line(report))}**"]
     return "\n".join(lines) + "\n"
+
+
+def _sentence(line: str) -> str:
+    return md_text(line[:1].upper() + line[1:])
 
 
 REPORTERS: dict[str, Callable[[CheckReport], str]] = {

@@ -11,7 +11,7 @@ from catalogctl.errors import Diagnostic, InputsUnusable, error
 from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, parse_document
-from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck
+from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck, RunCheck
 from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
 from catalogctl.model.results import RunResults
 from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
@@ -20,7 +20,7 @@ from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
-from catalogctl.run.mllog import is_mllog, read_mllog
+from catalogctl.run.mllog import is_mllog, read_mllog, read_runs
 from catalogctl.run.shape import Rule, rule, shape_problems
 from catalogctl.run.submission import (
     LAYOUTS_HINT,
@@ -31,6 +31,7 @@ from catalogctl.run.submission import (
     read_point,
     submission_points,
 )
+from catalogctl.run.training_runs import olympic_score, seeds_gate
 
 # What `check` and the endpoints reader index in every contract, then what each gate reads, by the
 # benchmark's kind. A resolved config written by this tool always has it; a hand-edited one may
@@ -199,8 +200,11 @@ def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> C
         return grade_submission(config, results, proven)
     if layout == "loadgen":
         return grade_loadgen(config, results, proven)
-    report = grade(config, load_results(results, config), proven)
-    return report.model_copy(update={"layout": layout})
+    if layout == "mllog-runs":
+        return grade_runs(config, results, proven)
+    run = load_results(results, config)
+    trained = run.training.time_to_train_ms if run.training is not None else None
+    return grade(config, run, proven).model_copy(update={"layout": layout, "time_to_train_ms": trained})
 
 
 def grade_point(config: ResolvedConfig, folder: Path, proven_against: str | None) -> tuple[CheckReport, PointRead]:
@@ -220,6 +224,28 @@ def grade_loadgen(config: ResolvedConfig, folder: Path, proven_against: str | No
     results = loadgen_results(run, config.contract)
     report = grade(config, results, proven_against, load=run_load(run), names_model=False)
     return report.model_copy(update={"gates": [*report.gates, loadgen_gate(run)], "layout": "loadgen"})
+
+
+def grade_runs(config: ResolvedConfig, folder: Path, proven_against: str | None) -> CheckReport:
+    """A folder of MLLOG result files, one run (one seed) each: every run graded as a result file,
+    then the runs' seeds together (`run_seeds`), and the benchmark's result over the runs; the
+    folder is valid when every run is."""
+    mllogs = read_runs(folder, config.contract)
+    runs = []
+    for mllog in mllogs:
+        report = grade(config, mllog.results, proven_against)
+        training = mllog.results.training
+        trained = training.time_to_train_ms if training is not None else None
+        runs.append(RunCheck(run=mllog.file.name, source=report.source, time_to_train_ms=trained, gates=report.gates))
+    return CheckReport(
+        benchmark=config.contract["id"],
+        source=f"MLLOG result files in {folder}",
+        layout="mllog-runs",
+        gates=[seeds_gate(mllogs)],
+        runs=runs,
+        score=olympic_score(runs),
+        proven_against=proven_against,
+    )
 
 
 def grade_submission(config: ResolvedConfig, tree: Path, proven_against: str | None) -> CheckReport:

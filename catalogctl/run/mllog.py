@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ HYPERPARAMETERS = (
 
 
 def is_mllog(path: Path) -> bool:
-    """Whether `path` is an MLLOG result file, or a folder holding one."""
+    """Whether `path` is an MLLOG result file, or a folder holding one or more."""
     return bool(mllog_files(path))
 
 
@@ -76,16 +77,37 @@ def events(path: Path) -> list[tuple[int, dict[str, Any]]]:
     return found
 
 
+@dataclass(frozen=True)
+class LoggedSeed:
+    """A `seed` event: its value, and the source line that logged it (mllog's metadata file and
+    lineno, `file:line`; empty when the log does not say)."""
+
+    value: Any
+    at: str
+
+
+@dataclass(frozen=True)
+class MllogRun:
+    """One result file (one run, one seed) as read: its facts, and every seed it logged."""
+
+    file: Path
+    results: RunResults
+    seeds: list[LoggedSeed]
+
+
 def read_mllog(path: Path, contract: Mapping[str, Any]) -> RunResults:
-    """The facts of one MLLOG result file (or a folder holding exactly one) as `RunResults`."""
-    files = mllog_files(path)
-    if len(files) != 1:
-        names = ", ".join(p.name for p in files)
-        raise InputsUnusable(
-            f"{path} holds {len(files)} MLLOG result files ({names}): check grades one run at a time",
-            "pass one result file",
-        )
-    logged = events(files[0])
+    """The facts of one MLLOG result file (or of a folder's only one) as `RunResults`."""
+    return read_run(mllog_files(path)[0], contract).results
+
+
+def read_runs(folder: Path, contract: Mapping[str, Any]) -> list[MllogRun]:
+    """Every run of a folder of result files (result_0.txt ... result_N.txt), by file name."""
+    return [read_run(file, contract) for file in mllog_files(folder)]
+
+
+def read_run(file: Path, contract: Mapping[str, Any]) -> MllogRun:
+    """One MLLOG result file: its facts as `RunResults`, and the seeds it logged."""
+    logged = events(file)
     first: dict[str, Any] = {}
     for _, event in logged:
         first.setdefault(event["key"], event)
@@ -105,15 +127,22 @@ def read_mllog(path: Path, contract: Mapping[str, Any]) -> RunResults:
         status=_text(((first.get("run_stop") or {}).get("metadata") or {}).get("status")),
         time_to_train_ms=_elapsed(first.get("run_start"), first.get("run_stop")),
     )
-    return RunResults(
+    results = RunResults(
         benchmark=contract["id"],  # an MLLOG names the MLPerf benchmark, which the training_rules gate compares
-        source=f"MLLOG result file {files[0]}",
+        source=f"MLLOG result file {file}",
         model=contract["model"]["id"],  # implied by the benchmark: a result file names no checkpoint
         seeds=SeedsUsed(model_seed=_integer(value.get("seed"))),
         generation=_validation_sampling(value),
         metrics=_quality(contract, evaluations),
         training=training,
     )
+    return MllogRun(file, results, [_seed(e) for _, e in logged if e["key"] == "seed"])
+
+
+def _seed(event: Mapping[str, Any]) -> LoggedSeed:
+    metadata = event.get("metadata") or {}
+    where = f"{metadata['file']}:{metadata['lineno']}" if "file" in metadata and "lineno" in metadata else ""
+    return LoggedSeed(event.get("value"), where)
 
 
 def _validation_sampling(value: Mapping[str, Any]) -> list[GenerationUsed]:

@@ -23,7 +23,7 @@ from catalogctl.model.results import RunResults
 from catalogctl.model.submission import ConcurrencyLoad, describe_load
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
 from catalogctl.run.loadgen import is_loadgen_folder
-from catalogctl.run.mllog import is_mllog
+from catalogctl.run.mllog import is_mllog, mllog_files
 from catalogctl.run.shape import rule, shape_problems
 
 LAYOUTS_HINT = (
@@ -32,7 +32,7 @@ LAYOUTS_HINT = (
     "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
     "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder); "
     "a LoadGen output folder (mlperf_log_detail.txt, mlperf_log_summary.txt); "
-    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder holding one"
+    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each)"
 )
 POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
@@ -98,8 +98,9 @@ def detect_layout(path: Path) -> Layout:
         return "loadgen"
     if _results_dir(path) is not None or _point_dirs(path) or any(_point_dirs(d) for d in _subdirs(path)):
         return "submission"
-    if is_mllog(path):
-        return "mllog"
+    found = mllog_files(path)
+    if found:
+        return "mllog" if len(found) == 1 else "mllog-runs"
     raise InputsUnusable(f"{path} is of no layout `check` reads", LAYOUTS_HINT)
 
 

@@ -40,8 +40,15 @@ def rows_of(official: str) -> list[tuple[str, str]]:
     return OFFICIAL_TO_CATALOGCTL.get(official, [("training_rules", official)])
 
 
-def write_log(path: Path, gbs: int = GBS, evals: list[tuple[int, float]] | None = None, **changed: Any) -> Path:
-    """A complete closed-division result log, written by mllog with a fresh handler of its own."""
+def write_log(
+    path: Path,
+    gbs: int = GBS,
+    evals: list[tuple[int, float]] | None = None,
+    train_ms: int = 3_600_000,
+    **changed: Any,
+) -> Path:
+    """A complete closed-division result log, written by mllog with a fresh handler of its own;
+    run_stop is `train_ms` after run_start."""
     logger = logging.getLogger(f"catalogctl-test-mllog:{path}")  # a fresh one per file: mllog keeps the last
     logger.propagate = False
     logger.setLevel(logging.INFO)
@@ -106,7 +113,7 @@ def write_log(path: Path, gbs: int = GBS, evals: list[tuple[int, float]] | None 
             log.start(key=c.EVAL_START, metadata={"samples_count": samples}, time_ms=next(clock))
             log.event(key=c.EVAL_ACCURACY, value=accuracy, metadata={"samples_count": samples}, time_ms=next(clock))
             log.end(key=c.EVAL_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
-        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + 3_600_000)
+        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + train_ms)
     finally:
         logger.removeHandler(handler)
         handler.close()
@@ -195,7 +202,10 @@ def test_a_folder_of_no_layout_names_the_mllog_layout(resolved: Path, tmp_path: 
     folder = tmp_path / "empty"
     folder.mkdir()
     stderr = run_cli("check", str(resolved), str(folder), code=2).stderr
-    assert "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder holding one" in stderr
+    assert (
+        "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each)"
+        in stderr
+    )
 
 
 def test_a_broken_mllog_line_is_pointed_at(resolved: Path, tmp_path: Path) -> None:
@@ -215,3 +225,21 @@ def test_every_official_rule_of_the_benchmark_has_its_row(resolved: Path, tmp_pa
     assert [
         k for k in checked if not any(any(g == mg and w.startswith(m) for g, w in rows) for mg, m in rows_of(k))
     ] == []
+
+
+def test_the_time_to_train_is_reported_in_json_text_and_markdown(resolved: Path, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "result_0.txt")  # run_stop 3,600,000 ms after run_start
+    data = json.loads(run_cli("check", str(resolved), str(log), "--format", "json", code=1).stdout)
+    assert data["time_to_train_ms"] == 3_600_000
+    text = run_cli("check", str(resolved), str(log), code=1).stdout
+    assert "\ntime to train: 3600.0 s (run_start → run_stop)\nllm-post-training: INVALID" in text
+    markdown = run_cli("check", str(resolved), str(log), "--format", "markdown", code=1).stdout
+    assert "\nTime to train: 3600.0 s (run_start → run_stop)\n" in markdown
+
+
+def test_a_run_without_run_stop_says_its_time_to_train_is_not_logged(resolved: Path, tmp_path: Path) -> None:
+    lines = write_log(tmp_path / "full.txt").read_text().splitlines()
+    log = write(tmp_path, "result_0.txt", "\n".join(line for line in lines if '"run_stop"' not in line) + "\n")
+    assert check_files(resolved, log).time_to_train_ms is None
+    text = run_cli("check", str(resolved), str(log), code=1).stdout
+    assert "\ntime to train: not logged (no run_start or no run_stop)\n" in text
