@@ -15,7 +15,7 @@ from submission_checker import SubmissionChecker
 from catalogctl.model.check import CheckReport
 from tests.helpers import run_cli, write
 from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count
-from tests.submission_points import Point, point_folder, seed_sets_file, submission_tree, valid_curve
+from tests.submission_points import Accuracy, Point, point_folder, seed_sets_file, submission_tree, valid_curve
 
 
 @pytest.fixture
@@ -247,3 +247,15 @@ def test_a_point_without_an_accuracy_run_blocks_nothing_but_a_tree_needs_one(res
         ("accuracy_runs", "fail", "no point of the tree has an accuracy_results.json")
     ]
     assert "#### The submission" in run_cli("check", resolved, none, "-f", "markdown", code=1).stdout
+
+
+def test_a_scorer_other_than_the_contracts_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Was graded on the renamed scorer's scale: a 0.9 % score read as the fraction 0.9 passed as 90 %.
+    folder = point_folder(tmp_path / "r32", Point(32, accuracy=Accuracy(score=0.9)))
+    config = folder / "config.yaml"
+    config.write_text(config.read_text().replace("eval_method: legacy_mlperf_deepseek_r1", "eval_method: pass_at_1"))
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        f"error: {config}: accuracy dataset `deepseek_r1_accuracy` was scored by `pass_at_1`; the contract scores "
+        "it by `legacy_mlperf_deepseek_r1`\n"
+        "hint: a score is read on the scale of the contract's scorer: run the accuracy phase with its eval_method\n"
+    )
