@@ -90,6 +90,7 @@ def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
     if not path.is_dir():
         return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
+    _refuse_ambiguous(path)
     if (path / "point.yaml").is_file():
         return "point"
     if (path / "config.yaml").is_file() or (path / "performance").is_dir() or (path / "accuracy").is_dir():
@@ -103,14 +104,34 @@ def detect_layout(path: Path) -> Layout:
     raise InputsUnusable(f"{path} is of no layout `check` reads", LAYOUTS_HINT)
 
 
+def _refuse_ambiguous(path: Path) -> None:
+    """A submission tree holding another layout's files at its root is refused: grading it as the
+    one point or run those files make would leave every point of the tree unchecked."""
+    if not ((path / "results").is_dir() or _point_dirs(path)):
+        return
+    tree = "results/" if (path / "results").is_dir() else "r<N>/"
+    for name, layout in (
+        ("point.yaml", "a submission point folder"),
+        ("config.yaml", "an endpoints run folder"),
+        ("performance", "an endpoints run folder"),
+        ("accuracy", "an endpoints run folder"),
+    ):
+        if (path / name).exists():
+            raise InputsUnusable(
+                f"{path} is both a submission tree ({tree}) and {layout} ({name}): which one to check is unknown",
+                "move the stray files out of the submission, or check the folder you mean",
+            )
+
+
 def _subdirs(path: Path) -> list[Path]:
     return sorted(p for p in path.iterdir() if p.is_dir())
 
 
 def _point_dirs(folder: Path) -> list[Path]:
-    """`r<N>/` folders holding a point.yaml, by concurrency (r256 after r32)."""
+    """`r<N>/` folders, by concurrency (r256 after r32): each is a point, and one without its
+    point.yaml is refused when read (§8.1), never left out of the curve."""
     found = [(int(m.group(1)), d) for d in _subdirs(folder) if (m := POINT_DIR.fullmatch(d.name))]
-    return [d for _, d in sorted(found) if (d / "point.yaml").is_file()]
+    return [d for _, d in sorted(found)]
 
 
 def _results_dir(path: Path) -> Path | None:

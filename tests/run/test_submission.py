@@ -259,3 +259,28 @@ def test_a_scorer_other_than_the_contracts_is_refused(resolved: Path, tmp_path: 
         "it by `legacy_mlperf_deepseek_r1`\n"
         "hint: a score is read on the scale of the contract's scorer: run the accuracy phase with its eval_method\n"
     )
+
+
+def test_a_tree_with_another_layouts_files_at_its_root_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Was graded as the one point (or run folder) the stray files make: the tree's failing points ignored.
+    tree = submission_tree(tmp_path, [Point(32, accuracy=Accuracy(score=10.0))])
+    point_folder(tree, Point(1))
+    assert run_cli("check", resolved, tree, code=2).stderr == (
+        f"error: {tree} is both a submission tree (results/) and a submission point folder (point.yaml): "
+        "which one to check is unknown\n"
+        "hint: move the stray files out of the submission, or check the folder you mean\n"
+    )
+    (tree / "point.yaml").unlink()
+    assert run_cli("check", resolved, tree, code=2).stderr.startswith(
+        f"error: {tree} is both a submission tree (results/) and an endpoints run folder (config.yaml): "
+    )
+
+
+def test_a_point_folder_without_point_yaml_is_refused_not_dropped(resolved: Path, tmp_path: Path) -> None:
+    # Was left out of the curve: a failing point vanished, the others graded.
+    tree = submission_tree(tmp_path, [Point(256), Point(32, duration_s=10.0)])
+    point = tree / "results/sys-8x/deepseek-r1/r32"
+    (point / "point.yaml").unlink()
+    assert run_cli("check", resolved, tree, code=2).stderr.splitlines()[0] == (
+        f"error: {point} is not a complete submission point folder: no point.yaml"
+    )
