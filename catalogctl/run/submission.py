@@ -38,6 +38,7 @@ POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
 # a point is not one; accuracy_results.json may be absent (its gates then say so).
 _REQUIRED = ("point.yaml", "config.yaml", "result_summary.json", "system_desc.json")
+_LOAD_KEYS = ("type", "target_concurrency", "target_qps")
 SEEDS = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
 # Where the client records each seed: config.yaml (below), and result_summary.json's run_config
 # (settings.runtime.scheduler_random_seed and dataloader_random_seed; model_params.seed).
@@ -211,6 +212,7 @@ def at_point_load(config: ResolvedConfig, point: PointRead) -> ResolvedConfig:
         # training config has no load to set
         return config
     load = ConcurrencyLoad(type="concurrency", target_concurrency=point.concurrency)
+    _refuse_two_loads(point)
     ran = point.results.load_pattern
     if ran is not None and ran.model_dump(exclude_none=True) != load.model_dump():
         raise InputsUnusable(
@@ -219,6 +221,23 @@ def at_point_load(config: ResolvedConfig, point: PointRead) -> ResolvedConfig:
             "run each point at the concurrency its point.yaml declares",
         )
     return config.model_copy(update={"settings": config.settings.model_copy(update={"load_pattern": load})})
+
+
+def _refuse_two_loads(point: PointRead) -> None:
+    """config.yaml's load and result_summary.json's (run_config, its absent target null) must be
+    one: the point is graded on config.yaml's, and a run recorded at another load is not that one."""
+    loads = []
+    for block in ((point.files.config.get("settings") or {}), ((point.files.summary or {}).get("run_config") or {})):
+        found = block.get("load_pattern") if isinstance(block, dict) else None
+        if isinstance(found, dict):
+            # the load's own fields: the client's options beside them (use_legacy_loadgen_qps_metrics) are no load
+            loads.append({k: found[k] for k in _LOAD_KEYS if found.get(k) is not None})
+    if len(loads) == 2 and loads[0] != loads[1]:
+        raise InputsUnusable(
+            f"{point.folder}: config.yaml records load `{describe_load(loads[0])}`, result_summary.json load "
+            f"`{describe_load(loads[1])}`: which one ran is unknown",
+            "the two files of one run record one load: grade the run's own files",
+        )
 
 
 def _point_yaml(path: Path) -> dict[str, Any]:

@@ -284,3 +284,16 @@ def test_a_point_folder_without_point_yaml_is_refused_not_dropped(resolved: Path
     assert run_cli("check", resolved, tree, code=2).stderr.splitlines()[0] == (
         f"error: {point} is not a complete submission point folder: no point.yaml"
     )
+
+
+def test_a_load_the_two_files_record_differently_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Was graded on config.yaml's load alone: a run the summary records at 512 passed as concurrency 256.
+    folder = point_folder(tmp_path / "r256", Point(256))
+    summary = json.loads((folder / "result_summary.json").read_text())
+    summary["run_config"]["load_pattern"]["target_concurrency"] = 512
+    (folder / "result_summary.json").write_text(json.dumps(summary))
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        f"error: {folder}: config.yaml records load `concurrency 256`, result_summary.json load `concurrency 512`: "
+        "which one ran is unknown\n"
+        "hint: the two files of one run record one load: grade the run's own files\n"
+    )
