@@ -22,6 +22,7 @@ from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, CatalogInvalid, CheckFailed, UsageError
@@ -46,12 +47,10 @@ def export_mlperf(
     """Write the checker's files for `cohort` into `out_dir`, from its release commit (verified as
     `resolve` verifies it) or from `ref`; a different existing file is replaced only with `force`."""
     repo = gitrepo.open_repository(path)
-    if ref is None:
-        require_cohort(repo, cohort)
-        _, commit = require_release(repo, cohort)
-    else:
-        commit = resolve_ref(repo, ref).commit
-        require_cohort(repo, cohort, commit)
+    require_cohort(repo, cohort)
+    _, commit = require_release(repo, cohort)
+    if ref is not None:
+        commit = _at_ref(repo, cohort, commit, ref)
     catalog, ruleset = _frozen(repo, commit, cohort)
     benches = [catalog.benchmarks[b.id] for b in ruleset.benchmarks]
     inference = [b for b in benches if isinstance(b, InferenceBenchmark)]
@@ -68,6 +67,22 @@ def export_mlperf(
     return MlperfExport(
         cohort=cohort, commit=str(commit.id), files=files, seed_sets=seed_sets, drafters=len(drafters), models=models
     )
+
+
+def _at_ref(repo: gitrepo.Repository, cohort: str, release: gitrepo.Commit, ref: str) -> gitrepo.Commit:
+    """The commit `ref` names, whose ruleset of `cohort` must be the released one byte for byte:
+    only the contracts are read there (and held to the frozen digests), never another ruleset."""
+    commit = resolve_ref(repo, ref).commit
+    require_cohort(repo, cohort, commit)
+    where = ruleset_path(cohort)
+    if gitrepo.read_blob_or_none(commit, where) != gitrepo.read_blob(release, where):
+        raise CheckFailed(
+            "contract-mismatch",  # the frozen terms changed since the freeze: the same exit code
+            f"{where} at {str(commit.id)[:12]} is not the one released at tag {cohort}: only its contracts may be "
+            "read at another commit",
+            "export the release commit (drop --ref)",
+        )
+    return commit
 
 
 def _frozen(repo: gitrepo.Repository, commit: gitrepo.Commit, cohort: str) -> tuple[Catalog, Ruleset]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -196,7 +196,7 @@ def client_results(files: ClientFiles, contract: Mapping[str, Any], source: str)
 def _results(files: ClientFiles, contract: Mapping[str, Any], source: str) -> RunResults:
     config, summary = files.config, files.summary
     datasets, generation, names = _datasets(config, summary, contract)
-    scores, metrics = _accuracy(config, files.accuracy, names, contract)
+    scores, metrics = _accuracy(config, files.accuracy, names, contract, files.folder / files.names[0])
     return RunResults(
         benchmark=contract_terms(contract)["id"],
         source=source,
@@ -299,16 +299,38 @@ def _performance(summary: Any) -> PerformanceResult | None:
     )
 
 
-def _accuracy(
-    config: Any, accuracy: Any, names: dict[tuple[str, str], str], contract: Mapping[str, Any]
-) -> tuple[list[AccuracyResult], dict[str, float | None]]:
-    """Each accuracy dataset's pooled score on its scorer's scale, and TOKENS_PER_SAMPLE when
-    the contract has one accuracy dataset (the client reports lengths per dataset)."""
-    scorers = {
-        str(e.get("name")): (e.get("accuracy_config") or {}).get("eval_method")
-        for e in config.get("datasets") or []
-        if e.get("type") == "accuracy"
+def _scorers(
+    config: Any, names: dict[tuple[str, str], str], contract: Mapping[str, Any], config_path: Path
+) -> dict[str, str | None]:
+    """The contract's scorer of each accuracy dataset, by id. A run that names another scorer
+    (config.yaml's eval_method) is refused: a score's scale is the contract's scorer's, never
+    the one the run names (a renamed scorer would turn a percent into a fraction)."""
+    scorers: dict[str, str | None] = {
+        e["dataset"]["id"]: (cast(Mapping[str, Any], e).get("evaluation_recipe") or {}).get("scorer")
+        for e in accuracy_datasets(contract_terms(contract))
     }
+    for entry in config.get("datasets") or []:
+        ran = (entry.get("accuracy_config") or {}).get("eval_method")
+        ident = names.get(("accuracy", str(entry.get("name"))))
+        if entry.get("type") == "accuracy" and ran is not None and ident is not None and ran != scorers.get(ident):
+            raise InputsUnusable(
+                f"{config_path}: accuracy dataset `{entry.get('name')}` was scored by `{ran}`; the contract "
+                f"scores it by `{scorers.get(ident)}`",
+                "a score is read on the scale of the contract's scorer: run the accuracy phase with its eval_method",
+            )
+    return scorers
+
+
+def _accuracy(
+    config: Any,
+    accuracy: Any,
+    names: dict[tuple[str, str], str],
+    contract: Mapping[str, Any],
+    config_path: Path,
+) -> tuple[list[AccuracyResult], dict[str, float | None]]:
+    """Each accuracy dataset's pooled score on its contract scorer's scale, and TOKENS_PER_SAMPLE
+    when the contract has one accuracy dataset (the client reports lengths per dataset)."""
+    scorers = _scorers(config, names, contract, config_path)
     results: list[AccuracyResult] = []
     metrics: dict[str, float | None] = {}
     for score in (accuracy or {}).get("accuracy_scores") or []:
@@ -316,7 +338,7 @@ def _accuracy(
             continue
         name = str(score.get("dataset_name"))
         ident = names.get(("accuracy", name)) or match_dataset(name, "accuracy", contract)
-        scale = SCORER_SCALES.get(scorers.get(name) or "")
+        scale = SCORER_SCALES.get(scorers.get(ident) or "")
         if scale is None:
             continue
         value = score.get("score")

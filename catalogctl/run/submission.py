@@ -38,6 +38,7 @@ POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
 # a point is not one; accuracy_results.json may be absent (its gates then say so).
 _REQUIRED = ("point.yaml", "config.yaml", "result_summary.json", "system_desc.json")
+_LOAD_KEYS = ("type", "target_concurrency", "target_qps")
 SEEDS = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
 # Where the client records each seed: config.yaml (below), and result_summary.json's run_config
 # (settings.runtime.scheduler_random_seed and dataloader_random_seed; model_params.seed).
@@ -90,6 +91,7 @@ def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
     if not path.is_dir():
         return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
+    _refuse_ambiguous(path)
     if (path / "point.yaml").is_file():
         return "point"
     if (path / "config.yaml").is_file() or (path / "performance").is_dir() or (path / "accuracy").is_dir():
@@ -104,14 +106,34 @@ def detect_layout(path: Path) -> Layout:
     raise InputsUnusable(f"{path} is of no layout `check` reads", LAYOUTS_HINT)
 
 
+def _refuse_ambiguous(path: Path) -> None:
+    """A submission tree holding another layout's files at its root is refused: grading it as the
+    one point or run those files make would leave every point of the tree unchecked."""
+    if not ((path / "results").is_dir() or _point_dirs(path)):
+        return
+    tree = "results/" if (path / "results").is_dir() else "r<N>/"
+    for name, layout in (
+        ("point.yaml", "a submission point folder"),
+        ("config.yaml", "an endpoints run folder"),
+        ("performance", "an endpoints run folder"),
+        ("accuracy", "an endpoints run folder"),
+    ):
+        if (path / name).exists():
+            raise InputsUnusable(
+                f"{path} is both a submission tree ({tree}) and {layout} ({name}): which one to check is unknown",
+                "move the stray files out of the submission, or check the folder you mean",
+            )
+
+
 def _subdirs(path: Path) -> list[Path]:
     return sorted(p for p in path.iterdir() if p.is_dir())
 
 
 def _point_dirs(folder: Path) -> list[Path]:
-    """`r<N>/` folders holding a point.yaml, by concurrency (r256 after r32)."""
+    """`r<N>/` folders, by concurrency (r256 after r32): each is a point, and one without its
+    point.yaml is refused when read (§8.1), never left out of the curve."""
     found = [(int(m.group(1)), d) for d in _subdirs(folder) if (m := POINT_DIR.fullmatch(d.name))]
-    return [d for _, d in sorted(found) if (d / "point.yaml").is_file()]
+    return [d for _, d in sorted(found)]
 
 
 def _results_dir(path: Path) -> Path | None:
@@ -191,6 +213,7 @@ def at_point_load(config: ResolvedConfig, point: PointRead) -> ResolvedConfig:
         # training config has no load to set
         return config
     load = ConcurrencyLoad(type="concurrency", target_concurrency=point.concurrency)
+    _refuse_two_loads(point)
     ran = point.results.load_pattern
     if ran is not None and ran.model_dump(exclude_none=True) != load.model_dump():
         raise InputsUnusable(
@@ -199,6 +222,23 @@ def at_point_load(config: ResolvedConfig, point: PointRead) -> ResolvedConfig:
             "run each point at the concurrency its point.yaml declares",
         )
     return config.model_copy(update={"settings": config.settings.model_copy(update={"load_pattern": load})})
+
+
+def _refuse_two_loads(point: PointRead) -> None:
+    """config.yaml's load and result_summary.json's (run_config, its absent target null) must be
+    one: the point is graded on config.yaml's, and a run recorded at another load is not that one."""
+    loads = []
+    for block in ((point.files.config.get("settings") or {}), ((point.files.summary or {}).get("run_config") or {})):
+        found = block.get("load_pattern") if isinstance(block, dict) else None
+        if isinstance(found, dict):
+            # the load's own fields: the client's options beside them (use_legacy_loadgen_qps_metrics) are no load
+            loads.append({k: found[k] for k in _LOAD_KEYS if found.get(k) is not None})
+    if len(loads) == 2 and loads[0] != loads[1]:
+        raise InputsUnusable(
+            f"{point.folder}: config.yaml records load `{describe_load(loads[0])}`, result_summary.json load "
+            f"`{describe_load(loads[1])}`: which one ran is unknown",
+            "the two files of one run record one load: grade the run's own files",
+        )
 
 
 def _point_yaml(path: Path) -> dict[str, Any]:

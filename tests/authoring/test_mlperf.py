@@ -12,7 +12,7 @@ from submission_checker.seed_sets import load_seed_sets
 
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.release.freeze import FreezeRequest, freeze
-from tests.helpers import commit_all, replace_in, run_cli
+from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release.test_freeze import NOW, ruleset_at
 from tests.release_repo import make_freezable
 from tests.submission_points import errors, outcomes, run_checker, submission_tree, valid_curve
@@ -194,3 +194,22 @@ def test_a_set_used_past_its_window_fails_adoption(released: Path, checker_env: 
     ]
     within = submission_tree(checker_env / "tree2", valid_curve(published.seeds, "A", "2026-12-C0"))
     assert errors(run_checker(within, seed_sets=out / "seed_sets.yaml")) == []
+
+
+def test_ref_exports_the_released_ruleset_only(released: Path, tmp_path: Path) -> None:
+    # Was exported from the ruleset at REF, edited after the freeze, and for a cohort never released.
+    out = str(tmp_path / "out")
+    replace_in(released, "rulesets/2026-10-C1.yaml", "valid_through: ", "valid_through: 2027-09-C0\n# was: ")
+    commit_all(released, "Edit a frozen ruleset")
+    result = run_cli("export", "mlperf", "2026-10-C1", "-o", out, "--ref", "HEAD", "-C", str(released), code=8)
+    assert result.stderr.startswith("error [contract-mismatch]: rulesets/2026-10-C1.yaml at ")
+    assert result.stderr.endswith(
+        " is not the one released at tag 2026-10-C1: only its contracts may be read at another commit\n"
+        "hint: export the release commit (drop --ref)\n"
+    )
+    assert not (tmp_path / "out").exists()
+    git(released, "tag", "-d", "2026-11-C1")
+    result = run_cli("export", "mlperf", "2026-11-C1", "-o", out, "--ref", "HEAD", "-C", str(released), code=5)
+    assert result.stderr == (
+        "error [tag-invalid]: the release tag `2026-11-C1` is missing\nhint: fetch it: git fetch --tags origin\n"
+    )

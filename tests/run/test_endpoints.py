@@ -28,7 +28,7 @@ datasets:
   generation_config_override: {max_new_tokens: 10240, chat_template_kwargs: {reasoning_effort: low}}
 - name: gpqa::cot
   type: accuracy
-  accuracy_config: {eval_method: a_scorer_of_the_future}
+  accuracy_config: {eval_method: pass_at_1}
 - name: livecodebench
   type: accuracy
   accuracy_config: {eval_method: code_bench_scorer}
@@ -73,7 +73,7 @@ def gpt_oss(catalog_dir: Path, tmp_path: Path) -> tuple[Path, Path]:
     return resolved, folder
 
 
-def test_datasets_map_by_id_and_unknown_scorers_are_left_out(catalog_dir: Path, gpt_oss: tuple[Path, Path]) -> None:
+def test_datasets_map_by_id_each_on_its_contract_scorers_scale(catalog_dir: Path, gpt_oss: tuple[Path, Path]) -> None:
     _, folder = gpt_oss
     results = read_run_folder(folder, resolved_config(catalog_dir, "gpt-oss-120b").contract)
     base = {"temperature": 1.0, "top_p": 1.0, "top_k": 0, "max_new_tokens": 32768}
@@ -94,13 +94,21 @@ def test_datasets_map_by_id_and_unknown_scorers_are_left_out(catalog_dir: Path, 
             {"phase": "accuracy", "dataset": "aime25", **base, "max_new_tokens": 10240, "reasoning_effort": "low"},
         ],
         "performance": {"duration_ms": 600500.0, "sample_count": 6396, "tpot_p99_ms": 70.0},
-        # gpqa's scorer has no known scale, and a score of the performance phase is no accuracy
+        # a score of the performance phase is no accuracy
         "accuracy": [
             {"dataset": "aime25", "scale": "fraction", "pooled_score": 0.9, "samples_scored": 240},
+            {"dataset": "gpqa", "scale": "fraction", "pooled_score": 0.8, "samples_scored": 990},
             {"dataset": "livecodebench", "scale": "fraction", "pooled_score": 0.84, "samples_scored": 3165},
         ],
         "metrics": {},  # an average output length stands for TOKENS_PER_SAMPLE only with one dataset
     }
+    (folder / "config.yaml").write_text(CONFIG.replace("{eval_method: code_bench_scorer}", "{eval_method: pass_at_1}"))
+    with pytest.raises(
+        InputsUnusable,
+        match="accuracy dataset `livecodebench` was scored by `pass_at_1`; the contract "
+        "scores it by `code_bench_scorer`",
+    ):
+        read_run_folder(folder, resolved_config(catalog_dir, "gpt-oss-120b").contract)
 
 
 def test_reasoning_effort_is_read_where_the_client_takes_it(catalog_dir: Path, gpt_oss: tuple[Path, Path]) -> None:

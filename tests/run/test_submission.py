@@ -15,7 +15,7 @@ from submission_checker import SubmissionChecker
 from catalogctl.model.check import CheckReport
 from tests.helpers import run_cli, write
 from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count
-from tests.submission_points import Point, point_folder, seed_sets_file, submission_tree, valid_curve
+from tests.submission_points import Accuracy, Point, point_folder, seed_sets_file, submission_tree, valid_curve
 
 
 @pytest.fixture
@@ -247,3 +247,53 @@ def test_a_point_without_an_accuracy_run_blocks_nothing_but_a_tree_needs_one(res
         ("accuracy_runs", "fail", "no point of the tree has an accuracy_results.json")
     ]
     assert "#### The submission" in run_cli("check", resolved, none, "-f", "markdown", code=1).stdout
+
+
+def test_a_scorer_other_than_the_contracts_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Was graded on the renamed scorer's scale: a 0.9 % score read as the fraction 0.9 passed as 90 %.
+    folder = point_folder(tmp_path / "r32", Point(32, accuracy=Accuracy(score=0.9)))
+    config = folder / "config.yaml"
+    config.write_text(config.read_text().replace("eval_method: legacy_mlperf_deepseek_r1", "eval_method: pass_at_1"))
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        f"error: {config}: accuracy dataset `deepseek_r1_accuracy` was scored by `pass_at_1`; the contract scores "
+        "it by `legacy_mlperf_deepseek_r1`\n"
+        "hint: a score is read on the scale of the contract's scorer: run the accuracy phase with its eval_method\n"
+    )
+
+
+def test_a_tree_with_another_layouts_files_at_its_root_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Was graded as the one point (or run folder) the stray files make: the tree's failing points ignored.
+    tree = submission_tree(tmp_path, [Point(32, accuracy=Accuracy(score=10.0))])
+    point_folder(tree, Point(1))
+    assert run_cli("check", resolved, tree, code=2).stderr == (
+        f"error: {tree} is both a submission tree (results/) and a submission point folder (point.yaml): "
+        "which one to check is unknown\n"
+        "hint: move the stray files out of the submission, or check the folder you mean\n"
+    )
+    (tree / "point.yaml").unlink()
+    assert run_cli("check", resolved, tree, code=2).stderr.startswith(
+        f"error: {tree} is both a submission tree (results/) and an endpoints run folder (config.yaml): "
+    )
+
+
+def test_a_point_folder_without_point_yaml_is_refused_not_dropped(resolved: Path, tmp_path: Path) -> None:
+    # Was left out of the curve: a failing point vanished, the others graded.
+    tree = submission_tree(tmp_path, [Point(256), Point(32, duration_s=10.0)])
+    point = tree / "results/sys-8x/deepseek-r1/r32"
+    (point / "point.yaml").unlink()
+    assert run_cli("check", resolved, tree, code=2).stderr.splitlines()[0] == (
+        f"error: {point} is not a complete submission point folder: no point.yaml"
+    )
+
+
+def test_a_load_the_two_files_record_differently_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Was graded on config.yaml's load alone: a run the summary records at 512 passed as concurrency 256.
+    folder = point_folder(tmp_path / "r256", Point(256))
+    summary = json.loads((folder / "result_summary.json").read_text())
+    summary["run_config"]["load_pattern"]["target_concurrency"] = 512
+    (folder / "result_summary.json").write_text(json.dumps(summary))
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        f"error: {folder}: config.yaml records load `concurrency 256`, result_summary.json load `concurrency 512`: "
+        "which one ran is unknown\n"
+        "hint: the two files of one run record one load: grade the run's own files\n"
+    )
