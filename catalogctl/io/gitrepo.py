@@ -362,6 +362,21 @@ class TagState:
     commit: str
     annotated: bool
     message: str
+    malformed: str | None = None  # why the tag object is not one git makes (no readable tagger date)
+
+
+def _tagged_at(tag: pygit2.Tag) -> dt.datetime | str:
+    """The tagger's date of a tag object, or why it has none: anyone who can push a tag can write
+    one with no tagger line, or a date no calendar holds (`git hash-object --literally`)."""
+    tagger = tag.tagger
+    if tagger is None:
+        return "it has no tagger line"
+    try:
+        return dt.datetime.fromtimestamp(tagger.time, dt.timezone(dt.timedelta(minutes=tagger.offset)))
+    except (ValueError, OSError, OverflowError):
+        sign = "-" if tagger.offset < 0 else "+"
+        hours, minutes = divmod(abs(tagger.offset), 60)
+        return f"its tagger date {tagger.time} {sign}{hours:02d}{minutes:02d} is not a date"
 
 
 def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
@@ -383,17 +398,20 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
             "a release tag names the commit that added its ruleset: ask the maintainers which commit is the release",
         )
     if isinstance(target, pygit2.Tag):
-        return TagState(name, str(named.id), True, target.message or "")
+        when = _tagged_at(target)
+        malformed = when if isinstance(when, str) else None
+        return TagState(name, str(named.id), True, target.message or "", malformed)
     return TagState(name, str(named.id), False, "")
 
 
 @dataclass(frozen=True)
 class TagObject:
-    """An annotated tag object as git stores it (signature included), and its tagger's date."""
+    """An annotated tag object as git stores it (signature included), and its tagger's date (None
+    when it has none that is a date: see `TagState.malformed`)."""
 
     id: str
     raw: bytes
-    tagged_at: dt.datetime
+    tagged_at: dt.datetime | None
 
 
 def tag_object(repo: pygit2.Repository, name: str) -> TagObject | None:
@@ -406,9 +424,8 @@ def tag_object(repo: pygit2.Repository, name: str) -> TagObject | None:
     if not isinstance(target, pygit2.Tag):
         return None
     _, raw = repo.odb.read(target.id)
-    tagger = target.tagger
-    when = dt.datetime.fromtimestamp(tagger.time, dt.timezone(dt.timedelta(minutes=tagger.offset)))
-    return TagObject(str(target.id), bytes(raw), when)
+    when = _tagged_at(target)
+    return TagObject(str(target.id), bytes(raw), when if isinstance(when, dt.datetime) else None)
 
 
 def config_path(repo: pygit2.Repository, key: str) -> str | None:

@@ -10,6 +10,7 @@ whoever can change the tree (a pull request) could then trust their own key.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -119,7 +120,7 @@ def policy_requires(commit: gitrepo.Commit) -> bool:
     return isinstance(releases, dict) and releases.get("require_signature") is True
 
 
-def _ssh(cohort: str, tag: gitrepo.TagObject, signed: sshsig.Signed, trust: Trust, required: bool) -> SignatureCheck:
+def _ssh(cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trust, required: bool) -> SignatureCheck:
     """The check of an SSH signature: against the allowed signers, or only read when none is set."""
     if trust.allowed_signers is None:
         fingerprint = sshsig.fingerprint(signed)
@@ -132,9 +133,9 @@ def _ssh(cohort: str, tag: gitrepo.TagObject, signed: sshsig.Signed, trust: Trus
             _CONFIGURE,
             fingerprint=fingerprint,
         )
-    checked = sshsig.check(signed, trust.allowed_signers, trust.revocation, tag.tagged_at)
+    checked = sshsig.check(signed, trust.allowed_signers, trust.revocation, signed_at)
     key = checked.fingerprint
-    at = tag.tagged_at.isoformat()
+    at = signed_at.isoformat()
     message, hint = {
         "good": (f"tag `{cohort}` is signed by {checked.principal} (key {key})", ""),
         "bad": (f"tag `{cohort}`'s signature is bad: {checked.detail}", _DO_NOT_RUN),
@@ -163,6 +164,10 @@ def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, require
             "unsigned", required, f"tag `{cohort}` is lightweight: it carries no signature", _DO_NOT_RUN
         )
     signed = sshsig.split(tag.raw)
+    if tag.tagged_at is None:  # the statement's "annotated" clause says why; no signing time to check at
+        return SignatureCheck(
+            "bad", required, f"tag `{cohort}` has no tagger date to check its signature at", _DO_NOT_RUN
+        )
     if signed.kind is None:
         return SignatureCheck("unsigned", required, f"tag `{cohort}` is not signed", _DO_NOT_RUN)
     if signed.kind != "ssh":
@@ -173,4 +178,4 @@ def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, require
             f"tag `{cohort}` has {kind} signature: catalogctl checks SSH signatures only",
             f"check it yourself with git tag -v {cohort}, or ask the maintainers to sign with SSH (gpg.format=ssh)",
         )
-    return _ssh(cohort, tag, signed, trust, required)
+    return _ssh(cohort, tag.tagged_at, signed, trust, required)

@@ -123,6 +123,15 @@ def state_release(repo: gitrepo.Repository, cohort: str, trust: Trust | None = N
     return dataclasses.replace(state, checks=checks, signature=signature)
 
 
+def _annotated(cohort: str, tag: gitrepo.TagState) -> ReleaseCheck:
+    """The "annotated" clause: a tag object as git makes them, tagger date included."""
+    if tag.malformed is not None:
+        return ReleaseCheck("annotated", False, f"tag `{cohort}` is not a tag git makes: {tag.malformed}")
+    if tag.annotated:
+        return ReleaseCheck("annotated", True, "the tag is annotated")
+    return ReleaseCheck("annotated", False, f"tag `{cohort}` is lightweight: a release tag is annotated")
+
+
 def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
     """Every clause of the statement but the signature's."""
     tag = gitrepo.tag_state(repo, cohort)
@@ -139,10 +148,7 @@ def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
         )
         return ReleaseState(cohort, None, (missing,))
     checks = [ReleaseCheck("tag", True, f"tag `{cohort}` exists")]
-    if tag.annotated:
-        checks.append(ReleaseCheck("annotated", True, "the tag is annotated"))
-    else:
-        checks.append(ReleaseCheck("annotated", False, f"tag `{cohort}` is lightweight: a release tag is annotated"))
+    checks.append(_annotated(cohort, tag))
     path = ruleset_path(cohort)
     tagged = gitrepo.commit_by_id(repo, tag.commit)
     added = gitrepo.commit_adding(repo, path, tagged)

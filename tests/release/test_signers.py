@@ -162,3 +162,40 @@ def test_the_policy_is_read_from_the_suite_at_the_release_commit(tmp_path: Path)
     git(root, "rm", "-q", "benchmark_suite/suite.yaml")
     gone = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "gone"))
     assert [policy_requires(c) for c in (on, odd, broken, gone)] == [True, False, False, False]
+
+
+def forge(repo: Path, tag: str, tagger: str | None) -> None:
+    """Point `tag` at a hand-made copy of its tag object whose tagger line is `tagger` (none when None)."""
+    head, body = (git(repo, "cat-file", "tag", tag) + "\n").split("\n\n", 1)
+    lines = [line for line in head.splitlines() if not line.startswith("tagger ")]
+    lines += [f"tagger {tagger}"] if tagger is not None else []
+    raw = "\n".join(lines) + "\n\n" + body
+    done = subprocess.run(
+        ["git", "hash-object", "-t", "tag", "-w", "--literally", "--stdin"],
+        cwd=repo,
+        input=raw,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    git(repo, "update-ref", f"refs/tags/{tag}", done.stdout.strip())
+
+
+@pytest.mark.parametrize(
+    ("tagger", "why"),
+    [
+        (None, "it has no tagger line"),
+        ("M <m@x> 253402300800 +0000", "its tagger date 253402300800 +0000 is not a date"),
+        ("M <m@x> 99999999999999999 +0000", "its tagger date 99999999999999999 +0000 is not a date"),
+    ],
+)
+def test_a_tag_object_without_a_readable_tagger_date_is_a_finding(
+    release: Path, allowed: Path, tagger: str | None, why: str
+) -> None:
+    forge(release, COHORT, tagger)
+    problem = f"FAIL  tag `{COHORT}` is not a tag git makes: {why}"
+    for extra in ((), ("--allowed-signers", str(allowed))):
+        lines = run_cli("verify", COHORT, "-C", release, *extra, code=1).stdout.splitlines()
+        assert problem in lines
+    cohorts = run_cli("cohorts", "-C", release, "--allowed-signers", allowed).stdout.splitlines()
+    assert cohorts[1].split()[-2:] == ["present", "bad"]  # there, but not the release (as a lightweight tag)
