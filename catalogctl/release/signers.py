@@ -39,6 +39,7 @@ class Trust:
     required: bool = False  # asked for (`--require-signature`); the release's suite policy may require it too
     allowed_signers: Path | None = None
     revocation: Path | None = None
+    problem: EnvironmentProblem | None = None  # a configured trust file that is not there: fatal only when required
 
 
 @dataclass(frozen=True)
@@ -101,9 +102,12 @@ def trust_for(
     env = os.environ if env is None else env
     allowed, revocation = flags.allowed_signers, flags.revocation_list
     found = _source(repo, allowed, "--allowed-signers", env, ENV_ALLOWED, "gpg.ssh.allowedSignersFile")
-    signers = _trusted_file(repo, *found, "allowed-signers file") if found else None
-    found = _source(repo, revocation, "--revocation-list", env, ENV_REVOKED, "gpg.ssh.revocationKeyring")
-    revoked = _trusted_file(repo, *found, "revocation list") if found else None
+    try:
+        signers = _trusted_file(repo, *found, "allowed-signers file") if found else None
+        found = _source(repo, revocation, "--revocation-list", env, ENV_REVOKED, "gpg.ssh.revocationKeyring")
+        revoked = _trusted_file(repo, *found, "revocation list") if found else None
+    except EnvironmentProblem as exc:  # a stale global setting must not fail a check that needs no signature
+        return Trust(flags.require, None, None, exc)
     return Trust(flags.require, signers, revoked)
 
 
@@ -157,7 +161,20 @@ def _ssh(cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trus
 
 
 def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, required: bool) -> SignatureCheck:
-    """The signature of the release tag `cohort` (which exists), checked as `git tag -v` would."""
+    """The signature of the release tag `cohort` (which exists), checked as `git tag -v` would;
+    when no signature is required, a check the environment cannot make is `not-checked`."""
+    try:
+        if trust.problem is not None:
+            raise trust.problem
+        return _check_signature(repo, cohort, trust, required)
+    except EnvironmentProblem as exc:
+        if required:
+            raise
+        return SignatureCheck("not-checked", False, f"tag `{cohort}`'s signature is not checked: {exc}", exc.hint)
+
+
+def _check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, required: bool) -> SignatureCheck:
+    """`check_signature`, with the environment's problems raised."""
     tag = gitrepo.tag_object(repo, cohort)
     if tag is None:
         return SignatureCheck(

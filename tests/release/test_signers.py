@@ -112,7 +112,8 @@ def test_an_allowed_signers_file_in_the_tree_under_check_is_refused(release: Pat
     )
     git(release, "config", "gpg.ssh.revocationKeyring", "~/no-such-file")
     missing = Path("~/no-such-file").expanduser()
-    assert run_cli("cohorts", "-C", release, code=2).stderr.startswith(
+    assert run_cli("cohorts", "-C", release).stdout.splitlines()[1].split()[-1] == "not-checked"  # not required
+    assert run_cli("cohorts", "-C", release, "--require-signature", code=2).stderr.startswith(
         f"error: the revocation list {missing} (from git config gpg.ssh.revocationKeyring) does not exist\n"
     )
 
@@ -199,3 +200,21 @@ def test_a_tag_object_without_a_readable_tagger_date_is_a_finding(
         assert problem in lines
     cohorts = run_cli("cohorts", "-C", release, "--allowed-signers", allowed).stdout.splitlines()
     assert cohorts[1].split()[-2:] == ["present", "bad"]  # there, but not the release (as a lightweight tag)
+
+
+def test_when_no_signature_is_required_a_missing_ssh_keygen_or_signers_file_is_a_note(
+    release: Path, key: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    retag(release, COHORT, key)
+    git(release, "config", "gpg.ssh.allowedSignersFile", str(tmp_path / "gone"))  # a stale setting
+    lines = run_cli("verify", COHORT, "-C", release).stdout.splitlines()
+    assert lines[-1].startswith(f"{COHORT}: verified")
+    git(release, "config", "--unset", "gpg.ssh.allowedSignersFile")
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "git").symlink_to(subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip())
+    monkeypatch.setenv("PATH", str(bare))  # no ssh-keygen
+    lines = run_cli("verify", COHORT, "-C", release).stdout.splitlines()
+    assert lines[-1].startswith(f"{COHORT}: verified")
+    run_cli("cohorts", "-C", release)
+    assert "REQUIRED" not in run_cli("verify", COHORT, "-C", release, "--require-signature", code=2).stdout
