@@ -149,19 +149,19 @@ def _results_dir(path: Path) -> Path | None:
 
 def submission_points(path: Path, contract: Mapping[str, Any]) -> list[tuple[str, Path]]:
     """Every point of the contract's benchmark in the tree at `path`, as (label, folder): the
-    `r<N>/` under `results/<system>/<model>/` for each model folder named after the benchmark
-    (its id, or its MLPerf name when the contract has one), or under `path` itself."""
+    `r<N>/` under `results/<system>/<model>/` for each model folder named as the checker names the
+    contract's model (its `mlperf_name`, else its id), or under `path` itself."""
     if _point_dirs(path):  # a results/<system>/<model>/ folder
         return [(d.name, d) for d in _point_dirs(path)]
     results = _results_dir(path)
     curves = [(d.name, d) for d in _subdirs(path)] if results is None else _curves(results)
-    names = {contract["id"], contract.get("mlperf_name") or contract["id"]}
-    meant = [(label, d) for label, d in curves if d.name in names]
+    model = contract["model"].get("mlperf_name") or contract["model"]["id"]
+    meant = [(label, d) for label, d in curves if d.name == model]
     if not meant:
         found = ", ".join(label for label, _ in curves) or "none"
         raise InputsUnusable(
             f"{path} holds no points of {contract['id']}: its model folders are {found}",
-            "a submission keeps a benchmark's points in results/<system>/<model>/r<N>/, <model> the benchmark",
+            f"a submission keeps a benchmark's points in results/<system>/{model}/r<N>/ (its model's MLPerf name)",
         )
     points = [(f"{label}/{d.name}", d) for label, curve in meant for d in _point_dirs(curve)]
     if not points:

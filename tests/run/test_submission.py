@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from submission_checker import SubmissionChecker
 
+from catalogctl.errors import InputsUnusable
 from catalogctl.model.check import CheckReport
+from catalogctl.run.submission import submission_points
 from tests.helpers import run_cli, write
 from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count
 from tests.submission_points import Accuracy, Point, point_folder, seed_sets_file, submission_tree, valid_curve
@@ -177,7 +179,8 @@ def test_a_tree_without_the_benchmark_or_with_a_broken_point_is_refused(resolved
     tree = submission_tree(tmp_path, [Point(8)], model="llama3_1-8b")
     assert run_cli("check", resolved, tree, code=2).stderr == (
         f"error: {tree} holds no points of deepseek-r1: its model folders are results/sys-8x/llama3_1-8b\n"
-        "hint: a submission keeps a benchmark's points in results/<system>/<model>/r<N>/, <model> the benchmark\n"
+        "hint: a submission keeps a benchmark's points in results/<system>/deepseek-r1/r<N>/ "
+        "(its model's MLPerf name)\n"
     )
     point = tree / "results/sys-8x/llama3_1-8b/r8"
     (point / "system_desc.json").unlink()
@@ -297,3 +300,17 @@ def test_a_load_the_two_files_record_differently_is_refused(resolved: Path, tmp_
         "which one ran is unknown\n"
         "hint: the two files of one run record one load: grade the run's own files\n"
     )
+
+
+def test_the_model_folder_is_the_models_mlperf_name(catalog_dir: Path, tmp_path: Path) -> None:
+    # Was looked for under the benchmark's id: gsm8k's points in results/<system>/llama3_1-8b/ (the
+    # checker's and the export's name of its model) were "no points of gsm8k".
+    contract = resolved_config(catalog_dir, "gsm8k").contract
+    tree = submission_tree(tmp_path / "named", [Point(8)], model="llama3_1-8b")
+    assert submission_points(tree, contract) == [
+        ("results/sys-8x/llama3_1-8b/r8", tree / "results/sys-8x/llama3_1-8b/r8")
+    ]
+    by_id = submission_tree(tmp_path / "by-id", [Point(8)], model="gsm8k")
+    with pytest.raises(InputsUnusable) as refused:
+        submission_points(by_id, contract)
+    assert str(refused.value) == (f"{by_id} holds no points of gsm8k: its model folders are results/sys-8x/gsm8k")
