@@ -247,7 +247,7 @@ def test_a_point_without_an_accuracy_run_blocks_nothing_but_a_tree_needs_one(res
     assert text.splitlines()[-1].endswith("; hard gates not passed: accuracy_runs)")
     found = json.loads(run_cli("check", resolved, none, "-f", "json", code=1).stdout)["gates"]
     assert [(g["name"], g["verdict"], g["checks"][0]["note"]) for g in found] == [
-        ("accuracy_runs", "fail", "no point of the tree has an accuracy_results.json")
+        ("accuracy_runs", "fail", "no point of this curve has an accuracy_results.json")
     ]
     assert "#### The submission" in run_cli("check", resolved, none, "-f", "markdown", code=1).stdout
 
@@ -314,3 +314,21 @@ def test_the_model_folder_is_the_models_mlperf_name(catalog_dir: Path, tmp_path:
     with pytest.raises(InputsUnusable) as refused:
         submission_points(by_id, contract)
     assert str(refused.value) == (f"{by_id} holds no points of gsm8k: its model folders are results/sys-8x/gsm8k")
+
+
+def test_each_curve_needs_its_accuracy_run(resolved: Path, tmp_path: Path) -> None:
+    # Was one gate over the tree: a second system's curve with no accuracy run passed on the first's.
+    tree = submission_tree(tmp_path, [Point(256)])
+    submission_tree(tmp_path, [Point(256, accuracy=None)], system="sys-4x")
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    [gate] = report["gates"]
+    assert (gate["name"], gate["verdict"]) == ("accuracy_runs", "fail")
+    assert [(c["what"], c["observed"], c["status"], c["note"]) for c in gate["checks"]] == [
+        (
+            "points of results/sys-4x/deepseek-r1 with an accuracy run that passed its gate",
+            0,
+            "fail",
+            "no point of this curve has an accuracy_results.json",
+        ),
+        ("points of results/sys-8x/deepseek-r1 with an accuracy run that passed its gate", 1, "pass", ""),
+    ]
