@@ -85,6 +85,7 @@ class PointRead:
     files: ClientFiles
     results: RunResults
     load_pattern: str = "concurrency"  # runtime_settings.load_pattern (the checker's default)
+    model_name: str | None = None  # §8.3: the model folder's name, the checker's name of the model
 
 
 def detect_layout(path: Path) -> Layout:
@@ -201,6 +202,7 @@ def read_point(folder: Path, contract: Mapping[str, Any]) -> PointRead:
         files=files,
         results=client_results(files, contract, f"submission point {folder}"),
         load_pattern=str(point["runtime_settings"].get("load_pattern", "concurrency")),
+        model_name=None if point.get("model_name") is None else str(point["model_name"]),
     )
 
 
@@ -281,8 +283,9 @@ def _recorded(point: PointRead, name: str) -> list[tuple[str, Any]]:
 
 
 def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
-    """What point.yaml declares, against what the client recorded, the ruleset's seed set and the
-    submission reference: a hard gate of its own. Each check's `expected` is the declaration when
+    """What point.yaml declares, against what the client recorded, the ruleset's seed set, the
+    contract's model (its MLPerf name: the model folder's, §8.1) and the submission reference: a
+    hard gate of its own. Each check's `expected` is the declaration when
     it is compared with what ran (config.yaml, result_summary.json's run_config), else the resolved
     config's value."""
     checks: list[Check] = []
@@ -293,6 +296,10 @@ def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
         checks.append(_compare(f"{name} declared vs seed set {config.seeds.id}", published[name], declared, note))
         for where, value in _recorded(point, name) if declared is not None else []:
             checks.append(_compare(f"{name} recorded in {where} vs declared", declared, value))
+    model = config.contract["model"]
+    note = "point.yaml declares no model_name" if point.model_name is None else ""
+    named = model.get("mlperf_name") or model["id"]
+    checks.append(_compare("model_name declared vs the contract's model", named, point.model_name, note))
     ref = config.submission_ref
     for field, value, key in (
         ("seed_set", point.seed_set, "seed_set_id"),
@@ -303,6 +310,6 @@ def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
     return GateResult(
         name="point_declaration",
         severity="hard",
-        description="point.yaml's seeds, seed set and target cohort: what ran, the ruleset's set, the submission",
+        description="point.yaml's seeds, model, seed set and target cohort: what ran, the ruleset, the submission",
         checks=checks,
     )

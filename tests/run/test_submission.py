@@ -332,3 +332,17 @@ def test_each_curve_needs_its_accuracy_run(resolved: Path, tmp_path: Path) -> No
         ),
         ("points of results/sys-8x/deepseek-r1 with an accuracy run that passed its gate", 1, "pass", ""),
     ]
+
+
+def test_a_model_name_other_than_the_model_folders_fails(resolved: Path, tmp_path: Path) -> None:
+    # Was never read: the checker's model-name-consistency failed, check passed the point.
+    tree = submission_tree(tmp_path, [Point(32, model_name="llama3_1-8b")])
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    [point] = report["points"]
+    assert _declaration(point) == [
+        ("model_name declared vs the contract's model", "deepseek-r1", "llama3_1-8b", "fail")
+    ]
+    unnamed = point_folder(tmp_path / "r8", Point(8, extra={"model_name": None}))
+    assert _declaration(json.loads(run_cli("check", resolved, unnamed, "-f", "json", code=1).stdout)) == [
+        ("model_name declared vs the contract's model", "deepseek-r1", None, "unknown")
+    ]
