@@ -47,6 +47,10 @@ _CONFIG_KEYS = {
     "sample_index_rng_seed": ("settings", "runtime", "dataloader_random_seed"),
     "model_seed": ("model_params", "seed"),
 }
+# The seeds the client always records (config.yaml settings.runtime): a run recording neither is
+# not evaluable, never a pass. model_params.seed is optional in the client (v6.1 has none): its
+# absence is the `seeds` gate's not-evaluable row already.
+_ALWAYS_RECORDED = ("scheduler_rng_seed", "sample_index_rng_seed")
 _SUMMARY_KEYS = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
 # The v0.7 spellings point.yaml may still use (the checker reads them as a fallback, so do we).
 _LEGACY = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
@@ -294,8 +298,12 @@ def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
         declared = point.declared[name]
         note = "point.yaml declares none" if declared is None else ""
         checks.append(_compare(f"{name} declared vs seed set {config.seeds.id}", published[name], declared, note))
-        for where, value in _recorded(point, name) if declared is not None else []:
+        recorded = _recorded(point, name) if declared is not None else []
+        for where, value in recorded:
             checks.append(_compare(f"{name} recorded in {where} vs declared", declared, value))
+        if declared is not None and not recorded and name in _ALWAYS_RECORDED:
+            what = f"{name} recorded in config.yaml vs declared"
+            checks.append(_compare(what, declared, None, "the client's files record none"))
     model = config.contract["model"]
     note = "point.yaml declares no model_name" if point.model_name is None else ""
     named = model.get("mlperf_name") or model["id"]

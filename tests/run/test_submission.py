@@ -346,3 +346,22 @@ def test_a_model_name_other_than_the_model_folders_fails(resolved: Path, tmp_pat
     assert _declaration(json.loads(run_cli("check", resolved, unnamed, "-f", "json", code=1).stdout)) == [
         ("model_name declared vs the contract's model", "deepseek-r1", None, "unknown")
     ]
+
+
+def test_seeds_the_client_did_not_record_are_not_evaluable(resolved: Path, tmp_path: Path) -> None:
+    # Was a pass: with no seed in config.yaml nor result_summary.json, the rows comparing them vanished.
+    folder = point_folder(tmp_path / "r32", Point(32))
+    config = folder / "config.yaml"
+    config.write_text(re.sub(r"\n\s*(scheduler|dataloader)_random_seed: \d+", "", config.read_text()))
+    summary = json.loads((folder / "result_summary.json").read_text())
+    del summary["run_config"]["scheduler_random_seed"], summary["run_config"]["dataloader_random_seed"]
+    (folder / "result_summary.json").write_text(json.dumps(summary))
+    report = json.loads(run_cli("check", resolved, folder, "-f", "json", code=1).stdout)
+    gate = next(g for g in report["gates"] if g["name"] == "point_declaration")
+    assert gate["verdict"] == "not-evaluable"
+    assert [
+        (c["what"], c["expected"], c["observed"], c["note"]) for c in gate["checks"] if c["status"] == "unknown"
+    ] == [
+        (f"{name} recorded in config.yaml vs declared", SET_A[name], None, "the client's files record none")
+        for name in ("scheduler_rng_seed", "sample_index_rng_seed")
+    ]
