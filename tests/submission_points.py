@@ -222,14 +222,14 @@ def submission_tree(
     model: str = "deepseek-r1",
 ) -> Path:
     """`<root>/<org>/<submission_id>/` with `src/impl/README.md`, `docs/`, the system's
-    `system_power.json` and one point folder per point under
+    `system_power.json` and one point folder per point (a tree already there gains them) under
     `results/<system>/<model>/r<concurrency>/`; returns the submission folder."""
     submission = root / org / submission_id
-    (submission / "src" / "impl").mkdir(parents=True)
+    (submission / "src" / "impl").mkdir(parents=True, exist_ok=True)
     (submission / "src" / "impl" / "README.md").write_text("# implementation\n")
-    (submission / "docs").mkdir()
+    (submission / "docs").mkdir(exist_ok=True)
     (submission / "docs" / "README.md").write_text("# docs\n")
-    (submission / "results" / system).mkdir(parents=True)
+    (submission / "results" / system).mkdir(parents=True, exist_ok=True)
     (submission / "results" / system / "system_power.json").write_text(json.dumps(SYSTEM_POWER, indent=2) + "\n")
     for point in points:
         point_folder(submission / "results" / system / model / f"r{point.concurrency}", point)

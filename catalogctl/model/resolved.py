@@ -144,6 +144,7 @@ class ContractModel(TypedDict):
 
     id: str
     sha: str
+    mlperf_name: NotRequired[str]
 
 
 class ContractTier(TypedDict):

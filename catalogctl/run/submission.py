@@ -47,6 +47,10 @@ _CONFIG_KEYS = {
     "sample_index_rng_seed": ("settings", "runtime", "dataloader_random_seed"),
     "model_seed": ("model_params", "seed"),
 }
+# The seeds the client always records (config.yaml settings.runtime): a run recording neither is
+# not evaluable, never a pass. model_params.seed is optional in the client (v6.1 has none): its
+# absence is the `seeds` gate's not-evaluable row already.
+_ALWAYS_RECORDED = ("scheduler_rng_seed", "sample_index_rng_seed")
 _SUMMARY_KEYS = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
 # The v0.7 spellings point.yaml may still use (the checker reads them as a fallback, so do we).
 _LEGACY = {"scheduler_rng_seed": "scheduler_random_seed", "sample_index_rng_seed": "dataloader_random_seed"}
@@ -85,6 +89,7 @@ class PointRead:
     files: ClientFiles
     results: RunResults
     load_pattern: str = "concurrency"  # runtime_settings.load_pattern (the checker's default)
+    model_name: str | None = None  # §8.3: the model folder's name, the checker's name of the model
 
 
 def detect_layout(path: Path) -> Layout:
@@ -149,19 +154,19 @@ def _results_dir(path: Path) -> Path | None:
 
 def submission_points(path: Path, contract: Mapping[str, Any]) -> list[tuple[str, Path]]:
     """Every point of the contract's benchmark in the tree at `path`, as (label, folder): the
-    `r<N>/` under `results/<system>/<model>/` for each model folder named after the benchmark
-    (its id, or its MLPerf name when the contract has one), or under `path` itself."""
+    `r<N>/` under `results/<system>/<model>/` for each model folder named as the checker names the
+    contract's model (its `mlperf_name`, else its id), or under `path` itself."""
     if _point_dirs(path):  # a results/<system>/<model>/ folder
         return [(d.name, d) for d in _point_dirs(path)]
     results = _results_dir(path)
     curves = [(d.name, d) for d in _subdirs(path)] if results is None else _curves(results)
-    names = {contract["id"], contract.get("mlperf_name") or contract["id"]}
-    meant = [(label, d) for label, d in curves if d.name in names]
+    model = contract["model"].get("mlperf_name") or contract["model"]["id"]
+    meant = [(label, d) for label, d in curves if d.name == model]
     if not meant:
         found = ", ".join(label for label, _ in curves) or "none"
         raise InputsUnusable(
             f"{path} holds no points of {contract['id']}: its model folders are {found}",
-            "a submission keeps a benchmark's points in results/<system>/<model>/r<N>/, <model> the benchmark",
+            f"a submission keeps a benchmark's points in results/<system>/{model}/r<N>/ (its model's MLPerf name)",
         )
     points = [(f"{label}/{d.name}", d) for label, curve in meant for d in _point_dirs(curve)]
     if not points:
@@ -201,6 +206,7 @@ def read_point(folder: Path, contract: Mapping[str, Any]) -> PointRead:
         files=files,
         results=client_results(files, contract, f"submission point {folder}"),
         load_pattern=str(point["runtime_settings"].get("load_pattern", "concurrency")),
+        model_name=None if point.get("model_name") is None else str(point["model_name"]),
     )
 
 
@@ -281,8 +287,9 @@ def _recorded(point: PointRead, name: str) -> list[tuple[str, Any]]:
 
 
 def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
-    """What point.yaml declares, against what the client recorded, the ruleset's seed set and the
-    submission reference: a hard gate of its own. Each check's `expected` is the declaration when
+    """What point.yaml declares, against what the client recorded, the ruleset's seed set, the
+    contract's model (its MLPerf name: the model folder's, §8.1) and the submission reference: a
+    hard gate of its own. Each check's `expected` is the declaration when
     it is compared with what ran (config.yaml, result_summary.json's run_config), else the resolved
     config's value."""
     checks: list[Check] = []
@@ -291,8 +298,16 @@ def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
         declared = point.declared[name]
         note = "point.yaml declares none" if declared is None else ""
         checks.append(_compare(f"{name} declared vs seed set {config.seeds.id}", published[name], declared, note))
-        for where, value in _recorded(point, name) if declared is not None else []:
+        recorded = _recorded(point, name) if declared is not None else []
+        for where, value in recorded:
             checks.append(_compare(f"{name} recorded in {where} vs declared", declared, value))
+        if declared is not None and not recorded and name in _ALWAYS_RECORDED:
+            what = f"{name} recorded in config.yaml vs declared"
+            checks.append(_compare(what, declared, None, "the client's files record none"))
+    model = config.contract["model"]
+    note = "point.yaml declares no model_name" if point.model_name is None else ""
+    named = model.get("mlperf_name") or model["id"]
+    checks.append(_compare("model_name declared vs the contract's model", named, point.model_name, note))
     ref = config.submission_ref
     for field, value, key in (
         ("seed_set", point.seed_set, "seed_set_id"),
@@ -303,6 +318,6 @@ def declaration_gate(point: PointRead, config: ResolvedConfig) -> GateResult:
     return GateResult(
         name="point_declaration",
         severity="hard",
-        description="point.yaml's seeds, seed set and target cohort: what ran, the ruleset's set, the submission",
+        description="point.yaml's seeds, model, seed set and target cohort: what ran, the ruleset, the submission",
         checks=checks,
     )

@@ -43,6 +43,7 @@ ROWS: tuple[tuple[str, str | None, str, str], ...] = (
     ("minimum duration", "point-duration", "requirements", "duration_ms"),
     ("performance samples", "min-query-count", "requirements", "sample_count"),
     ("the benchmark's model", "model-name-valid", "identity", ""),
+    ("model_name is the model folder's", "model-name-consistency", "point_declaration", "model_name declared vs"),
 )
 # What each side says on every case: the checker has no row for these (`none`), catalogctl does.
 ALWAYS = {"recorded seeds are the declared", "output length (TOKENS_PER_SAMPLE)", "performance samples"}
@@ -112,6 +113,7 @@ def _case(name: str, seeds: dict[str, int]) -> list[Point]:
         "a set past its window": {"target_cohort": "2026-12-C1"},
         "points under the minimum duration": {"duration_s": 900.0},  # 600 s up to 32, 1,200 s above
         "a model not the benchmark's": {"model_name": "deepseek-r1-distill", "served_model": "deepseek-r1-distill"},
+        "a model_name not the model folder's": {"model_name": "llama3_1-8b"},
     }
     return [replace(p, **changes[name]) for p in curve]
 
@@ -138,9 +140,14 @@ EXPECTED: dict[str, dict[str, tuple[str, str]]] = {
     "too few accuracy samples": {"accuracy samples": ("pass", "fail")},
     "output longer than the reference": {"output length (TOKENS_PER_SAMPLE)": ("none", "fail")},
     "points under the minimum duration": {"minimum duration": ("fail", "fail")},
+    "a model_name not the model folder's": {"model_name is the model folder's": ("fail", "fail")},
     "a model not the benchmark's": {row: ("pass", "refused") for row, rule, _, _ in ROWS if rule}
     | dict.fromkeys(ALWAYS, ("none", "refused"))
-    | {"the benchmark's model": ("fail", "refused"), "performance samples": ("none", "refused")},
+    | {
+        "the benchmark's model": ("fail", "refused"),
+        "performance samples": ("none", "refused"),
+        "model_name is the model folder's": ("fail", "refused"),
+    },
 }
 
 
@@ -180,7 +187,7 @@ def test_both_checkers_give_the_same_verdict_but_where_a_difference_is_known(coh
         tree, seed_sets=cohort.export / "seed_sets.yaml", drafters=cohort.export / "approved_drafters.yaml"
     )
     theirs = _checker_verdicts(official)
-    done = run_cli("check", cohort.resolved, tree, "-f", "json", code=2 if case.startswith("a model") else 1)
+    done = run_cli("check", cohort.resolved, tree, "-f", "json", code=2 if case.startswith("a model not") else 1)
     if done.code == 2:
         assert done.stderr.startswith("error: this run is of model `deepseek-r1-distill`; the contract is of model ")
         ours = dict.fromkeys(theirs, "refused")

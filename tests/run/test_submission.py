@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from submission_checker import SubmissionChecker
 
+from catalogctl.errors import InputsUnusable
 from catalogctl.model.check import CheckReport
+from catalogctl.run.submission import submission_points
 from tests.helpers import run_cli, write
 from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count
 from tests.submission_points import Accuracy, Point, point_folder, seed_sets_file, submission_tree, valid_curve
@@ -177,7 +179,8 @@ def test_a_tree_without_the_benchmark_or_with_a_broken_point_is_refused(resolved
     tree = submission_tree(tmp_path, [Point(8)], model="llama3_1-8b")
     assert run_cli("check", resolved, tree, code=2).stderr == (
         f"error: {tree} holds no points of deepseek-r1: its model folders are results/sys-8x/llama3_1-8b\n"
-        "hint: a submission keeps a benchmark's points in results/<system>/<model>/r<N>/, <model> the benchmark\n"
+        "hint: a submission keeps a benchmark's points in results/<system>/deepseek-r1/r<N>/ "
+        "(its model's MLPerf name)\n"
     )
     point = tree / "results/sys-8x/llama3_1-8b/r8"
     (point / "system_desc.json").unlink()
@@ -244,7 +247,7 @@ def test_a_point_without_an_accuracy_run_blocks_nothing_but_a_tree_needs_one(res
     assert text.splitlines()[-1].endswith("; hard gates not passed: accuracy_runs)")
     found = json.loads(run_cli("check", resolved, none, "-f", "json", code=1).stdout)["gates"]
     assert [(g["name"], g["verdict"], g["checks"][0]["note"]) for g in found] == [
-        ("accuracy_runs", "fail", "no point of the tree has an accuracy_results.json")
+        ("accuracy_runs", "fail", "no point of this curve has an accuracy_results.json")
     ]
     assert "#### The submission" in run_cli("check", resolved, none, "-f", "markdown", code=1).stdout
 
@@ -297,3 +300,68 @@ def test_a_load_the_two_files_record_differently_is_refused(resolved: Path, tmp_
         "which one ran is unknown\n"
         "hint: the two files of one run record one load: grade the run's own files\n"
     )
+
+
+def test_the_model_folder_is_the_models_mlperf_name(catalog_dir: Path, tmp_path: Path) -> None:
+    # Was looked for under the benchmark's id: gsm8k's points in results/<system>/llama3_1-8b/ (the
+    # checker's and the export's name of its model) were "no points of gsm8k".
+    contract = resolved_config(catalog_dir, "gsm8k").contract
+    tree = submission_tree(tmp_path / "named", [Point(8)], model="llama3_1-8b")
+    assert submission_points(tree, contract) == [
+        ("results/sys-8x/llama3_1-8b/r8", tree / "results/sys-8x/llama3_1-8b/r8")
+    ]
+    by_id = submission_tree(tmp_path / "by-id", [Point(8)], model="gsm8k")
+    with pytest.raises(InputsUnusable) as refused:
+        submission_points(by_id, contract)
+    assert str(refused.value) == (f"{by_id} holds no points of gsm8k: its model folders are results/sys-8x/gsm8k")
+
+
+def test_each_curve_needs_its_accuracy_run(resolved: Path, tmp_path: Path) -> None:
+    # Was one gate over the tree: a second system's curve with no accuracy run passed on the first's.
+    tree = submission_tree(tmp_path, [Point(256)])
+    submission_tree(tmp_path, [Point(256, accuracy=None)], system="sys-4x")
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    [gate] = report["gates"]
+    assert (gate["name"], gate["verdict"]) == ("accuracy_runs", "fail")
+    assert [(c["what"], c["observed"], c["status"], c["note"]) for c in gate["checks"]] == [
+        (
+            "points of results/sys-4x/deepseek-r1 with an accuracy run that passed its gate",
+            0,
+            "fail",
+            "no point of this curve has an accuracy_results.json",
+        ),
+        ("points of results/sys-8x/deepseek-r1 with an accuracy run that passed its gate", 1, "pass", ""),
+    ]
+
+
+def test_a_model_name_other_than_the_model_folders_fails(resolved: Path, tmp_path: Path) -> None:
+    # Was never read: the checker's model-name-consistency failed, check passed the point.
+    tree = submission_tree(tmp_path, [Point(32, model_name="llama3_1-8b")])
+    report = json.loads(run_cli("check", resolved, tree, "-f", "json", code=1).stdout)
+    [point] = report["points"]
+    assert _declaration(point) == [
+        ("model_name declared vs the contract's model", "deepseek-r1", "llama3_1-8b", "fail")
+    ]
+    unnamed = point_folder(tmp_path / "r8", Point(8, extra={"model_name": None}))
+    assert _declaration(json.loads(run_cli("check", resolved, unnamed, "-f", "json", code=1).stdout)) == [
+        ("model_name declared vs the contract's model", "deepseek-r1", None, "unknown")
+    ]
+
+
+def test_seeds_the_client_did_not_record_are_not_evaluable(resolved: Path, tmp_path: Path) -> None:
+    # Was a pass: with no seed in config.yaml nor result_summary.json, the rows comparing them vanished.
+    folder = point_folder(tmp_path / "r32", Point(32))
+    config = folder / "config.yaml"
+    config.write_text(re.sub(r"\n\s*(scheduler|dataloader)_random_seed: \d+", "", config.read_text()))
+    summary = json.loads((folder / "result_summary.json").read_text())
+    del summary["run_config"]["scheduler_random_seed"], summary["run_config"]["dataloader_random_seed"]
+    (folder / "result_summary.json").write_text(json.dumps(summary))
+    report = json.loads(run_cli("check", resolved, folder, "-f", "json", code=1).stdout)
+    gate = next(g for g in report["gates"] if g["name"] == "point_declaration")
+    assert gate["verdict"] == "not-evaluable"
+    assert [
+        (c["what"], c["expected"], c["observed"], c["note"]) for c in gate["checks"] if c["status"] == "unknown"
+    ] == [
+        (f"{name} recorded in config.yaml vs declared", SET_A[name], None, "the client's files record none")
+        for name in ("scheduler_rng_seed", "sample_index_rng_seed")
+    ]
