@@ -142,10 +142,13 @@ def _accuracy_results(accuracy: Accuracy) -> str:
     data = json.loads((ENDPOINTS_FIXTURES / f"{_RUN}.accuracy_results.json").read_text())
     [entry] = data["accuracy_scores"]
     entry.update(score=accuracy.score, unit_samples=accuracy.samples, total_samples=accuracy.samples)
+    entry["response_counts"].update(issued=accuracy.samples, scored=accuracy.samples)
     entry["output_sequence_lengths"]["avg"] = accuracy.tokens_per_sample
     if accuracy.inline_samples is not None:
         inline = {**entry, "dataset_name": "performance", "dataset_type": "performance"}
         inline.update(unit_samples=accuracy.inline_samples, total_samples=accuracy.inline_samples)
+        inline["response_counts"] = {**entry["response_counts"], "issued": accuracy.inline_samples}
+        inline["response_counts"]["scored"] = accuracy.inline_samples
         data["accuracy_scores"].append(inline)
     return json.dumps(data, indent=2) + "\n"
 

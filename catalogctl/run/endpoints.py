@@ -347,10 +347,17 @@ def _accuracy(
                 dataset=ident,
                 scale=scale,  # type: ignore[arg-type]
                 pooled_score=float(value) if isinstance(value, (int, float)) else None,
-                samples_scored=score.get("total_samples"),
+                samples_scored=_samples_scored(score),
             )
         )
         lengths = score.get("output_sequence_lengths") or {}
         if isinstance(lengths.get("avg"), (int, float)) and len(_contract_ids(contract, "accuracy")) == 1:
             metrics["TOKENS_PER_SAMPLE"] = float(lengths["avg"])
     return results, metrics
+
+
+def _samples_scored(score: Mapping[str, Any]) -> Any:
+    """The samples an accuracy entry scored: `response_counts.scored` when the client reports it
+    (an incomplete run, `complete: false`, scored fewer than its total_samples), else total_samples."""
+    scored = (score.get("response_counts") or {}).get("scored")
+    return scored if isinstance(scored, int) and not isinstance(scored, bool) else score.get("total_samples")

@@ -365,3 +365,16 @@ def test_seeds_the_client_did_not_record_are_not_evaluable(resolved: Path, tmp_p
         (f"{name} recorded in config.yaml vs declared", SET_A[name], None, "the client's files record none")
         for name in ("scheduler_rng_seed", "sample_index_rng_seed")
     ]
+
+
+def test_an_accuracy_run_that_scored_few_samples_fails(resolved: Path, tmp_path: Path) -> None:
+    # Was read from total_samples alone: a run that scored 10 of its 4388 samples passed.
+    folder = point_folder(tmp_path / "r32", Point(32))
+    data = json.loads((folder / "accuracy_results.json").read_text())
+    data["accuracy_scores"][0].update(complete=False, response_counts={"issued": 4388, "scored": 10})
+    (folder / "accuracy_results.json").write_text(json.dumps(data))
+    report = json.loads(run_cli("check", resolved, folder, "-f", "json", code=1).stdout)
+    gate = next(g for g in report["gates"] if g["name"] == "requirements")
+    assert [(c["observed"], c["status"]) for c in gate["checks"] if c["what"].startswith("accuracy samples")] == [
+        (10, "fail")
+    ]
