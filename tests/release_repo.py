@@ -33,6 +33,13 @@ def make_freezable(root: Path) -> Path:
     return root
 
 
+def bare_origin(tmp_path: Path) -> Path:
+    """A bare repository `tmp_path/origin.git` on `main`: the protected remote of a release."""
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    return bare
+
+
 def frozen_and_pushed(catalog_repo: Path, origin: Path, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen on main and pushed to the bare
     repository `origin` (added as the remote `origin`): the release most run-side tests start from."""

@@ -111,6 +111,14 @@ def test_a_compressed_file_served_as_it_is_is_hashed_as_it_is(httpserver: HTTPSe
     assert (fetched.sha256, fetched.size) == (hashlib.sha256(stored).hexdigest(), len(stored))
 
 
+def _refused(httpserver: HTTPServer, encoding: str, encoded: bytes) -> str:
+    """What a download says of `encoded`, sent under Content-Encoding `encoding`."""
+    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(encoding, encoded))
+    with pytest.raises(DownloadProblem) as caught:
+        download(httpserver.url_for("/data.jsonl"), "jsonl")
+    return str(caught.value)
+
+
 @pytest.mark.parametrize(
     ("encoding", "encoded", "message"),
     [
@@ -127,10 +135,7 @@ def test_a_compressed_file_served_as_it_is_is_hashed_as_it_is(httpserver: HTTPSe
 def test_a_body_that_cannot_be_decoded_is_an_error(
     httpserver: HTTPServer, encoding: str, encoded: bytes, message: str
 ) -> None:
-    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(encoding, encoded))
-    with pytest.raises(DownloadProblem) as caught:
-        download(httpserver.url_for("/data.jsonl"), "jsonl")
-    assert str(caught.value) == f"{httpserver.url_for('/data.jsonl')}: {message}"
+    assert _refused(httpserver, encoding, encoded) == f"{httpserver.url_for('/data.jsonl')}: {message}"
 
 
 def test_the_cap_holds_for_the_decoded_bytes(httpserver: HTTPServer) -> None:
@@ -204,10 +209,7 @@ def test_bytes_after_the_coded_data_are_an_error(
     httpserver: HTTPServer, encoding: str, encoded: bytes, message: str
 ) -> None:
     # It was accepted: what followed the first gzip member was ignored.
-    httpserver.expect_request("/data.jsonl").respond_with_handler(gzipping_anyway(encoding, encoded))
-    with pytest.raises(DownloadProblem) as caught:
-        download(httpserver.url_for("/data.jsonl"), "jsonl")
-    assert str(caught.value) == f"{httpserver.url_for('/data.jsonl')}: {message}"
+    assert _refused(httpserver, encoding, encoded) == f"{httpserver.url_for('/data.jsonl')}: {message}"
 
 
 def test_many_codings_are_refused_in_a_short_message(httpserver: HTTPServer) -> None:

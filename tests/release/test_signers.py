@@ -12,7 +12,7 @@ import pytest
 from catalogctl.io import gitrepo
 from catalogctl.release.signers import policy_requires
 from tests.helpers import commit_all, git, init_repo, run_cli, write
-from tests.release_repo import frozen_and_pushed
+from tests.release_repo import bare_origin, frozen_and_pushed
 from tests.signing import allowed_signers, fingerprint, make_key, retag
 
 COHORT = "2026-09-C0"
@@ -22,9 +22,7 @@ KEYS = "maint@example.org"
 @pytest.fixture
 def release(catalog_repo: Path, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 frozen and pushed to a bare `origin` (unsigned: freeze does not sign here)."""
-    bare = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    return frozen_and_pushed(catalog_repo, bare, tmp_path)
+    return frozen_and_pushed(catalog_repo, bare_origin(tmp_path), tmp_path)
 
 
 @pytest.fixture

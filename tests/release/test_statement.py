@@ -9,15 +9,13 @@ import pytest
 
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import git, run_cli, write
-from tests.release_repo import NOW, SEEDS_A, SUBMISSION, frozen_and_pushed
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, bare_origin, frozen_and_pushed
 
 
 @pytest.fixture
 def origin(tmp_path: Path) -> Path:
     """A bare remote, the protected repository."""
-    bare = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    return bare
+    return bare_origin(tmp_path)
 
 
 @pytest.fixture

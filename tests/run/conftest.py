@@ -6,16 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import git, write
-from tests.release_repo import SUBMISSION, frozen_and_pushed
+from tests.helpers import write
+from tests.release_repo import SUBMISSION, bare_origin, frozen_and_pushed
 
 
 @pytest.fixture
 def release(catalog_repo: Path, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen, pushed to a bare `origin`."""
-    bare = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    return frozen_and_pushed(catalog_repo, bare, tmp_path)
+    return frozen_and_pushed(catalog_repo, bare_origin(tmp_path), tmp_path)
 
 
 @pytest.fixture
