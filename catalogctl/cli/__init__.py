@@ -11,6 +11,7 @@ from collections.abc import Callable
 from catalogctl.cli import catalog, datasets, gate, release, run
 from catalogctl.cli.boundary import guarded
 from catalogctl.cli.common import app
+from catalogctl.cli.helptext import Command, summary
 
 Commands = tuple[tuple[str, Callable[..., None]], ...]
 
@@ -37,12 +38,15 @@ DATASETS_COMMANDS: Commands = (
     ("verify", datasets.datasets_verify),
     ("pin", datasets.datasets_pin),
 )
+# The summary is given, not cut from the docstring: typer would cut it to the terminal's width.
 for name, command in COMMANDS:
-    app.command(name)(guarded(command))
+    app.command(name, cls=Command, short_help=summary(command))(guarded(command))
 for name, command in DATASETS_COMMANDS:
-    datasets.datasets_app.command(name)(guarded(command))
+    datasets.datasets_app.command(name, cls=Command, short_help=summary(command))(guarded(command))
 app.add_typer(datasets.datasets_app, name="datasets")
-release.export_app.command("mlperf")(guarded(release.export_mlperf))
+release.export_app.command("mlperf", cls=Command, short_help=summary(release.export_mlperf))(
+    guarded(release.export_mlperf)
+)
 app.add_typer(release.export_app, name="export")
 
 

@@ -19,26 +19,29 @@ from catalogctl.cli.common import (
     RefOpt,
     RepoOpt,
     ReportFormat,
+    one_repository,
     out,
 )
 
 
 def validate(
     path: PathArg = None,
+    repo: RepoOpt = None,
     ref: RefOpt = None,
     fmt: Annotated[
         ReportFormat, typer.Option("--format", "-f", help="text, json or github workflow commands.")
     ] = ReportFormat.text,
 ) -> None:
-    """Check every catalog file: YAML, schema, references, stated figures; list pending values.
+    """Check every catalog file and list the values still pending.
 
+    YAML, schema, references and stated figures are checked.
     Exit 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage or environment error.
     """
     from catalogctl.api import load_catalog
     from catalogctl.model.validation import ValidationReport
     from catalogctl.render import validation as render
 
-    result = load_catalog(path, ref)
+    result = load_catalog(one_repository(path, repo), ref)
     report = ValidationReport.of(result.catalog.label, result.diagnostics)
     if fmt is ReportFormat.text and sys.stdout.isatty():
         render.print_validation_rich(report)
@@ -53,7 +56,10 @@ def list_entities(
     ref: RefOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:
-    """List benchmarks, models, datasets or metrics (entities that failed validation are left out)."""
+    """List benchmarks, models, datasets or metrics.
+
+    Entities that failed validation are left out.
+    """
     from catalogctl.api import load_catalog
     from catalogctl.authoring.listing import listing
     from catalogctl.render.listing import LIST_REPORTERS
@@ -75,7 +81,10 @@ def show(
     ] = False,
     fmt: Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json.")] = DocFormat.yaml,
 ) -> None:
-    """Show one entity as the catalog reads it, or a benchmark's fully resolved contract."""
+    """Show one entity, or a benchmark's resolved contract.
+
+    An entity as the catalog reads it; with --resolved, a benchmark's full contract and its digest.
+    """
     from catalogctl.api import load_catalog
     from catalogctl.authoring.listing import find
     from catalogctl.render.listing import SHOW_REPORTERS
@@ -90,7 +99,10 @@ def show(
 def schema(
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
 ) -> None:
-    """Write a JSON Schema for every document kind (for editors: see the catalog files' first line)."""
+    """Write a JSON Schema for every document kind.
+
+    For editors: see the catalog files' first line.
+    """
     from catalogctl.authoring.schemas import write_schemas
 
     for written in write_schemas(output):
@@ -113,8 +125,9 @@ def new(
     ] = None,
     path: RepoOpt = None,
 ) -> None:
-    """Write benchmark_suite/<kind>s/<ID>.yaml: valid, with `<TBD>` where a person must decide.
+    """Write a new model, dataset or benchmark file.
 
+    The file is benchmark_suite/<kind>s/<ID>.yaml: valid, with `<TBD>` where a person must decide.
     Refuses an existing file or an invalid id (exit 2).
     """
     from catalogctl.authoring.scaffold import scaffold

@@ -17,13 +17,14 @@ from catalogctl.cli.boundary import TRACEBACK_ENV, show_tracebacks
 from catalogctl.errors import EXIT_OK as EXIT_OK
 from catalogctl.errors import EXIT_PROBLEMS as EXIT_PROBLEMS
 from catalogctl.errors import EXIT_USAGE as EXIT_USAGE
+from catalogctl.errors import UsageError
 from catalogctl.version import __version__
 
 app = typer.Typer(
     name="catalogctl",
     help="Validate, browse, diff and release a git-versioned benchmark catalog.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -108,7 +109,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_options(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version.")
     ] = False,
     traceback: Annotated[
         bool,
@@ -121,6 +122,13 @@ def main_options(
 ) -> None:
     """Validate, browse, diff and release a git-versioned benchmark catalog."""
     show_tracebacks(traceback)
+
+
+def one_repository(path: Path | None, repo: Path | None) -> Path | None:
+    """The repository of a verb that takes it as PATH or as -C PATH: given once, or the same twice."""
+    if path is not None and repo is not None and path != repo:
+        raise UsageError(f"two repositories given: {path} and -C {repo}", "give the repository once: -C PATH")
+    return path if path is not None else repo
 
 
 def out(text: str) -> None:

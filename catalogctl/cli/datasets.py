@@ -19,6 +19,7 @@ TimeoutOpt = Annotated[
     float,
     typer.Option(
         "--timeout",
+        metavar="SECONDS",
         envvar="CATALOGCTL_TIMEOUT",
         help="Seconds one download may take in all, retries included (env CATALOGCTL_TIMEOUT).",
     ),
@@ -67,9 +68,7 @@ def _progress() -> Iterator[Callable[[str, int, int | None], None] | None]:
 
 
 def datasets_verify(
-    ids: Annotated[
-        list[str] | None, typer.Argument(metavar="[ID]...", help="Datasets to verify (default: all).")
-    ] = None,
+    ids: Annotated[list[str] | None, typer.Argument(metavar="ID", help="Datasets to verify (default: all).")] = None,
     path: RepoOpt = None,
     ref: RefOpt = None,
     local: Annotated[
@@ -79,8 +78,9 @@ def datasets_verify(
     timeout: TimeoutOpt = DOWNLOAD_DEADLINE_S,
     max_bytes: MaxBytesOpt = "8G",
 ) -> None:
-    """Download (or read) each dataset's source and compare its sha256 with the pinned one.
+    """Compare each dataset's source with its pinned sha256.
 
+    Each source is downloaded (or read from --local).
     Exit 1 when one differs or cannot be fetched (over --timeout or --max-bytes included);
     pending sha256 values are listed, not failed.
     """
@@ -107,8 +107,10 @@ def datasets_pin(
     timeout: TimeoutOpt = DOWNLOAD_DEADLINE_S,
     max_bytes: MaxBytesOpt = "8G",
 ) -> None:
-    """Compute the source's sha256 (and sample count, for jsonl, json and csv) and write them into
-    the dataset's YAML, keeping its comments, layout, line ends and BOM.
+    """Pin a dataset's source: write its sha256 and sample count.
+
+    The sha256 (and the sample count, for jsonl, json and csv) go into the dataset's YAML, keeping
+    its comments, layout, line ends and BOM.
 
     A sample count or format other than the file states is refused (exit 1, nothing written)
     unless --update-samples or --update-format allows it; so is a pin the catalog would refuse.

@@ -38,8 +38,9 @@ def ci(
         str | None, typer.Option("--today", metavar="YYYY-MM-DD", help="Judge expiry and seed sets as of this date.")
     ] = None,
 ) -> None:
-    """The pull request gate: validate the head, diff it against the base, apply the release policy.
+    """Run the pull request gate on a base and a head.
 
+    It validates the head, diffs it against the base and applies the release policy.
     Findings listed in .catalogctl/accepted.yaml (unexpired, with a reason and an approver) do not
     fail the gate. Exit 0 when it passes, 1 on an error not accepted, 2 on a usage or ref error.
     """
@@ -88,14 +89,16 @@ def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
 
 def comment(
     repo: Annotated[str, typer.Option("--repo", metavar="OWNER/NAME", help="The GitHub repository.")],
-    pr: Annotated[int, typer.Option("--pr", min=1, help="The pull request number.")],
+    pr: Annotated[int, typer.Option("--pr", metavar="N", min=1, help="The pull request number.")],
     body: Annotated[Path, typer.Option("--body", help="The comment body (written by `catalogctl ci`).")],
     head_sha: Annotated[
-        str | None, typer.Option("--head-sha", help="Refuse unless the pull request's head is this commit.")
+        str | None,
+        typer.Option("--head-sha", metavar="SHA", help="Refuse unless the pull request's head is this commit."),
     ] = None,
 ) -> None:
-    """Create or update the pull request's one gate comment (found by its hidden marker).
+    """Create or update the pull request's one gate comment.
 
+    The comment is found by its hidden marker.
     GITHUB_API_URL and GITHUB_TOKEN (or GH_TOKEN) come from the environment. Exit 1 when GitHub refuses.
     """
     from catalogctl.errors import UsageError

@@ -50,8 +50,9 @@ def diff(
         FailOn, typer.Option("--fail-on", help="Exit 1 on any contract change, on any change, or never.")
     ] = FailOn.never,
 ) -> None:
-    """What really changed between two cohorts or refs: classified, located, with its impact.
+    """Show what really changed between two cohorts or refs.
 
+    Each change is classified, located, and listed with its impact.
     A cohort id resolves to its release tag, or, in a clone without tags, to the commit that added
     its ruleset (the output says so). Exit 0, or 1 when --fail-on is met; 2 on a usage or ref error.
     """
@@ -66,12 +67,14 @@ def diff(
 
 def freeze(
     cohort: Annotated[str, typer.Argument(help="The cohort to freeze, e.g. 2026-10-C0.")],
-    add: Annotated[list[str] | None, typer.Option("--add", help="Add a benchmark (repeatable).")] = None,
-    remove: Annotated[list[str] | None, typer.Option("--remove", help="Remove a benchmark (repeatable).")] = None,
+    add: Annotated[list[str] | None, typer.Option("--add", metavar="ID", help="Add a benchmark (repeatable).")] = None,
+    remove: Annotated[
+        list[str] | None, typer.Option("--remove", metavar="ID", help="Remove a benchmark (repeatable).")
+    ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
     no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
-    message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
+    message: Annotated[str | None, typer.Option("--message", "-m", metavar="TEXT", help="The tag's message.")] = None,
     seeds: Annotated[
         Path | None,
         typer.Option(
@@ -102,8 +105,9 @@ def freeze(
     ] = None,
     path: RepoOpt = None,
 ) -> None:
-    """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
+    """Publish a cohort: its ruleset, changelog, commit and tag.
 
+    The ruleset with its seed sets, a changelog section, one commit, an annotated tag.
     The benchmarks of the previous cohort carry over unless added or removed. A rerun finishes
     an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
     pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
@@ -137,8 +141,9 @@ def cohorts(
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
 ) -> None:
-    """List frozen cohorts (date, benchmarks, valid seed sets, tag state, signer) and the next cohort.
+    """List the frozen cohorts and the next one.
 
+    Each with its date, benchmarks, valid seed sets, tag state and signer.
     Exit 1 when a tag has moved or is missing, or a signature required is not good.
     """
     from catalogctl.api import list_releases
@@ -161,9 +166,12 @@ def verify(
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
 ) -> None:
-    """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
-    carries its digest, every contract digest matches, and (when required) a trusted signer signed
-    it. Exit 1 with the differences."""
+    """Check a cohort's release: its tag, digests and signature.
+
+    The tag exists, is annotated, points at the commit that added the ruleset, carries its digest,
+    every contract digest matches, and (when required) a trusted signer signed it. Exit 1 with the
+    differences.
+    """
     from catalogctl.api import verify_release
     from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import VERIFY_REPORTERS
@@ -183,8 +191,9 @@ def export_mlperf(
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:
-    """Write the official MLCommons submission checker's files for a cohort: seed_sets.yaml,
-    approved_drafters.yaml and models.yaml, in its own formats.
+    """Write the official MLCommons checker's files for a cohort.
+
+    They are seed_sets.yaml, approved_drafters.yaml and models.yaml, in the checker's own formats.
 
     The cohort must be a release (as `resolve` checks it); the files are written atomically, and
     one that holds other content is replaced only with --force. Exit 0; 1 when the catalog refuses;

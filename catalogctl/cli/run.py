@@ -51,8 +51,9 @@ def resolve(
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
 ) -> None:
-    """Turn a submission into the resolved config of its cohort's frozen contract.
+    """Turn a submission into its cohort's resolved config.
 
+    The resolved config of the cohort's frozen contract.
     The contract comes from the cohort's release tag (never the working tree). Exit codes: see
     `preflight`.
     """
@@ -88,8 +89,9 @@ def preflight(
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
 ) -> None:
-    """Check the checkout is exactly the cohort's release, locally and on the remote, then resolve.
+    """Check the checkout is the cohort's release, then resolve.
 
+    The checkout must be exactly the release, locally and on the remote.
     Fails closed. Exit codes: 3 HEAD is not the release commit; 4 uncommitted changes in the
     catalog; 5 the release tag is missing, lightweight or wrong; 6 the remote disagrees or is
     unreachable; 7 the submission does not fit the cohort; 8 the contract changed since the freeze;
@@ -135,8 +137,9 @@ def check(
         ),
     ] = None,
 ) -> None:
-    """Prove the inputs, then apply every gate the contract names to what the run reported.
+    """Apply the contract's gates to what a run reported.
 
+    The inputs are proven first, then every gate the contract names is applied.
     The resolved config must be as resolve wrote it (its contract's digest and its seal) and, with
     --catalog, the release's; the run must be a run of its contract. A gate whose facts the run
     did not report is "not evaluable" and does not pass. A point folder also checks what its
@@ -160,8 +163,9 @@ def runner_config(
     ],
     force: Annotated[bool, typer.Option("--force", help="Replace existing files of other content.")] = False,
 ) -> None:
-    """Write the endpoints client's config.yaml and a point.yaml skeleton from a resolved config.
+    """Write the endpoints client's files from a resolved config.
 
+    Its config.yaml and a point.yaml skeleton.
     The resolved config is read and proven as check reads it. Model, datasets, generation, streaming,
     seeds, minimum duration and sample count come from the contract; endpoints and load from the
     submission. What only the submitter knows is left as a placeholder (<TBD: ...> in config.yaml,
@@ -193,5 +197,8 @@ def list_metrics(
     ref: RefOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
 ) -> None:
-    """List the metric registry (benchmark_suite/metrics.yaml): key, label, unit, direction."""
+    """List the metric registry: key, label, unit, direction.
+
+    The registry is benchmark_suite/metrics.yaml.
+    """
     list_entities(EntityKind.metrics, path, ref, fmt)
