@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
 
+from catalogctl import words
 from catalogctl.catalog.diagnostics import did_you_mean, errors_only
 from catalogctl.catalog.layout import ENTITY_DIRS, entity_path
 from catalogctl.catalog.loader import load_tree
@@ -129,7 +130,7 @@ def _verify(
         fetched = fetch(location, _format(dataset, location), progress, limits)
     except (DownloadProblem, UsageError) as exc:
         return _verified(ident, "error", expected, detail=str(exc))
-    detail = f"{fetched.size:,} bytes from {redact_url(location)}"
+    detail = f"{words.count(fetched.size, 'byte', grouped=True)} from {redact_url(location)}"
     if declared is not None and fetched.size != declared:
         return _verified(ident, "mismatch", expected, fetched.sha256, f"{detail}; the catalog states {declared:,}")
     status: Literal["ok", "mismatch"] = "ok" if fetched.sha256 == expected else "mismatch"
@@ -283,7 +284,7 @@ def _refuse_credentials(ident: str, source: str) -> None:
         params = [f"`{name}`" for name in found if name != "user info"]
         what = ["user info"] if "user info" in found else []
         if params:
-            what.append(f"the query parameter{'s' if len(params) > 1 else ''} {', '.join(params)}")
+            what.append(f"the query {words.noun(len(params), 'parameter')} {', '.join(params)}")
         raise UsageError(
             f"{redact_url(source)} carries credentials ({', '.join(what)}): a dataset's URL is written into "
             "the catalog, which is committed and public; nothing was written",

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from catalogctl import words
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, RepoOpt, out
 
 
@@ -82,7 +83,8 @@ def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
         return
     write_drafts(root, accepted, drafts)
     typer.echo(
-        f"drafted {count} entries in {ACCEPTED_FILE}: fill in reason and approver (until then they accept nothing)",
+        f"drafted {words.count(count, 'entry', 'entries')} in {ACCEPTED_FILE}: "
+        "fill in reason and approver (until then they accept nothing)",
         err=True,
     )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from catalogctl import words
 from catalogctl.errors import file_line_col
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.diff import Change, CohortDelta, DiffReport
@@ -104,7 +105,7 @@ def summary(report: DiffReport) -> str:
     if not report.semantic:
         return "no semantic changes"
     counts = ", ".join(f"{n} {k}" for k, n in report.summary.items())
-    return f"{total} change{'s' if total != 1 else ''}: {counts}"
+    return f"{words.count(total, 'change')}: {counts}"
 
 
 def diff_markdown(report: DiffReport, *, heading: str = "###") -> str:

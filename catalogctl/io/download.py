@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from catalogctl import words
 from catalogctl.errors import DownloadProblem, UsageError
 from catalogctl.io.transport import ATTEMPTS, Deadline, DeadlinePassed, Retry, deadline_client, retrying
 from catalogctl.io.urls import redact_text, redact_url
@@ -153,7 +154,8 @@ def _read(response: Any, url: str, fmt: str | None, progress: Any, limits: Limit
     total = int(response.headers.get("content-length", "0") or 0) or None
     if total is not None and total > limits.max_bytes:
         raise DownloadProblem(
-            f"{url}: the server announces {total:,} bytes, over the cap of {limits.max_bytes:,} "
+            f"{url}: the server announces {words.count(total, 'byte', grouped=True)}, "
+            f"over the cap of {limits.max_bytes:,} "
             f"({limits.cap_from}): not downloaded"
         )
     received = 0
@@ -174,7 +176,7 @@ def _read(response: Any, url: str, fmt: str | None, progress: Any, limits: Limit
         if progress is not None:
             progress(received, total)
     if total is not None and received != total:
-        raise DownloadProblem(f"{url}: got {received} of {total} bytes (truncated)")
+        raise DownloadProblem(f"{url}: got {received} of {words.count(total, 'byte')} (truncated)")
     decoder.finish()
     return digest.result()
 

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from catalogctl import words
 from catalogctl.errors import (
     CatalogError,
     EnvironmentProblem,
@@ -169,7 +170,7 @@ class GitHubClient:
                 ) from None
         if not isinstance(outcome, Retry):
             return outcome
-        where = f"{self.api} after {attempts} attempt{'s' if attempts != 1 else ''} ({method} {url}: {outcome.reason})"
+        where = f"{self.api} after {words.count(attempts, 'attempt')} ({method} {url}: {outcome.reason})"
         if outcome.reached:
             raise GitHubProblem(f"GitHub API failed at {where}", hint)
         raise RemoteUnreachable(f"GitHub API unreachable at {where}", hint)

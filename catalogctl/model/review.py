@@ -44,7 +44,8 @@ class ReviewSide(Report):
 
 
 class ReviewSummary(Report):
-    """Errors not accepted, warnings, accepted and expired acceptances."""
+    """Each finding counted once: an error or a warning not accepted, or accepted; `expired`
+    counts the errors and warnings whose acceptance expired."""
 
     errors: int
     warnings: int
@@ -56,7 +57,7 @@ class ReviewSummary(Report):
         """The counts of a list of findings."""
         return cls(
             errors=sum(f.failing for f in findings),
-            warnings=sum(f.severity == "warning" for f in findings),
+            warnings=sum(f.severity == "warning" and f.status != "accepted" for f in findings),
             accepted=sum(f.status == "accepted" for f in findings),
             expired=sum(f.status == "expired" for f in findings),
         )

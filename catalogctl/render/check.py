@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
+from catalogctl import words
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.check import CLEARED, Check, CheckReport, GateResult, PointCheck, RunCheck
 from catalogctl.render.common import as_json, table
@@ -80,7 +81,7 @@ def _submission_line(report: CheckReport) -> str:
         what, items = "run", [(r.run, r.passed) for r in report.runs]
     invalid = [name for name, passed in items if not passed]
     failed = [g.name for g in report.gates if g.severity == "hard" and g.verdict not in CLEARED]
-    count = f"{len(items)} {what}{'s' * (len(items) != 1)}"
+    count = words.count(len(items), what)
     why = [f"{what}s not valid: {', '.join(invalid)}"] if invalid else []
     why += [f"hard gates not passed: {', '.join(failed)}"] if failed else []
     verdict = f"INVALID ({'; '.join(why)})" if why else "VALID"

@@ -60,13 +60,17 @@ def github_command(
 
 
 def table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain aligned table (no dependency, stable for pipes and tests)."""
+    """A plain aligned table (stable for pipes and tests), aligned by the columns a terminal gives
+    each character: two for CJK and most emoji (rich's cell widths)."""
+    from rich.cells import cell_len
+
     widths = [len(c) for c in columns]
     for row in rows:
-        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+        widths = [max(w, cell_len(cell)) for w, cell in zip(widths, row, strict=True)]
 
     def fmt(cells: Sequence[str]) -> str:
-        return "  ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)).rstrip()
+        padded = (cell + " " * (w - cell_len(cell)) for cell, w in zip(cells, widths, strict=True))
+        return "  ".join(padded).rstrip()
 
     out = [fmt([c.upper() for c in columns])]
     out.extend(fmt(r) for r in rows)

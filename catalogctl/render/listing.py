@@ -19,11 +19,13 @@ COLUMNS: dict[type[Listing], tuple[str, list[str]]] = {
 
 
 def cell(value: Any, width: int = 48) -> str:
-    """A table cell: lists joined, long text cut."""
+    """A table cell: lists joined, text longer than `width` terminal columns cut."""
+    from rich.cells import cell_len, set_cell_size
+
     if isinstance(value, list):
         value = ", ".join(str(v) for v in value)
     text = "" if value is None else str(value).replace("\n", " ").strip()
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return text if cell_len(text) <= width else set_cell_size(text, width - 1).rstrip() + "…"
 
 
 def listing_text(listing: Listing) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from catalogctl import words
 from catalogctl.model.export import MlperfExport
 from catalogctl.model.release import FreezeResult, Releases, Signature, Verification
 from catalogctl.render.common import as_json, table
@@ -78,7 +79,7 @@ def verify_text(result: Verification) -> str:
     if result.signature is not None and not result.signature.required and result.signature.state != "unsigned":
         lines.append(f"note  {result.signature.message} (a signature is not required)")
     against = f" (contracts at {result.checked_against})" if result.checked_against else ""
-    verdict = "verified" if result.ok else f"NOT verified: {len(result.problems)} problem(s)"
+    verdict = "verified" if result.ok else f"NOT verified: {words.count(len(result.problems), 'problem')}"
     lines.append(f"{result.cohort}: {verdict}{against}")
     return "\n".join(lines) + "\n"
 
@@ -92,7 +93,10 @@ def export_text(result: MlperfExport) -> str:
     lines = [f"{f.path}: {f.state}" for f in result.files]
     sets = "; ".join(f"{s.id} ({', '.join(s.cohorts)})" for s in result.seed_sets)
     lines.append(f"cohort {result.cohort} at {result.commit[:12]}: seed sets {sets}")
-    lines.append(f"{result.drafters} approved drafters; models: {', '.join(m.name for m in result.models) or 'none'}")
+    lines.append(
+        f"{words.count(result.drafters, 'approved drafter')}; "
+        f"models: {', '.join(m.name for m in result.models) or 'none'}"
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
+from catalogctl import words
 from catalogctl.io.files import write_atomic
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.review import Finding, ReviewResult
@@ -24,19 +25,18 @@ def _state(f: Finding) -> str:
     )
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def verdict(result: ReviewResult) -> str:
     """`gate: failed (2 errors, 1 warning, 1 accepted)`."""
-    s = result.summary
     word = "passed" if result.passed else "failed"
-    parts = [_count(s.errors, "error"), _count(s.warnings, "warning")]
-    parts.append(f"{s.accepted} accepted")
-    if s.expired:
-        parts.append(f"{s.expired} expired")
-    return f"gate {word}: {result.base.label} -> {result.head.label} ({', '.join(parts)})"
+    return f"gate {word}: {result.base.label} -> {result.head.label} ({_counts(result)})"
+
+
+def _counts(result: ReviewResult) -> str:
+    """`2 errors, 1 warning, 1 accepted`: each finding in one of the three; the expired acceptances
+    (failing findings, counted among the errors or warnings) after them."""
+    s = result.summary
+    counts = f"{words.count(s.errors, 'error')}, {words.count(s.warnings, 'warning')}, {s.accepted} accepted"
+    return counts + (f"; {words.count(s.expired, 'acceptance')} expired" if s.expired else "")
 
 
 def review_text(result: ReviewResult) -> str:
@@ -55,13 +55,8 @@ def review_text(result: ReviewResult) -> str:
 def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
     """The full report in Markdown (job summary, PR comment)."""
     icon = "✅" if result.passed else "❌"
-    s = result.summary
     out = [f"{heading} {icon} Catalog gate {'passed' if result.passed else 'failed'}", ""]
-    out.append(
-        f"{md_code(result.base.label)} → {md_code(result.head.label)} · {_count(s.errors, 'error')}, "
-        f"{_count(s.warnings, 'warning')}, "
-        f"{s.accepted} accepted" + (f", {s.expired} expired" if s.expired else "")
-    )
+    out.append(f"{md_code(result.base.label)} → {md_code(result.head.label)} · {_counts(result)}")
     out += ["", *[f"> {md_text(n)}" for n in result.notes]] if result.notes else []
     if result.findings:
         out += ["", "| | code | finding | where | fingerprint |", "| --- | --- | --- | --- | --- |"]
@@ -103,7 +98,8 @@ def review_github(result: ReviewResult) -> str:
     left_warnings = max(0, len(warnings) - ANNOTATIONS_PER_LEVEL)
     if left_errors or left_warnings:
         lines.append(
-            f"{left_errors} more errors and {left_warnings} more warnings are not annotated "
+            f"{words.count(left_errors, 'more error')} and {words.count(left_warnings, 'more warning')} "
+            "are not annotated "
             f"(GitHub shows {ANNOTATIONS_PER_LEVEL} of each per step): see the job summary"
         )
     lines.append(verdict(result))
@@ -159,7 +155,7 @@ def publish_github(result: ReviewResult, summary_path: str | None, comment_path:
         text = fit(review_markdown(result), max(0, STEP_SUMMARY_CAP - used))
         with summary.open("a", encoding="utf-8") as out:
             out.write(text)
-        done.append(f"appended the report to the step summary ({len(text.encode('utf-8'))} bytes)")
+        done.append(f"appended the report to the step summary ({words.count(len(text.encode('utf-8')), 'byte')})")
     if comment_path is not None:
         write_atomic(comment_path, comment_body(result).encode("utf-8"))
         done.append(f"wrote the PR comment body to {comment_path}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from catalogctl import words
 from catalogctl.errors import Severity
 from catalogctl.model.validation import ValidationReport
 from catalogctl.render.common import as_json, diagnostic_line, github_command, location
@@ -13,7 +14,12 @@ def summary_line(report: ValidationReport) -> str:
     """`<tree>: valid (0 errors, 5 warnings, 5 pending values)`."""
     c = report.summary
     verdict = "valid" if report.valid else "invalid"
-    return f"{report.tree}: {verdict} ({c.errors} errors, {c.warnings} warnings, {c.pending} pending values)"
+    counts = [
+        words.count(c.errors, "error"),
+        words.count(c.warnings, "warning"),
+        words.count(c.pending, "pending value"),
+    ]
+    return f"{report.tree}: {verdict} ({', '.join(counts)})"
 
 
 def validation_text(report: ValidationReport) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from catalogctl import words
 from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
 from catalogctl.review.findings import order
 
@@ -79,7 +80,10 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     findings, stale = apply_accepted(findings, accepted, today)
     findings.sort(key=order)
     if stale:
-        notes.append(f"{len(stale)} accepted finding(s) matched nothing: remove them from .catalogctl/accepted.yaml")
+        notes.append(
+            f"{words.count(len(stale), 'accepted finding')} matched nothing: remove "
+            f"{words.noun(len(stale), 'it', 'them')} from .catalogctl/accepted.yaml"
+        )
     result = ReviewResult(
         base=ReviewSide(ref=request.base, label=base.label),
         head=ReviewSide(ref=request.head or "working tree", label=head.label),

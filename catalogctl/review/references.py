@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
+from catalogctl import words
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import metric_keys
 from catalogctl.catalog.index import Catalog
@@ -71,17 +72,20 @@ def removed_references(given: PolicyInput) -> list[Finding]:
         via = "" if (kind, ident) == ("benchmark", bench) else f" through benchmark `{bench}`"
         new_id = renames.get((kind, ident))
         what = f"renamed to `{new_id}`" if new_id else "removed"
-        cohorts = ", ".join(dict.fromkeys(c for c, _ in uses))
+        cohorts = list(dict.fromkeys(c for c, _ in uses))
         if live:
-            state = f"{', '.join(dict.fromkeys(live))} still {'has' if len(live) == 1 else 'have'} valid seed sets"
+            alive = list(dict.fromkeys(live))
+            state = f"{words.listed(alive)} still {words.noun(len(alive), 'has', 'have')} valid seed sets"
         else:
-            state = f"every seed set of {cohorts} has expired (before {reference})"
+            state = f"every seed set of {words.listed(cohorts)} has expired (before {reference})"
+        several = len(cohorts)
+        used = f"frozen {words.noun(several, 'cohort')} {words.listed(cohorts)} {words.noun(several, 'uses', 'use')}"
         file, line, column, where = _cohort_location(given, cohort, bench)
         out.append(
             Finding(
                 severity="error" if live else "warning",
                 code="frozen-reference-removed",
-                message=f"{kind} `{ident}` was {what}, but frozen cohort {cohorts} uses it{via}; {state}",
+                message=f"{kind} `{ident}` was {what}, but {used} it{via}; {state}",
                 file=file,
                 line=line,
                 column=column,

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from catalogctl import words
 from catalogctl.model.resolved import DatasetMethod, RepeatMethod, ResolvedContract, Weighting
 from catalogctl.model.results import AccuracyResult
 
@@ -76,26 +77,29 @@ def dataset_score(
             )
         if tasks is not None and len(result.task_attempts) != tasks:
             raise NotEvaluable(
-                f"{result.dataset}: the run reported {len(result.task_attempts)} tasks, the dataset has {tasks}"
+                f"{result.dataset}: the run reported {words.count(len(result.task_attempts), 'task')}, "
+                f"the dataset has {tasks}"
             )
         try:
             per_task = [pass_at_k(len(o), sum(o), k) for o in result.task_attempts.values()]
         except ValueError as exc:
             raise NotEvaluable(f"{result.dataset}: {exc}") from None
         value = float(sum(per_task, Fraction(0)) / len(per_task))
-        return DatasetScore(result.dataset, value, "fraction", f"pass@{k} over {len(per_task)} tasks")
+        return DatasetScore(result.dataset, value, "fraction", f"pass@{k} over {words.count(len(per_task), 'task')}")
     scores = result.repeat_scores
     if scores:
         if len(scores) < k:
-            raise NotEvaluable(f"{result.dataset}: {method} needs {k} repeats, the run reported {len(scores)}")
+            raise NotEvaluable(
+                f"{result.dataset}: {method} needs {words.count(k, 'repeat')}, the run reported {len(scores)}"
+            )
         chosen = [in_range(score, result.scale, f"{result.dataset} repeat score") for score in scores[:k]]
         value = statistics.fmean(chosen) if method == "mean_of_k" else max(chosen)
-        return DatasetScore(result.dataset, value, result.scale, f"{method} of {k} repeats")
+        return DatasetScore(result.dataset, value, result.scale, f"{method} of {words.count(k, 'repeat')}")
     if method == "mean_of_k" and k == num_repeats and result.pooled_score is not None:
         # The pooled score over all repeats equals the mean of the repeats' scores, as every
         # repeat scores the same samples.
         pooled = in_range(result.pooled_score, result.scale, f"{result.dataset} pooled score")
-        return DatasetScore(result.dataset, pooled, result.scale, f"pooled over {num_repeats} repeats")
+        return DatasetScore(result.dataset, pooled, result.scale, f"pooled over {words.count(num_repeats, 'repeat')}")
     raise NotEvaluable(f"{result.dataset}: {method} needs per-repeat scores, which the run did not report")
 
 

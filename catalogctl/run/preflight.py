@@ -12,6 +12,7 @@ import datetime as dt
 import shlex
 from pathlib import Path
 
+from catalogctl import words
 from catalogctl.catalog.layout import CATALOG_PATHS
 from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
 from catalogctl.io import gitrepo
@@ -38,9 +39,9 @@ def check_checkout(
     if head.id != release.id:
         ahead, behind = gitrepo.ahead_behind(repo, head, release)
         where = (
-            f"{ahead} commit{'s' if ahead != 1 else ''} ahead of"
+            f"{words.count(ahead, 'commit')} ahead of"
             if ahead and not behind
-            else f"{behind} commit{'s' if behind != 1 else ''} behind"
+            else f"{words.count(behind, 'commit')} behind"
             if behind and not ahead
             else f"elsewhere than ({ahead} ahead, {behind} behind)"
         )

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalogctl import words
 from catalogctl.errors import InputsUnusable
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
@@ -239,7 +240,7 @@ def write_runner_files(resolved: Path, folder: Path, *, force: bool = False) -> 
         clash = [str(p) for p, text in targets if p.is_file() and p.read_text(encoding="utf-8") != text]
         if clash:
             raise InputsUnusable(
-                f"{' and '.join(clash)} already exist{'s' if len(clash) == 1 else ''} with other content",
+                f"{words.listed(clash)} already {words.noun(len(clash), 'exists', 'exist')} with other content",
                 "pass --force to replace them, or write into another folder (-o)",
             )
     for path, text in targets:

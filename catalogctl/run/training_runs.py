@@ -5,6 +5,7 @@ mean of the times to train)."""
 
 from __future__ import annotations
 
+from catalogctl import words
 from catalogctl.model.check import Check, GateResult, RunCheck, TrainingScore
 from catalogctl.run.mllog import MllogRun
 
@@ -58,7 +59,7 @@ def olympic_score(runs: list[RunCheck]) -> TrainingScore:
         return TrainingScore(dropped=dropped, note=note)
     kept = timed[1 : len(timed) - (1 - len(dropped))]
     if not kept:
-        note = f"{len(runs)} run{'s' * (len(runs) != 1)}: none left once the fastest and the slowest are left out"
+        note = f"{words.count(len(runs), 'run')}: none left once the fastest and the slowest are left out"
         return TrainingScore(dropped=dropped, note=note)
     minutes = sum(ms for ms, _ in kept) / len(kept) / 60_000
     left_out = "the fastest run left out" + (", the dropped run as the slowest" if dropped else " and the slowest")

@@ -31,7 +31,7 @@ def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
         "benchmark_suite/benchmarks/gsm8k.yaml:21:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)"
     ) in out.splitlines()
-    assert out.splitlines()[-1] == "working tree: invalid (1 errors, 18 warnings, 18 pending values)"
+    assert out.splitlines()[-1] == "working tree: invalid (1 error, 18 warnings, 18 pending values)"
 
 
 def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
@@ -178,7 +178,7 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
     print_validation_rich(ValidationReport.of(result.catalog.label, result.diagnostics))
     text = buffer.getvalue()
     assert "\x1b[1;31mschema-invalid-value\x1b[0m" in text
-    assert "working tree: invalid (1 errors, 18 warnings, 18 pending values)" in text
+    assert "working tree: invalid (1 error, 18 warnings, 18 pending values)" in text
 
 
 def test_an_unwritable_output_is_an_environment_error(tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ def test_verify_a_tag_whose_ruleset_is_not_yaml(released: Path) -> None:
         f"FAIL  tag `2026-09-C0` points at {head[:12]}, but rulesets/2026-09-C0.yaml was added by {added[:12]}: "
         "the tag moved",
         "FAIL  rulesets/2026-09-C0.yaml is not valid YAML at the tag: did not find expected ',' or ']'",
-        "2026-09-C0: NOT verified: 2 problem(s)",
+        "2026-09-C0: NOT verified: 2 problems",
     ]
 
 
@@ -161,7 +161,7 @@ def test_verify_a_tag_moved_to_a_commit_that_deleted_the_ruleset(released: Path)
     added = git(released, "rev-parse", "HEAD~1")
     cli = run_cli("verify", "2026-09-C1", "-C", str(released), code=1)
     assert cli.stderr == ""
-    assert cli.stdout.splitlines()[-1] == "2026-09-C1: NOT verified: 2 problem(s)"
+    assert cli.stdout.splitlines()[-1] == "2026-09-C1: NOT verified: 2 problems"
     assert verify_release(released, "2026-09-C1").problems == [
         f"tag `2026-09-C1` points at {head[:12]}, but rulesets/2026-09-C1.yaml was added by {added[:12]}: "
         "the tag moved",

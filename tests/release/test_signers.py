@@ -68,7 +68,7 @@ def test_a_git_tag_s_tag_verifies_as_git_tag_v_verifies_it(release: Path, key: P
 def test_an_unsigned_release_fails_when_a_signature_is_required(release: Path, allowed: Path) -> None:
     lines = verify(release, "--allowed-signers", str(allowed), code=1)
     assert f"FAIL  tag `{COHORT}` is not signed" in lines
-    assert lines[-1] == f"{COHORT}: NOT verified: 1 problem(s) (contracts at {COHORT} ({lines[-1][-14:-2]}))"
+    assert lines[-1] == f"{COHORT}: NOT verified: 1 problem (contracts at {COHORT} ({lines[-1][-14:-2]}))"
     cohorts = run_cli("cohorts", "-C", release, "--require-signature", "--allowed-signers", allowed, code=1)
     assert cohorts.stdout.splitlines()[1].split()[-3:] == ["matches", "unsigned", "REQUIRED"]
 

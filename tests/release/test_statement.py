@@ -117,7 +117,7 @@ def test_a_tag_on_a_sibling_of_the_protected_branch_is_no_release(
     assert cohorts.stdout.splitlines()[1].split() == ["2026-09-C0", "2026-09-02", "2", "A", "moved", "unsigned"]
     verify = run_cli("verify", "2026-09-C0", "-C", str(runner), code=1)
     assert f"FAIL  {off}" in verify.stdout.splitlines()
-    assert verify.stdout.splitlines()[-1].startswith("2026-09-C0: NOT verified: 1 problem(s)")
+    assert verify.stdout.splitlines()[-1].startswith("2026-09-C0: NOT verified: 1 problem")
 
 
 def test_preflight_finds_the_release_on_the_remotes_default_branch(

@@ -32,5 +32,5 @@ def test_diagnostics_as_workflow_commands() -> None:
     assert validation_github(ValidationReport.of("working tree", found)).splitlines() == [
         "::error file=dir%2Ca%3Ab/x.yaml,line=3,col=4,title=yaml-syntax::50%25 bad%0Asecond line (fix: it)",
         "::warning file=rulesets,title=file-missing::`rulesets/` is missing",
-        "working tree: invalid (1 errors, 1 warnings, 0 pending values)",
+        "working tree: invalid (1 error, 1 warning, 0 pending values)",
     ]

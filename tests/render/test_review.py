@@ -142,3 +142,18 @@ def test_a_hostile_file_name_in_a_pull_request_stays_in_its_cell(catalog_repo: P
         f"``benchmark_suite/datasets/{shown}:2:5``",  # was the backtick turned into ' and the newline into a space
         "`84baf26ed30f2c58`",
     ]
+
+
+def test_each_finding_is_counted_in_one_bucket() -> None:
+    # It was "(1 error, 2 warnings, 2 accepted; 1 acceptance expired)": an accepted warning was counted as a
+    # warning and as accepted.
+    findings = [
+        finding(1, "warning", status="accepted"),
+        finding(2, "error", status="accepted"),
+        finding(3, "error", status="expired"),
+        finding(4, "warning"),
+    ]
+    assert review_github(result(findings)).splitlines()[-1] == (
+        "gate failed: main (0123456789ab) -> working tree (1 error, 1 warning, 2 accepted; 1 acceptance expired)"
+    )
+    assert ReviewSummary.of(findings).model_dump() == {"errors": 1, "warnings": 1, "accepted": 2, "expired": 1}

@@ -42,10 +42,10 @@ def test_a_flow_style_file_is_rewritten_whole_and_still_reads(frozen: Path) -> N
     skip_a_cohort(frozen)
     entry = "{fingerprint: 0123456789abcdef, reason: kept, approver: ana, expires: 2026-12-31}"
     write(frozen, ACCEPTED, f"# a comment that goes\naccepted: [{entry}]\n")
-    assert "drafted 1 entries in .catalogctl/accepted.yaml" in gate(frozen, "--write-accepted", code=1).stderr
+    assert "drafted 1 entry in .catalogctl/accepted.yaml" in gate(frozen, "--write-accepted", code=1).stderr
     assert gate(frozen, code=1).stdout.splitlines() == [
         GAP_FINDING.format(status=" [acceptance pending]")
         + " — drafted in accepted.yaml, but reason or approver is still pending",
-        "note: 1 accepted finding(s) matched nothing: remove them from .catalogctl/accepted.yaml",
+        "note: 1 accepted finding matched nothing: remove it from .catalogctl/accepted.yaml",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted)",
     ]

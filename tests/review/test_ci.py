@@ -93,6 +93,21 @@ def test_removal_is_a_warning_once_every_seed_set_of_the_cohort_expired(frozen: 
     ]
 
 
+def test_a_reference_two_cohorts_use_names_them_in_words(frozen: Path) -> None:
+    # It was "but frozen cohort 2026-09-C0, 2026-09-C1 uses it ...; 2026-09-C0, 2026-09-C1 still have".
+    git(frozen, "checkout", "-q", "main")
+    freeze(frozen, FreezeRequest("2026-09-C1", now=NOW))
+    git(frozen, "checkout", "-q", "-b", "pr-2")
+    (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
+    done = gate(frozen, code=1)
+    assert done.stdout.splitlines()[1] == (
+        "rulesets/2026-09-C0.yaml:11:7: error frozen-reference-removed: dataset `gsm8k` was removed, but frozen "
+        "cohorts 2026-09-C0 and 2026-09-C1 use it through benchmark `gsm8k`; 2026-09-C0 and 2026-09-C1 still have "
+        "valid seed sets (keep it until the cohorts that use it expire; add what replaces it beside it) "
+        "[8ec30c3b13a45137]"
+    )
+
+
 def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> None:
     model = "benchmark_suite/models/llama3-1-8b.yaml"
     text = (
@@ -248,7 +263,7 @@ def test_an_accepted_finding_passes_and_an_expired_one_fails(frozen: Path) -> No
     done = gate(frozen, code=1)
     assert done.stdout.splitlines() == [
         GAP_FINDING.format(status=" [acceptance expired]") + " — accepted by ana until 2026-08-29: expired",
-        verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted, 1 expired)",
+        verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted; 1 acceptance expired)",
     ]
 
 
@@ -287,7 +302,7 @@ def test_a_drafted_entry_accepts_nothing_until_filled_in(frozen: Path) -> None:
     skip_a_cohort(frozen)
     write(frozen, ".catalogctl/accepted.yaml", "# ours\naccepted: []\n")
     done = gate(frozen, "--write-accepted", code=1)
-    assert "drafted 1 entries in .catalogctl/accepted.yaml" in done.stderr
+    assert "drafted 1 entry in .catalogctl/accepted.yaml" in done.stderr
     text = (frozen / ".catalogctl/accepted.yaml").read_text()
     assert text == "# ours\naccepted:\n" + GAP_DRAFT
     again = gate(frozen, "--write-accepted", code=1)

@@ -540,7 +540,7 @@ def test_pass_at_k_over_fewer_tasks_than_the_dataset_is_not_evaluable(pinned: Pa
     )
     verdict, checks = gate(check_run(resolved_config(pinned, "gsm8k"), results), "accuracy_gate")
     assert verdict == "not-evaluable"
-    assert checks[0].observed == "gsm8k: the run reported 1 tasks, the dataset has 1319"
+    assert checks[0].observed == "gsm8k: the run reported 1 task, the dataset has 1319"
 
 
 def test_min_new_tokens_is_a_generation_parameter_a_run_can_report(pinned: Path) -> None:
