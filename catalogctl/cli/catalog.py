@@ -123,6 +123,15 @@ def new(
     from_: Annotated[
         str | None, typer.Option("--from", metavar="EXISTING", help="Copy this entity of the same kind.")
     ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", metavar="ID", help="A new benchmark's model (default: the first).")
+    ] = None,
+    dataset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--dataset", metavar="ID", help="A new benchmark's scored dataset (repeatable; default: the first)."
+        ),
+    ] = None,
     path: RepoOpt = None,
 ) -> None:
     """Write a new model, dataset or benchmark file.
@@ -130,9 +139,10 @@ def new(
     The file is benchmark_suite/<kind>s/<ID>.yaml: valid, with `<TBD>` where a person must decide.
     Refuses an existing file or an invalid id (exit 2).
     """
-    from catalogctl.authoring.scaffold import scaffold
+    from catalogctl.authoring.scaffold import References, scaffold
 
-    done = scaffold(path or Path.cwd(), kind.value, ident, from_)
+    refs = References(model, tuple(dataset or ()))
+    done = scaffold(path or Path.cwd(), kind.value, ident, from_, refs)
     out(f"wrote {done.path}\n")
     for line in done.pending:
         typer.echo(f"  pending: {line}", err=True)

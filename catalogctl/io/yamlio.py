@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -191,9 +192,10 @@ def _quoted(value: Any) -> Any:
     return value
 
 
-def update_document(text: str, updates: dict[PathKey, Any]) -> str:
-    """`text` with the values at these paths replaced (or added), keeping comments, quotes,
-    key order and layout: a round trip through ruamel.yaml's round-trip mode."""
+def update_document(text: str, updates: dict[PathKey, Any], remove: Iterable[PathKey] = ()) -> str:
+    """`text` with the values at these paths replaced (or added) and the keys at `remove` left
+    out, keeping comments, quotes, key order and layout: a round trip through ruamel.yaml's
+    round-trip mode."""
     import io
 
     yaml = YAML()  # round-trip
@@ -206,9 +208,38 @@ def update_document(text: str, updates: dict[PathKey, Any]) -> str:
         for part in path[:-1]:
             node = node[part]
         node[_quoted(path[-1])] = _quoted(value)
+    for path in remove:
+        node = document
+        for part in path[:-1]:
+            node = node[part]
+        _remove_key(node, path[-1])
     out = io.StringIO()
     yaml.dump(document, out)
     return out.getvalue()
+
+
+def _remove_key(node: Any, key: str | int) -> None:
+    """Remove `key` from a round-trip mapping with the comment lines above it: ruamel keeps them
+    after the previous value, on its last scalar (whose own end-of-line comment stays)."""
+    keys = list(node)
+    if key not in keys:
+        return
+    index = keys.index(key)
+    node.pop(key)
+    if not index:
+        return  # the lines above the first key are the mapping's own
+    holder, last = node, keys[index - 1]
+    while isinstance(holder[last], (dict, list)) and holder[last]:
+        holder = holder[last]
+        last = len(holder) - 1 if isinstance(holder, list) else list(holder)[-1]
+    slots = holder.ca.items.get(last)
+    slot = 0 if isinstance(holder, list) else 2  # where ruamel puts what follows a value
+    if slots and slots[slot] is not None:
+        own, _, _above = slots[slot].value.partition("\n")
+        if own.strip():
+            slots[slot].value = own + "\n"
+        else:
+            slots[slot] = None
 
 
 def dump_yaml(data: Any) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.model.benchmark import InferenceBenchmark
 from tests.catalog_edit import load, problems
 from tests.helpers import CliResult, run_cli
 
@@ -77,3 +78,90 @@ def test_refuses_ids_that_are_not_ids(catalog_dir: Path, ident: str) -> None:
 def test_from_an_unknown_entity(catalog_dir: Path) -> None:
     done = new(catalog_dir, "model", "m1", "--from", "llama3", code=2)
     assert done.stderr.startswith("error: no valid model `llama3` to copy")
+
+
+BENCHMARKS = "benchmark_suite/benchmarks"
+
+
+def test_a_new_benchmark_takes_its_model_and_datasets(catalog_dir: Path) -> None:
+    done = new(catalog_dir, "benchmark", "b1", "--model", "gpt-oss-120b", "--dataset", "aime25", "--dataset", "gpqa")
+    assert done.stdout == f"wrote {BENCHMARKS}/b1.yaml\n"
+    bench = load(catalog_dir).catalog.benchmarks["b1"]
+    assert isinstance(bench, InferenceBenchmark)
+    assert bench.accuracy is not None
+    assert bench.model == "gpt-oss-120b"
+    assert [(d.dataset, d.evaluation_recipe) for d in bench.accuracy.datasets] == [
+        ("aime25", "mlperf_exact_match"),
+        ("gpqa", "mlperf_multiple_choice"),
+    ]
+    assert bench.accuracy.dataset_aggregation.method == "unweighted_mean"
+    assert problems(catalog_dir) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "stderr"),
+    [
+        (
+            ["--model", "gpt-oss-12b"],
+            ["error: no valid model `gpt-oss-12b` for --model", "hint: did you mean `gpt-oss-120b`?"],
+        ),
+        (
+            ["--dataset", "aime24"],
+            ["error: no valid dataset `aime24` for --dataset", "hint: did you mean `aime25`?"],
+        ),
+        (
+            ["--dataset", "zzz"],
+            ["error: no valid dataset `zzz` for --dataset", "hint: list them with `catalogctl ls datasets`"],
+        ),
+        (
+            ["--dataset", "gpt_oss_perf"],
+            [
+                "error: dataset `gpt_oss_perf` is not scored (no answers or no evaluation recipe): an accuracy "
+                "dataset needs both",
+                "hint: name a dataset with a ground truth and an evaluation recipe",
+            ],
+        ),
+        (
+            ["--from", "gsm8k", "--dataset", "aime25"],
+            [
+                "error: --dataset fills a new benchmark's template; a copy keeps its source's datasets",
+                "hint: edit the copy's accuracy.datasets, or leave out --from",
+            ],
+        ),
+    ],
+)
+def test_a_new_benchmarks_references_must_exist(catalog_dir: Path, args: list[str], stderr: list[str]) -> None:
+    done = new(catalog_dir, "benchmark", "b1", *args, code=2)
+    assert done.stderr.splitlines() == stderr
+    assert not (catalog_dir / BENCHMARKS / "b1.yaml").exists()
+
+
+def test_model_and_dataset_are_a_benchmarks_options(catalog_dir: Path) -> None:
+    done = new(catalog_dir, "model", "m1", "--model", "llama3-1-8b", code=2)
+    assert done.stderr == "error: --model and --dataset fill a new benchmark's references, not a model's\n"
+
+
+def test_a_copy_keeps_the_sources_comments_and_i18n(catalog_dir: Path) -> None:
+    # The copy was dumped from plain data: the comments and the `i18n` block were lost.
+    source = (catalog_dir / BENCHMARKS / "gsm8k.yaml").read_text()
+    new(catalog_dir, "benchmark", "gsm8k-cot", "--from", "gsm8k", "--model", "gpt-oss-120b")
+    copy = (catalog_dir / BENCHMARKS / "gsm8k-cot.yaml").read_text()
+    assert copy == (
+        source.replace("id: gsm8k\n", "id: gsm8k-cot\n")
+        .replace("Grade-school math word problems\n", "Grade-school math word problems (copy of gsm8k)\n")
+        .replace("model: llama3-1-8b\n", "model: gpt-oss-120b\n")
+    )
+    assert "  # Strict and flexible are both reported" in copy
+    assert "    title: GSM8K · 小学数学应用题\n" in copy
+    assert problems(catalog_dir) == []
+
+
+def test_a_copy_leaves_out_the_names_that_stand_for_its_source(catalog_dir: Path) -> None:
+    new(catalog_dir, "model", "llama-copy", "--from", "llama3-1-8b")
+    copy = (catalog_dir / "benchmark_suite/models/llama-copy.yaml").read_text()
+    # The lines that introduce mlperf_name go with it; the sha's own comment stays.
+    assert "mlperf_name" not in copy
+    assert "model directory name" not in copy
+    assert copy.endswith("\nlicense: Llama 3.1 Community License\n")
+    assert [line.split("  #")[0].rstrip() for line in copy.splitlines() if line.startswith("sha:")] == ["sha: <TBD>"]
+    assert problems(catalog_dir) == []

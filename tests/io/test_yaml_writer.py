@@ -112,3 +112,25 @@ def test_a_lone_surrogate_is_refused_clearly(before: str, surrogate: str, after:
     assert refusal(lambda: dump_yaml({value: 1})) == message
     assert refusal(lambda: update_document(DOCUMENT, {("name",): value})) == message
     assert refusal(lambda: update_document(DOCUMENT, {(value,): 1})) == message
+
+
+REMOVABLE = """\
+# the file's own comment
+id: a  # the id
+nested:
+  inner: 1  # inner's own
+# about the name, above it
+# on two lines
+name: x  # the name's own
+tail:
+  - 1
+# about the rename
+renamed_from: b
+"""
+
+
+def test_a_removed_key_takes_the_comment_lines_above_it() -> None:
+    text = update_document(REMOVABLE, {("id",): "c"}, remove=[("name",), ("renamed_from",), ("absent",)])
+    assert text == ("# the file's own comment\nid: c  # the id\nnested:\n  inner: 1  # inner's own\ntail:\n  - 1\n")
+    first = update_document("# top\nid: a\nname: x\n", {}, remove=[("id",)])
+    assert first == "# top\nname: x\n"
