@@ -31,6 +31,7 @@ class ReviewRequest:
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
+    from catalogctl.catalog.index import Catalog, LoadResult
     from catalogctl.catalog.layout import SUITE_DIR
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files, open_tree
@@ -44,8 +45,14 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     base = open_tree(path, request.base)
     head = open_tree(path, request.head)
     head_result = load_tree(head)
-    base_result = load_tree(base)
     notes: list[str] = []
+    base_empty = base.kind(SUITE_DIR) is None
+    if base_empty:
+        # A consortium's first pull request adds the catalog: against nothing, all of it is new.
+        base_result = LoadResult(Catalog(label=base.label), [])
+        notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
+    else:
+        base_result = load_tree(base)
     for side, tree in (("base", base), ("head", head)):
         if tree.note:
             notes.append(f"{side}: {tree.note}")
@@ -59,7 +66,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     )
     diff: DiffReport | None = None
     try:
-        diff = diff_trees(base, head, request.base, request.head or "working tree")
+        if not base_empty:
+            diff = diff_trees(base, head, request.base, request.head or "working tree")
     except CatalogInvalid as exc:
         if head_result.ok:
             findings.append(

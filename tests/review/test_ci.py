@@ -362,3 +362,24 @@ def test_head_ref_instead_of_the_working_tree(frozen: Path) -> None:
     gate(frozen)
     done = gate(frozen, "--head", "pr", code=1)
     assert done.stdout.splitlines()[-1].startswith("gate failed: main (")
+
+
+def test_the_first_pull_request_that_adds_the_catalog_passes(tmp_path: Path) -> None:
+    # It was "no catalog in the main (…): `benchmark_suite/` not found", exit 2: a consortium's
+    # first pull request could never pass its required check.
+    from tests.helpers import copy_catalog, init_repo
+
+    repo = init_repo(tmp_path / "fresh")
+    write(repo, "README.md", "a consortium's repository\n")
+    commit_all(repo, "Start")
+    git(repo, "checkout", "-q", "-b", "pr")
+    copy_catalog(repo)
+    done = run_cli("ci", "--base", "main", "-C", str(repo), "--today", "2026-08-30")
+    base = git(repo, "rev-parse", "main")[:12]
+    lines = done.stdout.splitlines()
+    # Every file is new: the shipped catalog's pending values are shown, as for any edited file.
+    assert all(" warning pending-value: " in line for line in lines[:-2])
+    assert lines[-2:] == [
+        "note: base: no catalog in main: read as an empty catalog",
+        f"gate passed: main ({base}) -> working tree (0 errors, {len(lines) - 2} warnings, 0 accepted)",
+    ]
