@@ -22,6 +22,8 @@ from catalogctl.cli.common import (
     out,
 )
 
+CodesOpt = list[str] | None
+
 
 def validate(
     path: PathArg = None,
@@ -29,22 +31,35 @@ def validate(
     fmt: Annotated[
         ReportFormat, typer.Option("--format", "-f", help="text, json or github workflow commands.")
     ] = ReportFormat.text,
+    errors_only: Annotated[
+        bool, typer.Option("--errors-only", "--quiet", "-q", help="Print the errors only (and the summary line).")
+    ] = False,
+    select: Annotated[
+        CodesOpt, typer.Option("--select", metavar="CODE,...", help="Report only these codes (repeatable).")
+    ] = None,
+    ignore: Annotated[
+        CodesOpt, typer.Option("--ignore", metavar="CODE,...", help="Leave these codes out (repeatable).")
+    ] = None,
 ) -> None:
     """Check every catalog file: YAML, schema, references, stated figures; list pending values.
 
-    Exit 0 when valid (warnings allowed), 1 when there are errors, 2 on a usage or environment error.
+    Exit 0 when valid (warnings allowed), 1 when there are errors among the codes selected, 2 on
+    a usage or environment error (an unknown code included).
     """
     from catalogctl.api import load_catalog
+    from catalogctl.catalog.diagnostics import parse_codes, select_codes
     from catalogctl.model.validation import ValidationReport
     from catalogctl.render import validation as render
 
+    chosen, dropped = parse_codes("--select", select or []), parse_codes("--ignore", ignore or [])
     result = load_catalog(path, ref)
-    report = ValidationReport.of(result.catalog.label, result.diagnostics)
+    kept, left_out = select_codes(result.diagnostics, chosen, dropped)
+    report = ValidationReport.of(result.catalog.label, kept, left_out)
     if fmt is ReportFormat.text and sys.stdout.isatty():
-        render.print_validation_rich(report)
+        render.print_validation_rich(report, errors_only=errors_only)
     else:
-        out(render.REPORTERS[fmt](report))
-    raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
+        out(render.REPORTERS[fmt](report, errors_only=errors_only))
+    raise typer.Exit(EXIT_OK if report.valid else EXIT_PROBLEMS)
 
 
 def list_entities(

@@ -216,7 +216,10 @@ def test_a_ruleset_id_with_non_ascii_digits_is_invalid(frozen: Path) -> None:
     message = f"cohort: `{odd}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1"
     done = gate(frozen, code=1)
     assert done.stdout.splitlines()[0].startswith(f"rulesets/{odd}.yaml:3:9: error schema-invalid-value: {message} [")
-    assert f"rulesets/{odd}.yaml:3:9: schema-invalid-value {message}\n" in run_cli("validate", frozen, code=1).stdout
+    assert (
+        f"rulesets/{odd}.yaml:3:9: error schema-invalid-value: {message}\n"
+        in run_cli("validate", frozen, code=1).stdout
+    )
     assert odd not in run_cli("cohorts", "-C", frozen).stdout
 
 
@@ -323,7 +326,7 @@ def test_write_accepted_refuses_a_file_that_is_not_utf8(frozen: Path) -> None:
     )
     assert done.stderr == (
         "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it\n"
-        "  .catalogctl/accepted.yaml:1:6: accepted-invalid the file is not valid UTF-8\n"
+        "  .catalogctl/accepted.yaml:1:6: error accepted-invalid: the file is not valid UTF-8\n"
     )
     assert path.read_bytes() == b"# caf\xe9\naccepted: []\n"
 
@@ -335,7 +338,8 @@ def test_write_accepted_keeps_an_invalid_file_as_it_is(frozen: Path) -> None:
     done = gate(frozen, "--write-accepted", code=1)
     assert done.stderr.splitlines()[:2] == [
         "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it",
-        "  .catalogctl/accepted.yaml:3:18: accepted-invalid accepted[0].fingerprint: `XYZ` is not a fingerprint: "
+        "  .catalogctl/accepted.yaml:3:18: error accepted-invalid: accepted[0].fingerprint: `XYZ` is "
+        "not a fingerprint: "
         "16 lowercase hex digits",
     ]
     assert (frozen / ".catalogctl/accepted.yaml").read_text() == text
