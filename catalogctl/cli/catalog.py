@@ -47,11 +47,13 @@ def validate(
     a usage or environment error (an unknown code included).
     """
     from catalogctl.api import load_catalog
+    from catalogctl.catalog.config import config_for
     from catalogctl.catalog.diagnostics import parse_codes, select_codes
     from catalogctl.model.validation import ValidationReport
     from catalogctl.render import validation as render
 
     chosen, dropped = parse_codes("--select", select or []), parse_codes("--ignore", ignore or [])
+    config_for(path)  # a configuration every other verb would refuse fails here, in the hook, first
     result = load_catalog(path, ref)
     kept, left_out = select_codes(result.diagnostics, chosen, dropped)
     report = ValidationReport.of(result.catalog.label, kept, left_out)

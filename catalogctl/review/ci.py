@@ -31,6 +31,8 @@ class ReviewRequest:
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
+    from catalogctl.catalog.cohorts import Calendar
+    from catalogctl.catalog.config import config_for, config_in_tree
     from catalogctl.catalog.index import Catalog, LoadResult
     from catalogctl.catalog.layout import SUITE_DIR
     from catalogctl.catalog.loader import load_tree
@@ -42,7 +44,12 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     from catalogctl.review.policy import PolicyInput, check_policy
 
     today = request.today or dt.datetime.now(dt.UTC).date()
+    config = config_for(path).config
     base = open_tree(path, request.base)
+    # The head's calendar (a change to it is reviewed like any other); the codes never accepted
+    # are the base's too: a pull request cannot drop a code from the list and accept it at once.
+    calendar = Calendar(config.calendar)
+    never = frozenset(config.never_accept) | frozenset(config_in_tree(base).config.never_accept)
     head = open_tree(path, request.head)
     head_result = load_tree(head)
     notes: list[str] = []
@@ -81,10 +88,10 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
         else:
             notes.append("the head does not validate: contract changes were not classified")
     if head.kind(SUITE_DIR) is not None:
-        findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today))
+        findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today, calendar))
     accepted = read_accepted(head)
     findings += accepted.problems
-    findings, stale = apply_accepted(findings, accepted, today)
+    findings, stale = apply_accepted(findings, accepted, today, never)
     findings.sort(key=order)
     if stale:
         notes.append(f"{len(stale)} accepted finding(s) matched nothing: remove them from .catalogctl/accepted.yaml")
