@@ -38,6 +38,7 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
     """The frozen cohorts of the working tree's catalog, with the state of their tags and signers."""
     import datetime as dt
 
+    from catalogctl.catalog.config import calendar_for
     from catalogctl.catalog.source import find_root
     from catalogctl.io import gitrepo
     from catalogctl.io.tree import WorkingTree
@@ -48,7 +49,7 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
     repo = gitrepo.open_repository(root)
     catalog = load_tree(WorkingTree(root)).catalog
     frozen = list_cohorts(repo, catalog, trust_for(repo, signature))
-    return releases(frozen, dt.datetime.now(dt.UTC).date())
+    return releases(frozen, dt.datetime.now(dt.UTC).date(), calendar_for(root))
 
 
 def verify_release(

@@ -132,6 +132,15 @@ class InputsUnusable(UsageError):
         self.diagnostics = list(diagnostics)
 
 
+class ConfigInvalid(UsageError):
+    """The repository's configuration (catalogctl.toml, `[tool.catalogctl]`) cannot be used;
+    `diagnostics` lists why, key by key. Exit code 2."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic]) -> None:
+        super().__init__(message, "fix the configuration (README, Configuration)")
+        self.diagnostics = list(diagnostics)
+
+
 class EntityNotFound(UsageError):
     """An id that is not in the catalog. Exit code 2 (a usage error)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from catalogctl.io.yamlio import parse_document
-from tests.helpers import REPO_ROOT, write
+from tests.helpers import REPO_ROOT, commit_all, write
 from tests.review_repo import gate, make_frozen
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
@@ -58,9 +59,10 @@ def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
     assert 'property "evnt" is not defined' in done.stdout
 
 
-def test_the_gate_runs_on_catalog_changes_with_full_history_and_never_writes() -> None:
+def test_the_gate_runs_on_every_pull_request_with_full_history_and_never_writes() -> None:
     gate = load(".github/workflows/catalog-gate.yml")
-    assert gate["on"]["pull_request"]["paths"] == ["benchmark_suite/**", "rulesets/**", ".catalogctl/**"]
+    # A path filter left a required check pending forever on a PR that touched no catalog file.
+    assert gate["on"] == {"pull_request": None}
     assert gate["permissions"] == {"contents": "read"}
     steps = gate["jobs"]["gate"]["steps"]
     assert steps[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
@@ -119,7 +121,6 @@ def test_the_composite_action_takes_base_format_and_python_version() -> None:
     runs = [s for s in action["runs"]["steps"] if "run" in s]
     assert all(s["shell"] == "bash" for s in runs)
     assert any('catalogctl ci --base "$BASE" --format "$FORMAT"' in s["run"] for s in runs)
-    assert action["outputs"]["exit-code"]["value"] == "${{ steps.gate.outputs.exit-code }}"
 
 
 def test_the_pre_commit_hook() -> None:
@@ -128,8 +129,100 @@ def test_the_pre_commit_hook() -> None:
         "id": "catalogctl-validate",
         "name": "catalogctl validate",
         "description": "Validate the benchmark catalog (YAML, schema, references, stated figures).",
-        "entry": "catalogctl validate",
-        "language": "python",
+        "entry": "catalogctl validate --errors-only",
+        "language": "unsupported",  # the installed catalogctl: no virtualenv, no package index
+        "minimum_pre_commit_version": "4.4.0",
         "pass_filenames": False,
-        "files": "^(benchmark_suite|rulesets)/",
+        "files": "^(benchmark_suite/|rulesets/|catalogctl\\.toml$|pyproject\\.toml$)",
     }
+    manifest = str(REPO_ROOT / ".pre-commit-hooks.yaml")
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "pre-commit"), "validate-manifest", manifest],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout + done.stderr) == (0, "")
+
+
+def _skip_step() -> dict[str, Any]:
+    steps = load("action.yml")["runs"]["steps"]
+    assert steps[0]["id"] == "changed"
+    return dict(steps[0])
+
+
+def test_every_step_of_the_action_but_the_first_waits_for_a_catalog_change() -> None:
+    action = load("action.yml")
+    steps = action["runs"]["steps"]
+    assert all(s["if"] == "steps.changed.outputs.changed == 'true'" for s in steps[1:])
+    assert action["outputs"]["exit-code"]["value"] == "${{ steps.gate.outputs.exit-code || '0' }}"
+    paths = action["inputs"]["paths"]["default"].split()
+    assert paths == ["benchmark_suite", "rulesets", ".catalogctl", "catalogctl.toml", "pyproject.toml"]
+
+
+def _changed(repo: Path, tmp_path: Path, base: str = "main") -> tuple[str, str, str]:
+    """Run the action's first step as GitHub would: its outputs, its log and the step summary."""
+    step = _skip_step()
+    output, summary = tmp_path / "output", tmp_path / "summary"
+    output.write_text("")
+    summary.write_text("")
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "BASE": base,
+        "PATHS": load("action.yml")["inputs"]["paths"]["default"],
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+    }
+    done = subprocess.run(
+        ["bash", "-e", "-c", step["run"]], cwd=repo, env=env, capture_output=True, text=True, check=True
+    )
+    return output.read_text(), done.stdout, summary.read_text()
+
+
+def test_a_pull_request_that_changes_no_catalog_file_passes_without_running_the_gate(
+    catalog_repo: Path, tmp_path: Path
+) -> None:
+    repo = make_frozen(catalog_repo, tmp_path)
+    write(repo, "docs/notes.md", "not the catalog\n")
+    commit_all(repo, "Docs only")
+    output, log, summary = _changed(repo, tmp_path)
+    assert output == "changed=false\n"
+    assert log == (
+        "gate skipped: no catalog file changed (benchmark_suite rulesets .catalogctl catalogctl.toml pyproject.toml)\n"
+    )
+    assert summary == (
+        "### ✅ Catalog gate passed\n\nNo catalog file changed "
+        "(benchmark_suite rulesets .catalogctl catalogctl.toml pyproject.toml): nothing to check.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "changed", ["benchmark_suite/benchmarks/gsm8k.yaml", ".catalogctl/accepted.yaml", "catalogctl.toml"]
+)
+def test_a_pull_request_that_changes_a_catalog_file_runs_the_gate(
+    catalog_repo: Path, tmp_path: Path, changed: str
+) -> None:
+    repo = make_frozen(catalog_repo, tmp_path)
+    path = repo / changed
+    write(repo, changed, (path.read_text() if path.exists() else "") + "# edited\n")
+    commit_all(repo, "Edit the catalog")
+    assert _changed(repo, tmp_path)[0] == "changed=true\n"
+
+
+def test_a_base_git_cannot_diff_against_runs_the_gate_which_says_what_to_fetch(
+    catalog_repo: Path, tmp_path: Path
+) -> None:
+    repo = make_frozen(catalog_repo, tmp_path)
+    assert _changed(repo, tmp_path, base="origin/main")[0] == "changed=true\n"
+
+
+def test_the_comment_job_posts_nothing_when_the_gate_was_skipped(tmp_path: Path) -> None:
+    steps = load(".github/workflows/catalog-gate-comment.yml")["jobs"]["comment"]["steps"]
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "pr-number.txt").write_text("7\n")
+    env = {"PATH": os.environ["PATH"], "REPOSITORY": "o/r", "RUN_HEAD_SHA": "0" * 40}
+    done = subprocess.run(
+        ["bash", "-e", "-c", steps[-1]["run"]], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "no catalog file changed: no comment\n")

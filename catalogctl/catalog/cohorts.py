@@ -1,7 +1,9 @@
 """Cohort ids (`YYYY-MM-C0`, `YYYY-MM-C1`), their submission dates and their order.
 
-C0 submits on the month's first Wednesday, C1 on its third. Cohorts are totally ordered by
-(year, month, slot). Ids are ASCII, with years from 2000 to 9999.
+Cohorts are totally ordered by (year, month, slot). Ids are ASCII, with years from 2000 to 9999.
+Which cohorts exist and when they submit is the repository's calendar (`Calendar`, configured in
+`[tool.catalogctl.calendar]`): by default MLCommons', C0 on the month's first Wednesday and C1 on
+its third, every month.
 """
 
 from __future__ import annotations
@@ -11,8 +13,7 @@ from dataclasses import dataclass
 
 from catalogctl.errors import UsageError
 from catalogctl.model.common import COHORT_PATTERN, LAST_COHORT_YEAR, cohort_id_problem
-
-_WEDNESDAY = 2
+from catalogctl.model.config import WEEKDAYS, CalendarConfig, CalendarRule
 
 
 @dataclass(frozen=True, order=True)
@@ -44,10 +45,9 @@ class Cohort:
 
     @property
     def submission_date(self) -> dt.date:
-        """The first (C0) or third (C1) Wednesday of the month."""
-        first = dt.date(self.year, self.month, 1)
-        first_wednesday = first + dt.timedelta(days=(_WEDNESDAY - first.weekday()) % 7)
-        return first_wednesday + dt.timedelta(weeks=2 * self.slot)
+        """The date of the default (MLCommons) calendar: the first (C0) or third (C1) Wednesday
+        of the month. A repository's own calendar: `Calendar.submission_date`."""
+        return MLCOMMONS.submission_date(self)
 
     @property
     def ordinal(self) -> int:
@@ -73,12 +73,87 @@ def is_cohort_id(text: str) -> bool:
     return cohort_id_problem(text) is None
 
 
-def skipped(last: Cohort, cohort: Cohort) -> tuple[int, str]:
-    """How many cohorts lie strictly between `last` and `cohort`, and those cohorts in words
-    ("1 cohort (2026-12-C1)", "3 cohorts (2026-12-C1 to 2027-01-C1)"; "" when none)."""
-    count = cohort.ordinal - last.ordinal - 1
-    if count <= 0:
-        return 0, ""
-    if count == 1:
-        return 1, f"1 cohort ({last.next()})"
-    return count, f"{count} cohorts ({last.next()} to {Cohort.from_ordinal(cohort.ordinal - 1)})"
+def skipped(last: Cohort, cohort: Cohort, calendar: Calendar | None = None) -> tuple[int, str]:
+    """How many cohorts of `calendar` (default MLCommons') lie strictly between `last` and
+    `cohort`, and those cohorts in words ("" when none)."""
+    return (calendar or MLCOMMONS).skipped(last, cohort)
+
+
+def _nth_weekday(year: int, month: int, rule: CalendarRule) -> dt.date | None:
+    """The `rule.week`-th `rule.weekday` of the month (-1: the last); None when it has none."""
+    weekday = WEEKDAYS.index(rule.weekday)
+    first = dt.date(year, month, 1)
+    if rule.week == -1:
+        following = dt.date(year + month // 12, month % 12 + 1, 1)
+        last = following - dt.timedelta(days=1)
+        return last - dt.timedelta(days=(last.weekday() - weekday) % 7)
+    day = first + dt.timedelta(days=(weekday - first.weekday()) % 7, weeks=rule.week - 1)
+    return day if day.month == month else None
+
+
+class Calendar:
+    """Which cohorts exist and when each submits: explicit dates first, then the rule of the
+    cohort's slot and month. A cohort neither gives a date is not in the calendar."""
+
+    def __init__(self, config: CalendarConfig | None = None) -> None:
+        self.config = config or CalendarConfig()
+        self._rules: dict[tuple[str, int], CalendarRule] = {(r.slot, m): r for r in self.config.rules for m in r.months}
+
+    def date_of(self, cohort: Cohort) -> dt.date | None:
+        """The cohort's submission date; None when the calendar has no such cohort."""
+        explicit = self.config.dates.get(cohort.id)
+        if explicit is not None:
+            return explicit
+        rule = self._rules.get((f"C{cohort.slot}", cohort.month))
+        return _nth_weekday(cohort.year, cohort.month, rule) if rule else None
+
+    def includes(self, cohort: Cohort) -> bool:
+        """Whether the calendar has this cohort."""
+        return self.date_of(cohort) is not None
+
+    def submission_date(self, cohort: Cohort) -> dt.date:
+        """The cohort's submission date; a usage error when the calendar has no such cohort."""
+        day = self.date_of(cohort)
+        if day is None:
+            raise UsageError(
+                f"{cohort} is not in the cohort calendar",
+                f"the next cohort of the calendar is {self.next(cohort)}; or give {cohort} a date "
+                "(calendar.dates in the configuration)",
+            )
+        return day
+
+    def next(self, cohort: Cohort) -> Cohort:
+        """The first cohort of the calendar after `cohort`."""
+        following = cohort.next()
+        for _ in range(24 * 20):  # a calendar with cohorts at all has one within 20 years
+            if self.includes(following):
+                return following
+            following = following.next()
+        raise UsageError(f"the cohort calendar has no cohort in the 20 years after {cohort}")
+
+    def first_on_or_after(self, day: dt.date) -> Cohort:
+        """The first cohort of the calendar whose submission date is `day` or later."""
+        cohort = Cohort(day.year, day.month, 0)
+        if not self.includes(cohort):
+            cohort = self.next(cohort)
+        while self.submission_date(cohort) < day:
+            cohort = self.next(cohort)
+        return cohort
+
+    def skipped(self, last: Cohort, cohort: Cohort) -> tuple[int, str]:
+        """How many cohorts of the calendar lie strictly between `last` and `cohort`, and those
+        cohorts in words ("1 cohort (2026-12-C1)", "3 cohorts (2026-12-C1 to 2027-01-C1)")."""
+        between: list[Cohort] = []
+        current = last
+        while current < cohort and not (current.year == LAST_COHORT_YEAR and current.month == 12 and current.slot):
+            current = current.next()
+            if current < cohort and self.includes(current):
+                between.append(current)
+        if not between:
+            return 0, ""
+        if len(between) == 1:
+            return 1, f"1 cohort ({between[0]})"
+        return len(between), f"{len(between)} cohorts ({between[0]} to {between[-1]})"
+
+
+MLCOMMONS = Calendar()  # the default calendar

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from catalogctl.errors import Diagnostic, Severity
+from catalogctl.errors import Diagnostic, Severity, UsageError
 
 
 def errors_only(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -29,6 +29,36 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     if not close:
         return ""
     return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+
+
+def parse_codes(option: str, values: Sequence[str]) -> frozenset[str]:
+    """The codes of a repeatable, comma-separated option (`--select a,b --select c`); an
+    unknown or empty code is a usage error naming it."""
+    codes: set[str] = set()
+    for value in values:
+        for code in (part.strip() for part in value.split(",")):
+            if not code:
+                raise UsageError(f"{option}: an empty code in `{value}`", "separate codes with one comma: a,b")
+            if code not in CODES:
+                hint = did_you_mean(code, CODES) or "the README lists every code, under `catalogctl validate`"
+                raise UsageError(f"{option}: unknown code `{code}`", hint)
+            codes.add(code)
+    return frozenset(codes)
+
+
+def select_codes(
+    diagnostics: Iterable[Diagnostic], select: frozenset[str], ignore: frozenset[str]
+) -> tuple[list[Diagnostic], int]:
+    """The diagnostics whose code is selected (all when `select` is empty) and not ignored (as
+    ruff: an ignore wins over a select), and how many were left out."""
+    kept: list[Diagnostic] = []
+    dropped = 0
+    for d in diagnostics:
+        if (select and d.code not in select) or d.code in ignore:
+            dropped += 1
+        else:
+            kept.append(d)
+    return kept, dropped
 
 
 # Every code the tool emits, with what it means. Codes are stable: tools and accepted-findings
@@ -75,4 +105,7 @@ CODES: dict[str, str] = {
     "contract-inconsistent": "parts of a contract contradict each other",
     "pending-value": "a value still pending (<TBD>): blocks freezing the benchmarks that use it",
     "ruleset-name-mismatch": "a ruleset file not named after its cohort",
+    "config-syntax": "catalogctl.toml or pyproject.toml is not valid TOML (or not readable)",
+    "config-unknown-key": "a configuration key catalogctl does not know",
+    "config-invalid-value": "a configuration value of the wrong type or out of range",
 }

@@ -43,7 +43,8 @@ class _Loader:
         except YamlProblem as problem:
             self.diagnostics.append(problem.diagnostic(path))
         except UnsafePath as exc:
-            self.diagnostics.append(error("file-symlink", str(exc), path, 0, 0))
+            # A link has no lines: 1:1 is where editors and pre-commit can point at it.
+            self.diagnostics.append(error("file-symlink", str(exc), path, 1, 1))
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self.diagnostics.append(error("file-unreadable", f"cannot read the file: {reason}", path, 0, 0))
@@ -60,8 +61,8 @@ class _Loader:
                         "file-symlink",
                         "symlinks are not allowed in the catalog; not followed",
                         entry.path,
-                        0,
-                        0,
+                        1,
+                        1,
                         "replace the link by the file itself",
                     )
                 )
@@ -115,8 +116,7 @@ class _Loader:
                     "file-symlink" if kind == "symlink" else "file-unexpected",
                     f"`{path}` must be a regular file",
                     path,
-                    0,
-                    0,
+                    *((1, 1) if kind == "symlink" else (0, 0)),
                 )
             )
             return None
@@ -230,7 +230,7 @@ class _Loader:
                 continue
             if entry.kind == "symlink":
                 self.diagnostics.append(
-                    error("file-symlink", "symlinks are not allowed in the catalog; not followed", entry.path, 0, 0)
+                    error("file-symlink", "symlinks are not allowed in the catalog; not followed", entry.path, 1, 1)
                 )
             else:
                 self.diagnostics.append(

@@ -16,7 +16,15 @@ from typing import Any, TypeVar
 import typer
 from typer.exceptions import TyperException
 
-from catalogctl.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CatalogError, CatalogInvalid, CheckFailed, InputsUnusable
+from catalogctl.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    CatalogError,
+    CatalogInvalid,
+    CheckFailed,
+    ConfigInvalid,
+    InputsUnusable,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 TRACEBACK_ENV = "CATALOGCTL_TRACEBACK"
@@ -67,7 +75,7 @@ def report_error(exc: CatalogError) -> None:
         typer.echo(f"error [{exc.code}]: {exc}", err=True)
     else:
         typer.echo(f"error: {exc}", err=True)
-    if isinstance(exc, (CatalogInvalid, InputsUnusable)):
+    if isinstance(exc, (CatalogInvalid, InputsUnusable, ConfigInvalid)):
         from catalogctl.render.common import diagnostic_line
 
         for diagnostic in exc.diagnostics:

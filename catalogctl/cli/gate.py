@@ -71,13 +71,15 @@ def ci(
 def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
     import datetime as dt
 
+    from catalogctl.catalog.config import config_for
     from catalogctl.catalog.source import find_root
     from catalogctl.io.tree import WorkingTree
     from catalogctl.review.accepted import ACCEPTED_FILE, draft_entries, read_accepted, write_drafts
 
     root = find_root(path or Path.cwd())
     accepted = read_accepted(WorkingTree(root))
-    drafts, count = draft_entries(unaccepted, accepted, day or dt.datetime.now(dt.UTC).date())
+    never = frozenset(config_for(root).config.never_accept)
+    drafts, count = draft_entries(unaccepted, accepted, day or dt.datetime.now(dt.UTC).date(), never)
     if not count:
         typer.echo(f"{ACCEPTED_FILE}: nothing to draft", err=True)
         return

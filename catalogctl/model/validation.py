@@ -34,11 +34,13 @@ class DiagnosticEntry(Report):
 
 
 class ValidationSummary(Report):
-    """How many errors, warnings and pending values."""
+    """How many errors, warnings and pending values (of the selected codes), and how many
+    diagnostics `--select`/`--ignore` left out."""
 
     errors: int
     warnings: int
     pending: int
+    not_selected: int = 0
 
 
 class ValidationReport(Report):
@@ -56,11 +58,12 @@ class ValidationReport(Report):
         return self.summary.errors == 0
 
     @classmethod
-    def of(cls, tree: str, diagnostics: Sequence[Diagnostic]) -> ValidationReport:
-        """The report of a validated tree."""
+    def of(cls, tree: str, diagnostics: Sequence[Diagnostic], not_selected: int = 0) -> ValidationReport:
+        """The report of a validated tree (`diagnostics`: the selected ones)."""
         summary = ValidationSummary(
             errors=sum(d.severity is Severity.ERROR for d in diagnostics),
             warnings=sum(d.severity is Severity.WARNING for d in diagnostics),
             pending=sum(d.code == "pending-value" for d in diagnostics),
+            not_selected=not_selected,
         )
         return cls(tree=tree, summary=summary, diagnostics=[DiagnosticEntry.of(d) for d in diagnostics])

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from catalogctl.catalog.cohorts import Cohort, skipped
+from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.config import calendar_for
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
@@ -104,6 +105,8 @@ class _Freeze:
         self.failpoint = failpoint
         self.repo = gitrepo.open_repository(path)
         self.root = gitrepo.work_dir(self.repo)
+        self.calendar = calendar_for(self.root)
+        self.calendar.submission_date(self.cohort)  # a cohort the calendar does not have: refused first
         self.ruleset_rel = ruleset_path(self.cohort.id)
         self.notes: list[str] = []
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
@@ -207,9 +210,9 @@ class _Freeze:
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog
-        previous = previous_ruleset(catalog, self.cohort, self.request.skip_cohorts)
+        previous = previous_ruleset(catalog, self.cohort, self.request.skip_cohorts, self.calendar)
         if self.request.skip_cohorts and previous is not None:
-            which = skipped(Cohort.parse(previous.cohort), self.cohort)[1]
+            which = self.calendar.skipped(Cohort.parse(previous.cohort), self.cohort)[1]
             self.notes.append(f"{self.cohort} skips {which} after {previous.cohort}")
         if self.request.tag:
             require_signed(catalog.suite, self.request.sign)
@@ -329,7 +332,7 @@ class _Freeze:
             frozen_at = (self.request.now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
         return Ruleset(
             cohort=self.cohort.id,
-            submission_date=self.cohort.submission_date,
+            submission_date=self.calendar.submission_date(self.cohort),
             previous=previous.cohort if previous else None,
             frozen_at=frozen_at,
             catalog_tree=gitrepo.subtree_id(head, SUITE_DIR),
@@ -420,7 +423,7 @@ class _Freeze:
             raise CatalogError(
                 f"{self.cohort} was {done} at {str(commit.id)[:12]}, not as this rerun asks: {'; '.join(found)}",
                 "a release never changes: rerun without those options, "
-                f"or freeze the next cohort, {self.cohort.next()}",
+                f"or freeze the next cohort, {self.calendar.next(self.cohort)}",
             )
 
     def repair_index(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catalogctl.catalog.cohorts import Cohort, skipped
+from catalogctl.catalog.cohorts import MLCOMMONS, Calendar, Cohort
 from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
@@ -15,7 +15,9 @@ from catalogctl.model import Ruleset, SeedSet
 from catalogctl.model.seeds import SeedFile
 
 
-def previous_ruleset(catalog: Catalog, cohort: Cohort, skip_cohorts: int = 0) -> Ruleset | None:
+def previous_ruleset(
+    catalog: Catalog, cohort: Cohort, skip_cohorts: int = 0, calendar: Calendar = MLCOMMONS
+) -> Ruleset | None:
     """The last frozen cohort's ruleset, which `cohort` must follow, skipping exactly
     `skip_cohorts` cohorts (a gap is never an accident: one typo would end every real cohort)."""
     frozen = {Cohort.parse(c): r for c, r in catalog.rulesets.items() if c != cohort.id}
@@ -27,15 +29,16 @@ def previous_ruleset(catalog: Catalog, cohort: Cohort, skip_cohorts: int = 0) ->
     if last >= cohort:
         raise UsageError(
             f"{cohort} is not later than {last}, the last frozen cohort",
-            f"the next cohort is {last.next()} ({last.next().submission_date})",
+            f"the next cohort is {calendar.next(last)} ({calendar.submission_date(calendar.next(last))})",
         )
-    count, which = skipped(last, cohort)
+    count, which = calendar.skipped(last, cohort)
     if count != skip_cohorts:
         if not count:
             raise UsageError(f"{cohort} follows {last} and skips no cohort", "drop --skip-cohorts")
         raise UsageError(
             f"{cohort} skips {which} after {last}, the last frozen cohort",
-            f"the next cohort is {last.next()} ({last.next().submission_date}); to skip, pass --skip-cohorts {count}",
+            f"the next cohort is {calendar.next(last)} ({calendar.submission_date(calendar.next(last))}); "
+            f"to skip, pass --skip-cohorts {count}",
         )
     return frozen[last]
 

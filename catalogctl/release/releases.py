@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.cohorts import MLCOMMONS, Calendar, Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import ruleset_path
@@ -83,20 +83,18 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None
     return out
 
 
-def next_cohort(frozen: list[CohortInfo], today: dt.date) -> Cohort:
+def next_cohort(frozen: list[CohortInfo], today: dt.date, calendar: Calendar = MLCOMMONS) -> Cohort:
     """The cohort after the last frozen one, or the first whose submission date is not past."""
     if frozen:
-        return Cohort.parse(frozen[-1].cohort).next()
-    cohort = Cohort(today.year, today.month, 0)
-    while cohort.submission_date < today:
-        cohort = cohort.next()
-    return cohort
+        return calendar.next(Cohort.parse(frozen[-1].cohort))
+    return calendar.first_on_or_after(today)
 
 
-def releases(frozen: list[CohortInfo], today: dt.date) -> Releases:
-    """The frozen cohorts and the one to freeze next."""
-    upcoming = next_cohort(frozen, today)
-    return Releases(cohorts=frozen, next=NextCohort(cohort=upcoming.id, submission_date=upcoming.submission_date))
+def releases(frozen: list[CohortInfo], today: dt.date, calendar: Calendar = MLCOMMONS) -> Releases:
+    """The frozen cohorts and the one to freeze next (by the repository's `calendar`)."""
+    upcoming = next_cohort(frozen, today, calendar)
+    day = calendar.submission_date(upcoming)
+    return Releases(cohorts=frozen, next=NextCohort(cohort=upcoming.id, submission_date=day))
 
 
 # -- verifying one release -------------------------------------------------------------------------

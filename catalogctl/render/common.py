@@ -10,10 +10,12 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from catalogctl.errors import Diagnostic, Severity, file_line_col
+from catalogctl import words
+from catalogctl.errors import Diagnostic, file_line_col
 from catalogctl.model.validation import DiagnosticEntry
 
 AnyDiagnostic = Diagnostic | DiagnosticEntry  # the library's, or as a report holds it
+ANNOTATIONS_PER_LEVEL = 10  # GitHub shows 10 errors and 10 warnings per step, drops the rest
 
 
 def as_json(report: BaseModel) -> str:
@@ -27,10 +29,24 @@ def location(file: str, line: int = 0, column: int = 0) -> str:
 
 
 def diagnostic_line(d: AnyDiagnostic) -> str:
-    """One line per problem: `file:line:col: code message (hint)`."""
-    severity = "warning: " if d.severity is Severity.WARNING else ""
+    """One line per problem, the same for every verb: `file:line:col: severity code: message (hint)`."""
     hint = f" ({d.hint})" if d.hint else ""
-    return f"{location(d.path, d.line, d.column)}: {d.code} {severity}{d.message}{hint}"
+    return f"{location(d.path, d.line, d.column)}: {d.severity.value} {d.code}: {d.message}{hint}"
+
+
+def within_caps(errors: Sequence[str], warnings: Sequence[str], elsewhere: str) -> list[str]:
+    """The workflow commands GitHub shows (the first of each level, up to its cap), then one line
+    saying how many were left out and where the rest is (`elsewhere`)."""
+    lines = [*errors[:ANNOTATIONS_PER_LEVEL], *warnings[:ANNOTATIONS_PER_LEVEL]]
+    left_errors = max(0, len(errors) - ANNOTATIONS_PER_LEVEL)
+    left_warnings = max(0, len(warnings) - ANNOTATIONS_PER_LEVEL)
+    if left_errors or left_warnings:
+        lines.append(
+            f"{words.count(left_errors, 'more error')} and {words.count(left_warnings, 'more warning')} "
+            "are not annotated "
+            f"(GitHub shows {ANNOTATIONS_PER_LEVEL} of each per step): {elsewhere}"
+        )
+    return lines
 
 
 def github_escape_data(text: str) -> str:

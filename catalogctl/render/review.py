@@ -11,10 +11,9 @@ from catalogctl import words
 from catalogctl.io.files import write_atomic
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.review import Finding, ReviewResult
-from catalogctl.render.common import as_json, github_command, location
+from catalogctl.render.common import as_json, github_command, location, within_caps
 
 COMMENT_MARKER = "<!-- catalogctl-gate -->"
-ANNOTATIONS_PER_LEVEL = 10  # GitHub shows 10 errors and 10 warnings per step, drops the rest
 STEP_SUMMARY_CAP = 1024 * 1024  # bytes GitHub accepts in a step summary
 COMMENT_CAP = 65536  # characters GitHub accepts in a comment body
 
@@ -92,16 +91,7 @@ def review_github(result: ReviewResult) -> str:
     get none), one line for what was left out, then the verdict."""
     errors = [f for f in result.findings if f.failing]
     warnings = [f for f in result.findings if f.severity == "warning" and f.status != "accepted"]
-    lines = [_command(f) for f in errors[:ANNOTATIONS_PER_LEVEL]]
-    lines += [_command(f) for f in warnings[:ANNOTATIONS_PER_LEVEL]]
-    left_errors = max(0, len(errors) - ANNOTATIONS_PER_LEVEL)
-    left_warnings = max(0, len(warnings) - ANNOTATIONS_PER_LEVEL)
-    if left_errors or left_warnings:
-        lines.append(
-            f"{words.count(left_errors, 'more error')} and {words.count(left_warnings, 'more warning')} "
-            "are not annotated "
-            f"(GitHub shows {ANNOTATIONS_PER_LEVEL} of each per step): see the job summary"
-        )
+    lines = within_caps([_command(f) for f in errors], [_command(f) for f in warnings], "see the job summary")
     lines.append(verdict(result))
     return "\n".join(lines) + "\n"
 

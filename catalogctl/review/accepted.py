@@ -35,8 +35,14 @@ _NEW_RULESET = "a new ruleset must be exactly what `catalogctl freeze` writes"
 _UNFREEZABLE = "a head that does not validate cannot be frozen"
 
 
-def why_not_acceptable(finding: Finding) -> str | None:
-    """Why no entry of accepted.yaml can accept `finding` (None when one can)."""
+NEVER_BY_CONFIG = "the repository's configuration never accepts it (never-accept)"
+
+
+def why_not_acceptable(finding: Finding, never: frozenset[str] = frozenset()) -> str | None:
+    """Why no entry of accepted.yaml can accept `finding` (None when one can); `never`: the
+    codes the repository's configuration never lets anyone accept."""
+    if finding.code in never:
+        return NEVER_BY_CONFIG
     if finding.severity != "error" or finding.code in ACCEPTABLE_ERRORS:
         return None
     if finding.code in _WHY_NOT:
@@ -90,9 +96,11 @@ def _problem(message: str, line: int, column: int) -> Finding:
     )
 
 
-def apply_accepted(findings: list[Finding], accepted: Accepted, today: dt.date) -> tuple[list[Finding], list[str]]:
-    """Mark each finding accepted, expired or pending acceptance; returns the findings and the
-    fingerprints of entries that matched nothing (stale)."""
+def apply_accepted(
+    findings: list[Finding], accepted: Accepted, today: dt.date, never: frozenset[str] = frozenset()
+) -> tuple[list[Finding], list[str]]:
+    """Mark each finding accepted, expired or pending acceptance (never one whose code is in
+    `never`); returns the findings and the fingerprints of entries that matched nothing (stale)."""
     by_print = {a.fingerprint: a for a in accepted.entries}
     used: set[str] = set()
     out: list[Finding] = []
@@ -102,7 +110,7 @@ def apply_accepted(findings: list[Finding], accepted: Accepted, today: dt.date) 
             out.append(finding)
             continue
         used.add(entry.fingerprint)
-        refused = why_not_acceptable(finding)
+        refused = why_not_acceptable(finding, never)
         if refused is not None:
             out += [finding, _refusal(finding, refused, accepted.positions.get(entry.fingerprint, (0, 0)))]
             continue
@@ -131,15 +139,18 @@ def _refusal(finding: Finding, why: str, position: tuple[int, int]) -> Finding:
     )
 
 
-def draft_entries(findings: list[Finding], accepted: Accepted, today: dt.date) -> tuple[str, int]:
-    """YAML list items accepting every finding not in the file yet (reason and approver pending)."""
+def draft_entries(
+    findings: list[Finding], accepted: Accepted, today: dt.date, never: frozenset[str] = frozenset()
+) -> tuple[str, int]:
+    """YAML list items accepting every finding not in the file yet (reason and approver pending),
+    except those no entry can accept."""
     from catalogctl.io.yamlio import dump_yaml
 
     present = {a.fingerprint for a in accepted.entries}
     expires = today + dt.timedelta(days=DRAFT_DAYS)
     items = []
     for finding in findings:
-        if finding.fingerprint in present or finding.status == "accepted" or why_not_acceptable(finding):
+        if finding.fingerprint in present or finding.status == "accepted" or why_not_acceptable(finding, never):
             continue
         present.add(finding.fingerprint)
         items.append(

@@ -32,6 +32,9 @@ class ReviewRequest:
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
+    from catalogctl.catalog.cohorts import Calendar
+    from catalogctl.catalog.config import config_for, config_in_tree
+    from catalogctl.catalog.index import Catalog, LoadResult
     from catalogctl.catalog.layout import SUITE_DIR
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files, open_tree
@@ -42,11 +45,22 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     from catalogctl.review.policy import PolicyInput, check_policy
 
     today = request.today or dt.datetime.now(dt.UTC).date()
+    config = config_for(path).config
     base = open_tree(path, request.base)
+    # The head's calendar (a change to it is reviewed like any other); the codes never accepted
+    # are the base's too: a pull request cannot drop a code from the list and accept it at once.
+    calendar = Calendar(config.calendar)
+    never = frozenset(config.never_accept) | frozenset(config_in_tree(base).config.never_accept)
     head = open_tree(path, request.head)
     head_result = load_tree(head)
-    base_result = load_tree(base)
     notes: list[str] = []
+    base_empty = base.kind(SUITE_DIR) is None
+    if base_empty:
+        # A consortium's first pull request adds the catalog: against nothing, all of it is new.
+        base_result = LoadResult(Catalog(label=base.label), [])
+        notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
+    else:
+        base_result = load_tree(base)
     for side, tree in (("base", base), ("head", head)):
         if tree.note:
             notes.append(f"{side}: {tree.note}")
@@ -60,7 +74,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     )
     diff: DiffReport | None = None
     try:
-        diff = diff_trees(base, head, request.base, request.head or "working tree")
+        if not base_empty:
+            diff = diff_trees(base, head, request.base, request.head or "working tree")
     except CatalogInvalid as exc:
         if head_result.ok:
             findings.append(
@@ -74,10 +89,10 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
         else:
             notes.append("the head does not validate: contract changes were not classified")
     if head.kind(SUITE_DIR) is not None:
-        findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today))
+        findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today, calendar))
     accepted = read_accepted(head)
     findings += accepted.problems
-    findings, stale = apply_accepted(findings, accepted, today)
+    findings, stale = apply_accepted(findings, accepted, today, never)
     findings.sort(key=order)
     if stale:
         notes.append(

@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Literal
 
 from catalogctl import words
-from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.cohorts import MLCOMMONS, Calendar, Cohort
 from catalogctl.catalog.contract import metric_keys
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import entity_path
@@ -19,14 +19,11 @@ from catalogctl.model.review import Finding
 from catalogctl.review.sides import PolicyInput
 
 
-def reference_cohort(catalog: Catalog, today: dt.date) -> Cohort:
+def reference_cohort(catalog: Catalog, today: dt.date, calendar: Calendar = MLCOMMONS) -> Cohort:
     """The cohort a seed set must still be valid for: the next to freeze, or today's if later."""
     frozen = [Cohort.parse(c) for c in catalog.rulesets]
-    upcoming = max(frozen).next() if frozen else Cohort(today.year, today.month, 0)
-    current = Cohort(today.year, today.month, 0)
-    while current.submission_date < today:
-        current = current.next()
-    return max(upcoming, current)
+    current = calendar.first_on_or_after(today)
+    return max(calendar.next(max(frozen)), current) if frozen else current
 
 
 def _live(ruleset: Ruleset, reference: Cohort) -> bool:
@@ -50,7 +47,7 @@ def _present(catalog: Catalog, kind: str, ident: str) -> bool:
 def removed_references(given: PolicyInput) -> list[Finding]:
     """Entities of the base that a frozen cohort uses, gone (or renamed) at the head."""
     base, head = given.base_catalog, given.head_catalog
-    reference = reference_cohort(base, given.today)
+    reference = reference_cohort(base, given.today, given.calendar)
     renames: dict[tuple[str, str], str] = {}
     for kind in ("benchmark", "model", "dataset"):
         for ident, entity in head.table(kind).items():

@@ -8,7 +8,7 @@ digests equal to the contracts at the head.
 
 from __future__ import annotations
 
-from catalogctl.catalog.cohorts import Cohort, skipped
+from catalogctl.catalog.cohorts import Calendar, Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import RULESETS_DIR, entity_path
@@ -121,7 +121,7 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
     published = unique_sets(s for r in base.rulesets.values() for s in r.seed_sets)
     out: list[Finding] = []
     for cohort in added:
-        new = _NewRuleset(head, cohort, out)
+        new = _NewRuleset(head, cohort, out, given.calendar)
         new.canonical()
         new.order(previous)
         new.digests()
@@ -137,8 +137,8 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
 class _NewRuleset:
     """The checks of one ruleset the head adds; findings are located in its file."""
 
-    def __init__(self, head: Catalog, cohort: Cohort, out: list[Finding]) -> None:
-        self.head, self.cohort, self.out = head, cohort, out
+    def __init__(self, head: Catalog, cohort: Cohort, out: list[Finding], calendar: Calendar) -> None:
+        self.head, self.cohort, self.out, self.calendar = head, cohort, out, calendar
         self.ruleset = head.rulesets[cohort.id]
         self.path = entity_path("ruleset", cohort.id)
 
@@ -187,13 +187,13 @@ class _NewRuleset:
         ruleset, cohort = self.ruleset, self.cohort
         if previous is not None and cohort <= previous:
             self.add("ruleset-order", f"not later than {previous}, the last frozen cohort", "cohort")
-        elif previous is not None and skipped(previous, cohort)[0]:
+        elif previous is not None and self.calendar.skipped(previous, cohort)[0]:
             # As `freeze --skip-cohorts`: a gap is a decision, recorded by accepting this finding.
             self.add(
                 "ruleset-cohort-gap",
-                f"skips {skipped(previous, cohort)[1]} after {previous}, the last frozen cohort",
+                f"skips {self.calendar.skipped(previous, cohort)[1]} after {previous}, the last frozen cohort",
                 "cohort",
-                hint=f"the next cohort is {previous.next()}; if the gap is meant, accept this finding",
+                hint=f"the next cohort is {self.calendar.next(previous)}; if the gap is meant, accept this finding",
             )
         wanted = previous.id if previous is not None else None
         if ruleset.previous != wanted:
@@ -202,10 +202,13 @@ class _NewRuleset:
                 f"previous is {ruleset.previous or 'null'}, but the last frozen cohort is {wanted or 'none'}",
                 "previous",
             )
-        if ruleset.submission_date != cohort.submission_date:
+        day = self.calendar.date_of(cohort)
+        if day is None:
+            self.add("ruleset-order", "the cohort calendar has no such cohort", "cohort")
+        elif ruleset.submission_date != day:
             self.add(
                 "ruleset-order",
-                f"submission_date is {ruleset.submission_date}, but {cohort} submits on {cohort.submission_date}",
+                f"submission_date is {ruleset.submission_date}, but {cohort} submits on {day}",
                 "submission_date",
             )
 

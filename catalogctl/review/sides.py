@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from catalogctl.catalog.cohorts import MLCOMMONS, Calendar
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.diff.trees import DiffReport
 from catalogctl.io.tree import Tree
@@ -20,6 +21,7 @@ class PolicyInput:
     head_result: LoadResult
     diff: DiffReport | None
     today: dt.date
+    calendar: Calendar = field(default=MLCOMMONS)  # the repository's (its configuration)
 
     @property
     def base_catalog(self) -> Catalog:

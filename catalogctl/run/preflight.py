@@ -13,6 +13,7 @@ import shlex
 from pathlib import Path
 
 from catalogctl import words
+from catalogctl.catalog.config import config_for
 from catalogctl.catalog.layout import CATALOG_PATHS
 from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
 from catalogctl.io import gitrepo
@@ -251,7 +252,8 @@ def preflight(
         signer = Signer(principal=signed.principal, key_fingerprint=signed.fingerprint)
         provenance = provenance.model_copy(update={"signer": signer})
     if not offline:
-        chosen = remote or choose_remote(repo)
+        # --remote, else the configuration's default-remote, else the one the clone implies.
+        chosen = remote or config_for(gitrepo.work_dir(repo)).config.default_remote or choose_remote(repo)
         verification = check_remote(repo, chosen, cohort, str(release.id), github, tag.id if tag else None)
         provenance = provenance.model_copy(update={"remote": verification})
     return sealed(config.model_copy(update={"provenance": provenance}))

@@ -50,7 +50,8 @@ def test_verify_an_invalid_dataset_file_shows_why(served: Path) -> None:
     replace_in(served, AIME, f"  sha256: {SHA}", "  sha256: " + "0" * 63 + "1")
     result = run_cli("datasets", "verify", "aime25", "-C", str(served), code=1)
     assert result.stderr == (
-        "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:8:11: yaml-integer-too-long "
+        "error: dataset `aime25` does not validate\n  benchmark_suite/datasets/aime25.yaml:8:11: "
+        "error yaml-integer-too-long: "
         "integer of 64 characters (at most 40) (quote it if it is not a number)\n"
     )
 
@@ -188,10 +189,10 @@ def test_pin_a_dataset_file_that_is_not_utf8_says_where(catalog_dir: Path, tmp_p
     assert result.stdout == ""
     assert result.stderr == (
         f"error: {AIME} does not validate: fix it before pinning\n"
-        f"  {AIME}:3:13: yaml-encoding the file is not valid UTF-8\n"
+        f"  {AIME}:3:13: error yaml-encoding: the file is not valid UTF-8\n"
     )
     validated = run_cli("validate", str(catalog_dir), code=1)
-    assert f"{AIME}:3:13: yaml-encoding the file is not valid UTF-8" in validated.stdout.splitlines()
+    assert f"{AIME}:3:13: error yaml-encoding: the file is not valid UTF-8" in validated.stdout.splitlines()
 
 
 def test_pin_a_dataset_file_that_is_not_yaml(catalog_dir: Path, tmp_path: Path) -> None:
@@ -283,7 +284,7 @@ def test_pin_refuses_a_symlinked_dataset_file(catalog_dir: Path, outside: Path, 
     assert result.stdout == ""
     assert result.stderr == (
         "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
-        "  benchmark_suite/datasets/gsm8k.yaml: file-symlink symlinks are not allowed in the catalog; "
+        "  benchmark_suite/datasets/gsm8k.yaml: error file-symlink: symlinks are not allowed in the catalog; "
         "not followed (make it a real file in a real folder; nothing was written)\n"
     )
     assert outside.read_bytes() == before
@@ -301,7 +302,7 @@ def test_pin_refuses_a_dataset_file_in_a_symlinked_folder(catalog_dir: Path, tmp
     result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), code=1)
     assert result.stderr == (
         "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
-        "  benchmark_suite/datasets/gsm8k.yaml: file-symlink a folder on its path is a symlink; not followed "
+        "  benchmark_suite/datasets/gsm8k.yaml: error file-symlink: a folder on its path is a symlink; not followed "
         "(make it a real file in a real folder; nothing was written)\n"
     )
     assert {p.name: p.read_bytes() for p in elsewhere.iterdir()} == before
@@ -314,7 +315,7 @@ def test_pin_refuses_a_dataset_path_that_is_a_folder(catalog_dir: Path, tmp_path
     result = run_cli("datasets", "pin", "gsm8k", str(tmp_path / "x.jsonl"), "-C", str(catalog_dir), code=1)
     assert result.stderr == (
         "error: benchmark_suite/datasets/gsm8k.yaml does not validate: fix it before pinning\n"
-        "  benchmark_suite/datasets/gsm8k.yaml: file-unexpected `benchmark_suite/datasets/gsm8k.yaml` should be "
+        "  benchmark_suite/datasets/gsm8k.yaml: error file-unexpected: `benchmark_suite/datasets/gsm8k.yaml` should be "
         "a file, not a dir (make it a real file in a real folder; nothing was written)\n"
     )
 
@@ -341,7 +342,7 @@ def test_pin_refuses_to_change_the_sample_count(catalog_dir: Path, tmp_path: Pat
     result = run_cli("datasets", "pin", "gsm8k", str(data), "-C", str(catalog_dir), "--update-samples", code=1)
     assert result.stderr == (
         "error: pinning benchmark_suite/datasets/gsm8k.yaml would leave the catalog invalid; nothing was written\n"
-        "  benchmark_suite/benchmarks/gsm8k.yaml:33:32: figure-mismatch min_accuracy_sample_count is 1319, but "
+        "  benchmark_suite/benchmarks/gsm8k.yaml:33:32: error figure-mismatch: min_accuracy_sample_count is 1319, but "
         "num_repeats x samples gives 10 = 1x10 (write 10, or fix the repeats)\n"
     )
     assert gsm8k.read_bytes() == before

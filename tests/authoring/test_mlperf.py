@@ -127,7 +127,7 @@ def test_ref_exports_another_commit_whose_contracts_must_be_the_frozen_ones(rele
     commit_all(released, "An invalid catalog")
     result = run_cli("export", "mlperf", "2026-10-C1", "-o", out, "--ref", "HEAD", "-C", str(released), code=1)
     assert result.stderr.splitlines()[1].endswith(
-        "figure-mismatch min_accuracy_sample_count is 1319, but num_repeats "
+        "error figure-mismatch: min_accuracy_sample_count is 1319, but num_repeats "
         "x samples gives 1320 = 1x1320 (write 1320, or fix the repeats)"
     )
     replace_in(released, "benchmark_suite/datasets/gsm8k.yaml", "samples: 1320", "samples: 1319")

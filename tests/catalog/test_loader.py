@@ -90,7 +90,8 @@ def test_symlinked_file_is_an_error_and_never_read(catalog_dir: Path, tmp_path: 
     target.unlink()  # had the loader followed the link, reading would fail with a traceback
     found = lines(load_catalog(catalog_dir))
     assert found[1] == (
-        "benchmark_suite/datasets/gsm8k.yaml: file-symlink symlinks are not allowed in the catalog; not followed "
+        "benchmark_suite/datasets/gsm8k.yaml:1:1: error file-symlink: symlinks are not allowed in "
+        "the catalog; not followed "
         "(replace the link by the file itself)"
     )
 
@@ -100,7 +101,10 @@ def test_symlinked_folder_is_an_error(catalog_dir: Path, tmp_path: Path) -> None
     models.rename(tmp_path / "elsewhere")
     models.symlink_to(tmp_path / "elsewhere")
     found = lines(load_catalog(catalog_dir))
-    assert "benchmark_suite/models: file-symlink the folder is a symlink; not followed (make it a real folder)" in found
+    assert (
+        "benchmark_suite/models: error file-symlink: the folder is a symlink; not followed (make it a real folder)"
+        in found
+    )
     assert not load_catalog(catalog_dir).catalog.models
 
 
@@ -110,7 +114,8 @@ def test_symlink_committed_in_git_is_an_error(catalog_repo: Path) -> None:
     commit_all(catalog_repo, "Add a symlink")
     found = lines(load_catalog(catalog_repo, ref="HEAD"))
     assert found == [
-        "benchmark_suite/models/evil.yaml: file-symlink symlinks are not allowed in the catalog; not followed "
+        "benchmark_suite/models/evil.yaml:1:1: error file-symlink: symlinks are not allowed in the "
+        "catalog; not followed "
         "(replace the link by the file itself)"
     ]
 
@@ -120,7 +125,7 @@ def test_file_name_must_be_the_id(catalog_dir: Path) -> None:
     (models / "gpt-oss-120b.yaml").rename(models / "gpt-oss.yaml")
     found = lines(load_catalog(catalog_dir))
     assert found[-1] == (
-        "benchmark_suite/models/gpt-oss.yaml:2:5: file-name-mismatch file is named `gpt-oss.yaml` but its id is "
+        "benchmark_suite/models/gpt-oss.yaml:2:5: error file-name-mismatch: file is named `gpt-oss.yaml` but its id is "
         "`gpt-oss-120b` (rename the file to `gpt-oss-120b.yaml`)"
     )
 
@@ -129,7 +134,7 @@ def test_upper_case_file_name_cannot_shadow_an_id(catalog_dir: Path) -> None:
     write(catalog_dir, "benchmark_suite/models/GSM8K.yaml", "id: GSM8K\nreference_id: a/b\nsha: <TBD>\n")
     found = lines(load_catalog(catalog_dir))
     assert found[-1].startswith(
-        "benchmark_suite/models/GSM8K.yaml:1:5: schema-invalid-value id: `GSM8K` is not a valid id"
+        "benchmark_suite/models/GSM8K.yaml:1:5: error schema-invalid-value: id: `GSM8K` is not a valid id"
     )
 
 
@@ -140,9 +145,9 @@ def test_unexpected_files_are_warnings(catalog_dir: Path) -> None:
     result = load_catalog(catalog_dir)
     assert result.ok
     assert lines(result) == [
-        "benchmark_suite/models/extra.yml: file-unexpected warning: file `extra.yml` is not read by the catalog "
+        "benchmark_suite/models/extra.yml: warning file-unexpected: file `extra.yml` is not read by the catalog "
         "(rename it to .yaml)",
-        "benchmark_suite/notes.txt: file-unexpected warning: `notes.txt` is not part of the catalog layout "
+        "benchmark_suite/notes.txt: warning file-unexpected: `notes.txt` is not part of the catalog layout "
         "(the catalog reads benchmarks, datasets, metrics.yaml, models, suite.yaml)",
     ]
 
@@ -151,14 +156,14 @@ def test_missing_required_files(catalog_dir: Path) -> None:
     (catalog_dir / "benchmark_suite/suite.yaml").unlink()
     (catalog_dir / "benchmark_suite/metrics.yaml").unlink()
     found = lines(load_catalog(catalog_dir))
-    assert "benchmark_suite/suite.yaml: file-missing `benchmark_suite/suite.yaml` is missing" in found
-    assert "benchmark_suite/metrics.yaml: file-missing `benchmark_suite/metrics.yaml` is missing" in found
+    assert "benchmark_suite/suite.yaml: error file-missing: `benchmark_suite/suite.yaml` is missing" in found
+    assert "benchmark_suite/metrics.yaml: error file-missing: `benchmark_suite/metrics.yaml` is missing" in found
 
 
 def test_fifo_is_reported_and_never_opened(catalog_dir: Path) -> None:
     os.mkfifo(catalog_dir / "benchmark_suite/models/pipe.yaml")  # opening it would block forever
     assert lines(load_catalog(catalog_dir)) == [
-        "benchmark_suite/models/pipe.yaml: file-unexpected warning: other `pipe.yaml` is not read by the catalog "
+        "benchmark_suite/models/pipe.yaml: warning file-unexpected: other `pipe.yaml` is not read by the catalog "
         "(move it out of the catalog folders)"
     ]
 
@@ -167,7 +172,7 @@ def test_folder_in_place_of_a_required_file(catalog_dir: Path) -> None:
     (catalog_dir / "benchmark_suite/suite.yaml").unlink()
     (catalog_dir / "benchmark_suite/suite.yaml").mkdir()
     assert lines(load_catalog(catalog_dir))[0] == (
-        "benchmark_suite/suite.yaml: file-unexpected `benchmark_suite/suite.yaml` must be a regular file"
+        "benchmark_suite/suite.yaml: error file-unexpected: `benchmark_suite/suite.yaml` must be a regular file"
     )
 
 
@@ -181,4 +186,6 @@ def test_os_error_while_reading_is_a_diagnostic(catalog_dir: Path, monkeypatch: 
 
     monkeypatch.setattr(WorkingTree, "read", failing)
     found = lines(load_catalog(catalog_dir))
-    assert "benchmark_suite/datasets/gsm8k.yaml: file-unreadable cannot read the file: Input/output error" in found
+    assert (
+        "benchmark_suite/datasets/gsm8k.yaml: error file-unreadable: cannot read the file: Input/output error" in found
+    )

@@ -102,7 +102,9 @@ def test_an_invalid_document_lists_its_diagnostics(catalog_dir: Path, monkeypatc
     monkeypatch.setattr("catalogctl.api.load_catalog", raising(CatalogInvalid("x.yaml is not valid YAML", [problem])))
     done = invoke("validate", str(catalog_dir))
     assert done.exit_code == 1
-    assert done.stderr == "error: x.yaml is not valid YAML\n  x.yaml:2:1: yaml-syntax did not find expected ','\n"
+    assert (
+        done.stderr == "error: x.yaml is not valid YAML\n  x.yaml:2:1: error yaml-syntax: did not find expected ','\n"
+    )
 
 
 def test_typer_exits_and_usage_errors_pass_through(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: 
     lines = out.splitlines()
     assert lines[-1] == "working tree: valid (0 errors, 18 warnings, 18 pending values)"
     assert lines[0] == (
-        "benchmark_suite/datasets/aime25.yaml:7:8: pending-value warning: dataset `aime25`: "
+        "benchmark_suite/datasets/aime25.yaml:7:8: warning pending-value: dataset `aime25`: "
         "source.url is pending (<TBD>); blocks freezing gpt-oss-120b"
     )
 
@@ -28,7 +28,7 @@ def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
     replace_in(catalog_dir, "benchmark_suite/benchmarks/gsm8k.yaml", "num_repeats: 1", "num_repeats: true")
     out = run_cli("validate", str(catalog_dir), code=1).stdout
     assert (
-        "benchmark_suite/benchmarks/gsm8k.yaml:21:20: schema-wrong-type accuracy.datasets[0].num_repeats: "
+        "benchmark_suite/benchmarks/gsm8k.yaml:21:20: error schema-wrong-type: accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)"
     ) in out.splitlines()
     assert out.splitlines()[-1] == "working tree: invalid (1 error, 18 warnings, 18 pending values)"
@@ -41,7 +41,12 @@ def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
     assert list(report) == ["schema", "tree", "summary", "diagnostics", "valid"]
     assert report["schema"] == "catalogctl/diagnostics/v1"
     assert report["valid"] is False
-    assert report["summary"] == {"errors": 1, "warnings": 18, "pending": 18}  # the benchmark is not blamed
+    assert report["summary"] == {
+        "errors": 1,
+        "warnings": 18,
+        "pending": 18,
+        "not_selected": 0,
+    }  # the benchmark is not blamed
     errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
     assert errors == [
         {
@@ -177,7 +182,7 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
     monkeypatch.setattr("rich.console.Console", lambda **kw: Console(file=buffer, force_terminal=True, **kw))
     print_validation_rich(ValidationReport.of(result.catalog.label, result.diagnostics))
     text = buffer.getvalue()
-    assert "\x1b[1;31mschema-invalid-value\x1b[0m" in text
+    assert "\x1b[1;31merror schema-invalid-value\x1b[0m" in text
     assert "working tree: invalid (1 error, 18 warnings, 18 pending values)" in text
 
 

@@ -148,7 +148,7 @@ def test_a_schema_refuses_what_the_tool_never_writes() -> None:
     assert schema_errors("gates", {**report, "extra": 1}) == [
         ": Additional properties are not allowed ('extra' was unexpected)"
     ]
-    summary = {"errors": "0", "warnings": 0, "pending": 0}
+    summary = {"errors": "0", "warnings": 0, "pending": 0, "not_selected": 0}
     document = {
         "schema": "catalogctl/diagnostics/v1",
         "tree": "t",

@@ -61,7 +61,7 @@ def test_validate(catalog_dir: Path) -> None:
     replace_in(catalog_dir, GSM8K, "family: text", "family: =")
     lines = run_cli("validate", str(catalog_dir), code=1).stdout.splitlines()
     assert next(line for line in lines if "pending-value" not in line) == (
-        f"{GSM8K}:4:9: yaml-reserved-scalar plain `=` is YAML's value key, which readers do not agree on "
+        f"{GSM8K}:4:9: error yaml-reserved-scalar: plain `=` is YAML's value key, which readers do not agree on "
         '(write "=" in quotes for a string)'
     )
     assert lines[-1] == "working tree: invalid (1 error, 18 warnings, 18 pending values)"
@@ -90,7 +90,7 @@ def test_freeze(catalog_repo: Path, tmp_path: Path) -> None:
     result = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "-C", str(repo), code=1)
     assert result.stderr.splitlines() == [
         "error: the catalog is invalid: nothing was frozen",
-        f"  {GSM8K}:4:9: yaml-reserved-scalar plain `<<` is YAML's merge key, which readers do not agree on "
+        f"  {GSM8K}:4:9: error yaml-reserved-scalar: plain `<<` is YAML's merge key, which readers do not agree on "
         '(write "<<" in quotes for a string)',
     ]
 
@@ -101,7 +101,7 @@ def test_a_seed_file(catalog_repo: Path, tmp_path: Path) -> None:
     result = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(seeds), "-C", str(repo), code=1)
     assert result.stderr.splitlines() == [
         f"error: {seeds} is not a valid seed file",
-        f"  {seeds}:1:5: yaml-reserved-scalar plain `=` is YAML's value key, which readers do not agree on "
+        f"  {seeds}:1:5: error yaml-reserved-scalar: plain `=` is YAML's value key, which readers do not agree on "
         '(write "=" in quotes for a string)',
     ]
 
@@ -111,7 +111,7 @@ def test_resolve_a_submission(catalog_repo: Path, tmp_path: Path) -> None:
     result = run_cli("resolve", str(submission), "-C", str(catalog_repo), code=1)
     assert result.stderr.splitlines() == [
         f"error: {submission} is not a valid submission",
-        f"  {submission}:1:7: yaml-reserved-scalar plain `=` is YAML's value key, which readers do not agree on "
+        f"  {submission}:1:7: error yaml-reserved-scalar: plain `=` is YAML's value key, which readers do not agree on "
         '(write "=" in quotes for a string)',
     ]
 

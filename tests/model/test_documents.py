@@ -47,7 +47,7 @@ def test_ruleset_loads_with_exact_64_bit_seeds(catalog_dir: Path) -> None:
 def test_ruleset_file_must_be_named_after_its_cohort(catalog_dir: Path) -> None:
     write(catalog_dir, "rulesets/2026-09-C1.yaml", RULESET)
     assert problems(catalog_dir) == [
-        "rulesets/2026-09-C1.yaml:1:9: ruleset-name-mismatch file is named `2026-09-C1.yaml` but its cohort is "
+        "rulesets/2026-09-C1.yaml:1:9: error ruleset-name-mismatch: file is named `2026-09-C1.yaml` but its cohort is "
         "`2026-09-C0` (rename the file to `2026-09-C0.yaml`)"
     ]
 
@@ -55,7 +55,7 @@ def test_ruleset_file_must_be_named_after_its_cohort(catalog_dir: Path) -> None:
 def test_ruleset_rejects_a_bad_cohort_id(catalog_dir: Path) -> None:
     write(catalog_dir, "rulesets/2026-09-C0.yaml", RULESET.replace("previous: null", "previous: 2026-13-C0"))
     assert problems(catalog_dir) == [
-        "rulesets/2026-09-C0.yaml:3:11: schema-invalid-value previous: `2026-13-C0` is not a cohort id: "
+        "rulesets/2026-09-C0.yaml:3:11: error schema-invalid-value: previous: `2026-13-C0` is not a cohort id: "
         "write YYYY-MM-C0 or YYYY-MM-C1",
     ]
 
@@ -64,14 +64,14 @@ def test_ruleset_rejects_a_benchmark_listed_twice(catalog_dir: Path) -> None:
     twice = "  - id: deepseek-r1\n    digest: sha256:" + "0" * 64 + "\nseed_sets:"
     write(catalog_dir, "rulesets/2026-09-C0.yaml", RULESET.replace("seed_sets:", twice))
     assert problems(catalog_dir) == [
-        "rulesets/2026-09-C0.yaml:1:1: schema-invalid-value document: benchmark listed twice: deepseek-r1",
+        "rulesets/2026-09-C0.yaml:1:1: error schema-invalid-value: document: benchmark listed twice: deepseek-r1",
     ]
 
 
 def test_seed_out_of_64_bit_range(catalog_dir: Path) -> None:
     write(catalog_dir, "rulesets/2026-09-C0.yaml", RULESET.replace("model_seed: 42", f"model_seed: {2**64}"))
     assert problems(catalog_dir) == [
-        "rulesets/2026-09-C0.yaml:13:17: schema-invalid-value seed_sets[0].model_seed: should be less than or "
+        "rulesets/2026-09-C0.yaml:13:17: error schema-invalid-value: seed_sets[0].model_seed: should be less than or "
         "equal to 18446744073709551615 (got 18446744073709551616)"
     ]
 
@@ -103,15 +103,16 @@ def test_submission_unknown_key_and_bad_seed_set() -> None:
         "  load_pattern", "  concurency: 4\n  load_pattern"
     )
     assert submission_problems(text) == [
-        "submission.yaml:2:51: schema-invalid-value submission_ref.seed_set_id: `b` is not a seed set id: "
+        "submission.yaml:2:51: error schema-invalid-value: submission_ref.seed_set_id: `b` is not a seed set id: "
         "1-3 capital letters",
-        "submission.yaml:7:3: schema-unknown-key unknown key `concurency` in settings (allowed keys: load_pattern)",
+        "submission.yaml:7:3: error schema-unknown-key: unknown key `concurency` in settings "
+        "(allowed keys: load_pattern)",
     ]
 
 
 def test_seed_rotation_without_gaps(catalog_dir: Path) -> None:
     assert problems_after(catalog_dir, "suite.yaml", "valid_for: 4", "valid_for: 1") == [
-        "benchmark_suite/suite.yaml:14:5: schema-invalid-value policies.seed_rotation: valid_for (1) is shorter "
+        "benchmark_suite/suite.yaml:14:5: error schema-invalid-value: policies.seed_rotation: valid_for (1) is shorter "
         "than rotate_every (2): some cohorts would have no valid seed set"
     ]
 
@@ -124,7 +125,7 @@ def test_ratio_metric_needs_unit_fraction(catalog_dir: Path) -> None:
         "    unit: percent\n    direction: higher\n    ratio: true\n    description: Share of tasks",
     )
     assert found[-1] == (
-        "benchmark_suite/metrics.yaml:20:5: schema-invalid-value metrics[2]: ratio is true but unit is percent: "
+        "benchmark_suite/metrics.yaml:20:5: error schema-invalid-value: metrics[2]: ratio is true but unit is percent: "
         "a ratio (a 0-1 proportion) has unit fraction, and only a ratio does"
     )
 
@@ -141,24 +142,30 @@ def test_submission_poisson_load_as_the_client_spells_it() -> None:
         (
             "{type: burst, target_qps: 3}",
             [
-                "submission.yaml:7:24: schema-invalid-value settings.load_pattern.type: should be 'concurrency' or "
+                "submission.yaml:7:24: error schema-invalid-value: settings.load_pattern.type: "
+                "should be 'concurrency' or "
                 "'poisson' (got 'burst')"
             ],
         ),
-        ("{target_qps: 3}", ["submission.yaml:7:3: schema-missing-key missing key `type` in settings.load_pattern"]),
+        (
+            "{target_qps: 3}",
+            ["submission.yaml:7:3: error schema-missing-key: missing key `type` in settings.load_pattern"],
+        ),
         (
             "{type: poisson, target_concurrency: 3}",
             [
-                "submission.yaml:7:3: schema-missing-key missing key `target_qps` in settings.load_pattern",
+                "submission.yaml:7:3: error schema-missing-key: missing key `target_qps` in settings.load_pattern",
                 # the keys of the pattern named, not of both: it once said "did you mean `target_concurrency`?"
-                "submission.yaml:7:33: schema-unknown-key unknown key `target_concurrency` in settings.load_pattern "
+                "submission.yaml:7:33: error schema-unknown-key: unknown key `target_concurrency` in "
+                "settings.load_pattern "
                 "(allowed keys: target_qps, type)",
             ],
         ),
         (
             "{type: poisson, target_qps: 0}",
             [
-                "submission.yaml:7:45: schema-invalid-value settings.load_pattern.target_qps: should be greater than 0 "
+                "submission.yaml:7:45: error schema-invalid-value: settings.load_pattern.target_qps: "
+                "should be greater than 0 "
                 "(got 0)"
             ],
         ),
@@ -177,29 +184,34 @@ TIERS = "{by_concurrency: [{up_to: 32, value: 600000}, {value: 1200000}]}"
     [
         (
             "{by_concurrency: [{up_to: 32, value: 600000}, {up_to: 64, value: 1200000}]}",
-            "24:22: schema-invalid-value performance.requirements.min_duration_ms: the last tier has up_to 64: "
+            "24:22: error schema-invalid-value: performance.requirements.min_duration_ms: the last tier has up_to 64: "
             "end with a tier without up_to (above all)",
         ),
         (
             "{by_concurrency: [{up_to: 64, value: 600000}, {up_to: 32, value: 9}, {value: 1200000}]}",
-            "24:22: schema-invalid-value performance.requirements.min_duration_ms: up_to must ascend, tier by tier "
+            "24:22: error schema-invalid-value: performance.requirements.min_duration_ms: up_to must "
+            "ascend, tier by tier "
             "(got 64, 32)",
         ),
         (
             "{by_concurrency: [{value: 600000}, {value: 1200000}]}",
-            "24:22: schema-invalid-value performance.requirements.min_duration_ms: only the last tier may leave out "
+            "24:22: error schema-invalid-value: performance.requirements.min_duration_ms: only the "
+            "last tier may leave out "
             "up_to",
         ),
         (
             "{by_concurrency: [{up_to: 32, value: 0}, {value: 1200000}]}",
-            "24:59: schema-invalid-value performance.requirements.min_duration_ms.by_concurrency[0].value: should be "
+            "24:59: error schema-invalid-value: "
+            "performance.requirements.min_duration_ms.by_concurrency[0].value: should be "
             "greater than or equal to 1 (got 0)",
         ),
         (
             "{by_concurency: []}",
             [
-                "24:5: schema-missing-key missing key `by_concurrency` in performance.requirements.min_duration_ms",
-                "24:23: schema-unknown-key unknown key `by_concurency` in performance.requirements.min_duration_ms "
+                "24:5: error schema-missing-key: missing key `by_concurrency` in "
+                "performance.requirements.min_duration_ms",
+                "24:23: error schema-unknown-key: unknown key `by_concurency` in "
+                "performance.requirements.min_duration_ms "
                 "(did you mean `by_concurrency`?)",
             ],
         ),

@@ -85,7 +85,7 @@ def test_seed_set_is_for_a_published_file_only(repo: Path, tmp_path: Path) -> No
 def test_a_malformed_published_file_is_positioned(repo: Path, tmp_path: Path) -> None:
     bad = write(tmp_path, "bad.yaml", SEEDSET.read_text(encoding="utf-8").replace("2026-10-C1", "2026-10"))
     result = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(bad), "-C", str(repo), code=1)
-    assert f"{bad}:15:14: schema-invalid-value cohort.cohort-id: `2026-10` is not a cohort id" in result.stderr
+    assert f"{bad}:15:14: error schema-invalid-value: cohort.cohort-id: `2026-10` is not a cohort id" in result.stderr
 
 
 def readme_block(after: str) -> list[str]:

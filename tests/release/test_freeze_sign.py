@@ -124,7 +124,7 @@ def test_the_policy_must_be_a_boolean(repo: Path) -> None:
     )
     done = run_cli("validate", str(repo), code=1)
     assert (
-        "benchmark_suite/suite.yaml:20:24: schema-wrong-type policies.releases.require_signature: "
+        "benchmark_suite/suite.yaml:20:24: error schema-wrong-type: policies.releases.require_signature: "
         "should be a valid boolean (got 'always')\n"
     ) in done.stdout
 

@@ -181,7 +181,7 @@ def test_freeze_command_end_to_end(catalog_repo: Path, tmp_path: Path) -> None:
     assert again.stdout.startswith("note: 2026-09-C0 is already frozen at ")
     pending = run_cli("freeze", "2026-09-C1", "--add", "gpt-oss-120b", "-C", str(repo), code=1)
     assert pending.stderr.startswith("error: pending values block freezing gpt-oss-120b")
-    assert "  benchmark_suite/datasets/aime25.yaml:7:8: pending-value dataset `aime25`" in pending.stderr
+    assert "  benchmark_suite/datasets/aime25.yaml:7:8: error pending-value: dataset `aime25`" in pending.stderr
     write(repo, "scratch.txt", "x")
     dirty = run_cli("freeze", "2026-09-C1", "-C", str(repo), code=2)
     assert dirty.stderr == (

@@ -231,7 +231,10 @@ def test_a_ruleset_id_with_non_ascii_digits_is_invalid(frozen: Path) -> None:
     message = f"cohort: `{odd}` is not a cohort id: write YYYY-MM-C0 or YYYY-MM-C1"
     done = gate(frozen, code=1)
     assert done.stdout.splitlines()[0].startswith(f"rulesets/{odd}.yaml:3:9: error schema-invalid-value: {message} [")
-    assert f"rulesets/{odd}.yaml:3:9: schema-invalid-value {message}\n" in run_cli("validate", frozen, code=1).stdout
+    assert (
+        f"rulesets/{odd}.yaml:3:9: error schema-invalid-value: {message}\n"
+        in run_cli("validate", frozen, code=1).stdout
+    )
     assert odd not in run_cli("cohorts", "-C", frozen).stdout
 
 
@@ -338,7 +341,7 @@ def test_write_accepted_refuses_a_file_that_is_not_utf8(frozen: Path) -> None:
     )
     assert done.stderr == (
         "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it\n"
-        "  .catalogctl/accepted.yaml:1:6: accepted-invalid the file is not valid UTF-8\n"
+        "  .catalogctl/accepted.yaml:1:6: error accepted-invalid: the file is not valid UTF-8\n"
     )
     assert path.read_bytes() == b"# caf\xe9\naccepted: []\n"
 
@@ -350,7 +353,8 @@ def test_write_accepted_keeps_an_invalid_file_as_it_is(frozen: Path) -> None:
     done = gate(frozen, "--write-accepted", code=1)
     assert done.stderr.splitlines()[:2] == [
         "error: .catalogctl/accepted.yaml has errors: fix them before drafting entries into it",
-        "  .catalogctl/accepted.yaml:3:18: accepted-invalid accepted[0].fingerprint: `XYZ` is not a fingerprint: "
+        "  .catalogctl/accepted.yaml:3:18: error accepted-invalid: accepted[0].fingerprint: `XYZ` is "
+        "not a fingerprint: "
         "16 lowercase hex digits",
     ]
     assert (frozen / ".catalogctl/accepted.yaml").read_text() == text
@@ -377,3 +381,110 @@ def test_head_ref_instead_of_the_working_tree(frozen: Path) -> None:
     gate(frozen)
     done = gate(frozen, "--head", "pr", code=1)
     assert done.stdout.splitlines()[-1].startswith("gate failed: main (")
+
+
+def test_the_first_pull_request_that_adds_the_catalog_passes(tmp_path: Path) -> None:
+    # It was "no catalog in the main (…): `benchmark_suite/` not found", exit 2: a consortium's
+    # first pull request could never pass its required check.
+    from tests.helpers import copy_catalog, init_repo
+
+    repo = init_repo(tmp_path / "fresh")
+    write(repo, "README.md", "a consortium's repository\n")
+    commit_all(repo, "Start")
+    git(repo, "checkout", "-q", "-b", "pr")
+    copy_catalog(repo)
+    done = run_cli("ci", "--base", "main", "-C", str(repo), "--today", "2026-08-30")
+    base = git(repo, "rev-parse", "main")[:12]
+    lines = done.stdout.splitlines()
+    # Every file is new: the shipped catalog's pending values are shown, as for any edited file.
+    assert all(" warning pending-value: " in line for line in lines[:-2])
+    assert lines[-2:] == [
+        "note: base: no catalog in main: read as an empty catalog",
+        f"gate passed: main ({base}) -> working tree (0 errors, {len(lines) - 2} warnings, 0 accepted)",
+    ]
+
+
+def test_a_code_the_configuration_never_accepts_is_refused(frozen: Path) -> None:
+    skip_a_cohort(frozen)
+    entry = {"fingerprint": GAP, "reason": "no round in September", "approver": "ana"}
+    write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-09-30"))
+    write(frozen, "pyproject.toml", '[tool.catalogctl]\nnever-accept = ["ruleset-cohort-gap"]\n')
+    done = gate(frozen, "--write-accepted", code=1)
+    assert done.stdout.splitlines() == [
+        ".catalogctl/accepted.yaml:2:18: error accepted-not-allowed: bfac650c852ae1b9 is ruleset-cohort-gap, which "
+        "can never be accepted: the repository's configuration never accepts it (never-accept) (fix the finding, "
+        "and remove its entry) [23489dddbc7ee6b2]",
+        GAP_FINDING.format(status=""),
+        verdict(frozen, "failed") + " (2 errors, 0 warnings, 0 accepted)",
+    ]
+    assert ".catalogctl/accepted.yaml: nothing to draft" in done.stderr
+
+
+def test_a_warning_the_configuration_never_accepts_is_refused_too(frozen: Path) -> None:
+    replace_in(frozen, GSM8K, "max_new_tokens: 256", "max_new_tokens: 512")
+    first = gate(frozen).stdout.splitlines()[0]
+    fingerprint = first.rsplit("[", 1)[1].rstrip("]")
+    assert " warning contract-change-next-freeze: " in first
+    entry = {"fingerprint": fingerprint, "reason": "on purpose", "approver": "ana", "expires": "2026-09-30"}
+    write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry))
+    assert gate(frozen).stdout.splitlines()[-1].startswith(verdict(frozen, "passed"))
+    write(frozen, "catalogctl.toml", 'never-accept = ["contract-change-next-freeze"]\n')
+    lines = gate(frozen, code=1).stdout.splitlines()
+    assert lines[0].startswith(
+        f".catalogctl/accepted.yaml:2:18: error accepted-not-allowed: {fingerprint} is contract-change-next-freeze, "
+        "which can never be accepted: the repository's configuration never accepts it (never-accept)"
+    )
+
+
+MONTHLY = '[[calendar.rules]]\nslot = "C0"\nweekday = "wednesday"\nweek = 1\n'
+
+
+def test_a_monthly_calendar_freezes_the_next_month_without_a_gap(frozen: Path) -> None:
+    write(frozen, "catalogctl.toml", MONTHLY)
+    commit_all(frozen, "A monthly calendar")
+    assert run_cli("cohorts", "-C", str(frozen)).stdout.splitlines()[-1] == "next: 2026-10-C0 (2026-10-07)"
+    freeze(frozen, FreezeRequest("2026-10-C0", now=NOW))  # MLCommons' calendar: "skips 2026-09-C1"
+    ruleset = (frozen / "rulesets/2026-10-C0.yaml").read_text()
+    assert "submission_date: 2026-10-07\n" in ruleset
+    done = gate(frozen)
+    assert done.stdout.splitlines()[-1] == verdict(frozen, "passed") + " (0 errors, 0 warnings, 0 accepted)"
+
+
+def test_an_explicit_date_is_what_freeze_writes_and_the_gate_expects(frozen: Path) -> None:
+    write(frozen, "catalogctl.toml", MONTHLY + "[calendar.dates]\n2026-10-C0 = 2026-10-09\n")
+    commit_all(frozen, "A calendar with a date")
+    freeze(frozen, FreezeRequest("2026-10-C0", now=NOW))
+    assert "submission_date: 2026-10-09\n" in (frozen / "rulesets/2026-10-C0.yaml").read_text()
+    assert gate(frozen).stdout.splitlines()[-1].endswith("(0 errors, 0 warnings, 0 accepted)")
+    write(frozen, "catalogctl.toml", MONTHLY)  # the date the ruleset states is no longer the calendar's
+    lines = gate(frozen, code=1).stdout.splitlines()
+    assert any(
+        "error ruleset-order: new ruleset 2026-10-C0: submission_date is 2026-10-09, but 2026-10-C0 submits on "
+        "2026-10-07" in line
+        for line in lines
+    )
+
+
+def test_a_cohort_the_calendar_does_not_have_is_refused_by_freeze_and_the_gate(frozen: Path) -> None:
+    skip_a_cohort(frozen)  # 2026-10-C0 under MLCommons' calendar
+    write(frozen, "catalogctl.toml", '[[calendar.rules]]\nslot = "C1"\nweekday = "monday"\nweek = 1\n')
+    commit_all(frozen, "Another calendar")
+    lines = gate(frozen, code=1).stdout.splitlines()
+    assert any(
+        "error ruleset-order: new ruleset 2026-10-C0: the cohort calendar has no such cohort" in line for line in lines
+    )
+    done = run_cli("freeze", "2026-11-C0", "-C", str(frozen), code=2)
+    assert done.stderr.splitlines()[0] == "error: 2026-11-C0 is not in the cohort calendar"
+
+
+def test_a_pull_request_cannot_drop_a_code_from_never_accept_and_accept_it(frozen: Path) -> None:
+    write(frozen, "catalogctl.toml", 'never-accept = ["ruleset-cohort-gap"]\n')
+    commit_all(frozen, "Gaps are never accepted")
+    git(frozen, "branch", "-f", "main", "HEAD")  # the base has the rule
+    skip_a_cohort(frozen)
+    write(frozen, "catalogctl.toml", "never-accept = []\n")
+    entry = {"fingerprint": GAP, "reason": "no round in September", "approver": "ana"}
+    write(frozen, ".catalogctl/accepted.yaml", ACCEPTED.format(**entry, expires="2026-09-30"))
+    lines = gate(frozen, code=1).stdout.splitlines()
+    assert lines[0].startswith(".catalogctl/accepted.yaml:2:18: error accepted-not-allowed: bfac650c852ae1b9 is ")
+    assert "the repository's configuration never accepts it (never-accept)" in lines[0]

@@ -753,10 +753,11 @@ def test_a_resolved_config_missing_its_parts_lists_each(gpt_oss_run: Path, tmp_p
     resolved.write_text("schema: catalogctl/resolved/v1\nseeds: 1\n")
     assert run_cli("check", resolved, gpt_oss_run, code=2).stderr.splitlines() == [
         f"error: {resolved}: not a valid resolved config",
-        f"  {resolved}: schema-invalid-value submission_ref: Field required",
-        f"  {resolved}: schema-invalid-value contract: Field required",
-        f"  {resolved}: schema-invalid-value seeds: Input should be a valid dictionary or instance of ResolvedSeeds",
-        f"  {resolved}: schema-invalid-value provenance: Field required",
+        f"  {resolved}: error schema-invalid-value: submission_ref: Field required",
+        f"  {resolved}: error schema-invalid-value: contract: Field required",
+        f"  {resolved}: error schema-invalid-value: seeds: Input should be a valid dictionary or "
+        "instance of ResolvedSeeds",
+        f"  {resolved}: error schema-invalid-value: provenance: Field required",
         "hint: write it with `catalogctl resolve` or `preflight`",
     ]
 

@@ -98,7 +98,7 @@ def test_a_value_of_the_wrong_type_names_its_key(inputs: tuple[dict[str, Any], P
     resolved = tmp_path / "resolved.json"
     assert check(tmp_path, resealed(data), results, code=2).splitlines() == [
         f"error: {resolved}: its contract is not a resolved contract",
-        f"  {resolved}: schema-invalid-value contract.accuracy.thresholds.exact_match.reference: "
+        f"  {resolved}: error schema-invalid-value: contract.accuracy.thresholds.exact_match.reference: "
         "Input should be a valid number",
         "hint: write it with `catalogctl resolve` or `preflight`",
     ]

@@ -177,8 +177,8 @@ def test_invalid_submission_is_reported_with_positions(release: Path, submission
     replace_in(release.parent, "submission.yaml", "settings:", "setings:")
     err = refused(release, submission, output, code=1)
     assert (
-        f"  {submission}:6:1: schema-unknown-key unknown key `setings` in the document (did you mean `settings`?)"
-        in err
+        f"  {submission}:6:1: error schema-unknown-key: unknown key `setings` in the document (did "
+        "you mean `settings`?)" in err
     )
 
 

@@ -151,3 +151,14 @@ def test_an_upstream_that_is_a_url_is_the_remote(release: Path, submission: Path
     git(release, "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
     git(release, "config", "branch.main.remote", str(tmp_path / "origin.git"))
     assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
+
+
+def test_the_configured_default_remote_is_checked_when_none_is_named(
+    release: Path, submission: Path, tmp_path: Path
+) -> None:
+    git(release, "remote", "rename", "origin", "upstream")
+    git(release, "remote", "add", "fork", str(tmp_path / "nowhere.git"))
+    (release / "catalogctl.toml").write_text('default-remote = "upstream"\n')
+    assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
+    (release / "catalogctl.toml").write_text('default-remote = "fork"\n')
+    assert recorded_remote(release, submission, "--remote", "upstream") == str(tmp_path / "origin.git")  # named wins

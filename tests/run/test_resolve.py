@@ -88,7 +88,7 @@ def test_a_submission_states_one_kind_of_run(tmp_path: Path, extra: str, message
         message = "state endpoint_config and settings (an inference benchmark) or training (a training benchmark)"
     submission = write(tmp_path, "submission.yaml", text)
     stderr = run_cli("resolve", str(submission), "-C", str(tmp_path), code=1).stderr
-    where = f"{submission}:1:1: schema-invalid-value document"
+    where = f"{submission}:1:1: error schema-invalid-value: document"
     assert stderr == f"error: {submission} is not a valid submission\n  {where}: {message}\n"
 
 
