@@ -130,6 +130,46 @@ def freeze(
     out(render_release.freeze_text(result))
 
 
+def tag(
+    cohort: Annotated[str, typer.Argument(help="The cohort whose merged ruleset to tag, e.g. 2026-10-C0.")],
+    push: Annotated[
+        str | None, typer.Option("--push", metavar="REMOTE", help="Push the tag (and the branch, if needed).")
+    ] = None,
+    message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say which commit it would tag; write nothing.")] = False,
+    sign: Annotated[
+        bool, typer.Option("--sign", help="Sign the tag as git tag -s does with an SSH key (gpg.format=ssh).")
+    ] = False,
+    signing_key: Annotated[
+        str | None,
+        typer.Option("--signing-key", metavar="KEY", help="The SSH key to sign with (as for freeze --sign)."),
+    ] = None,
+    path: RepoOpt = None,
+) -> None:
+    """Tag a release whose ruleset reached the default branch by a pull request (freeze --no-tag).
+
+    Finds the commit of HEAD's history that added rulesets/COHORT.yaml (a merge brings in the
+    freeze commit itself; a squash is a new commit), checks it is on the default branch, holds the
+    ruleset unchanged and the contracts it froze, and makes the annotated release tag there.
+    Exit 0; 1 when the release refuses (contracts or ruleset changed) or the remote does; 2 on a
+    usage or environment error (nothing to tag, not on the default branch, lock file).
+    """
+    from catalogctl.release.freeze import FreezeRequest
+    from catalogctl.release.freeze import freeze as run_freeze
+    from catalogctl.render import release as render_release
+
+    request = FreezeRequest(
+        cohort=cohort,
+        dry_run=dry_run,
+        push=push,
+        message=message,
+        sign=sign or signing_key is not None,
+        signing_key=signing_key,
+        tag_only=True,
+    )
+    out(render_release.freeze_text(run_freeze(path or Path.cwd(), request)))
+
+
 def cohorts(
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,

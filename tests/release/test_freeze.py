@@ -472,7 +472,7 @@ def test_changelog_sections_stay_newest_first_below_unreleased(repo: Path, seeds
     freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
     freeze(repo, request("2026-09-C1"))
     text = (repo / "CHANGELOG.md").read_text()
-    assert text.startswith("# Catalog release notes\n\n## Unreleased\n\n- a note\n\n## 2026-09-C1\n")
+    assert text.startswith("# Catalog release notes\n\n## Unreleased\n\n## 2026-09-C1\n")
     assert text.index("## 2026-09-C1") < text.index("## 2026-09-C0")
 
 
