@@ -51,6 +51,7 @@ from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
 from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
 from catalogctl.release.plan import (
+    carried_over,
     check_resumed_seeds,
     members,
     previous_ruleset,
@@ -175,7 +176,13 @@ class _Freeze:
         refuse_links([gitrepo.GitTree(self.repo, head, "HEAD"), WorkingTree(self.root)], [self.ruleset_rel, CHANGELOG])
         resumed_text = self.uncommitted_ruleset()
         leftover = [p for rel in (self.ruleset_rel, CHANGELOG) for p in leftover_temporaries(self.root / rel)]
-        self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
+        try:
+            self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
+        except DirtyTree as exc:
+            if not self.request.dry_run:
+                raise
+            # A preview writes nothing, and reads HEAD's tree as the freeze would: say, don't refuse.
+            self.notes.append(f"{exc}: a real freeze would refuse ({exc.hint}); this preview reads HEAD's tree")
         self.clear_temporaries(leftover)
         planned, resumed = self.plan(head, resumed_text)
         if self.request.dry_run:
@@ -224,7 +231,9 @@ class _Freeze:
             self.notes.append(f"{self.cohort} skips {which} after {previous.cohort}")
         if self.request.tag:
             require_signed(catalog.suite, self.request.sign)
-        benchmarks = members(catalog, previous, self.request.add, self.request.remove)
+        add, carried = carried_over(previous, self.request.add)
+        self.notes.extend(carried)
+        benchmarks = members(catalog, previous, add, self.request.remove)
         refuse_pending(catalog, benchmarks)
         digests = {ident: contract_digest(catalog, ident) for ident in sorted(benchmarks)}
         resumed = None
