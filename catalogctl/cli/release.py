@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -100,6 +102,10 @@ def freeze(
             "key::LITERAL; default: git config user.signingKey.",
         ),
     ] = None,
+    today: Annotated[
+        str | None,
+        typer.Option("--today", metavar="YYYY-MM-DD", help="Warn of passed or skipped cohorts as of this date."),
+    ] = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
@@ -107,7 +113,9 @@ def freeze(
     The benchmarks of the previous cohort carry over unless added or removed. A rerun finishes
     an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
     pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
+    A submission date that has passed, or cohorts skipped, are warnings (stderr), --dry-run too.
     """
+    from catalogctl.errors import UsageError
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
     from catalogctl.render import release as render_release
@@ -126,7 +134,12 @@ def freeze(
         sign=sign or signing_key is not None,
         signing_key=signing_key,
     )
+    try:
+        request.today = dt.date.fromisoformat(today) if today else None
+    except ValueError:
+        raise UsageError(f"--today {today!r} is not a date: write YYYY-MM-DD") from None
     result = run_freeze(path or Path.cwd(), request)
+    sys.stderr.write(render_release.freeze_warnings_text(result))
     out(render_release.freeze_text(result))
 
 

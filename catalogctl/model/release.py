@@ -50,6 +50,7 @@ class FreezeResult(Report):
     pushed_refs: list[str] = Field(default_factory=list, description="the refs this run pushed")
     dry_run: bool = False
     notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list, description="the calendar's: a date passed, cohorts skipped")
     signing_key: str | None = Field(None, description="the key the tag is (or would be) signed with")
     signing_fingerprint: str | None = None
     signed: bool = Field(False, description="whether this run created a signed tag")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from catalogctl.catalog.cohorts import Cohort, skipped
+from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
@@ -49,6 +49,7 @@ from catalogctl.io.tree import WorkingTree
 from catalogctl.io.urls import redact_url
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
+from catalogctl.release.calendar import freeze_warnings
 from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
 from catalogctl.release.plan import (
     carried_over,
@@ -95,6 +96,7 @@ class FreezeRequest:
     skip_cohorts: int = 0
     sign: bool = False
     signing_key: str | None = None  # default: git config user.signingKey
+    today: dt.date | None = None  # the day the calendar's warnings count from (default: the day of `now`)
     tag_only: bool = False  # `catalogctl tag`: tag the commit that added the ruleset, never freeze anew
 
 
@@ -112,6 +114,7 @@ class _Freeze:
         self.notes: list[str] = []
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
         self.signer: Signer | None = None
+        self.warnings: list[str] = []  # the calendar's (see `release.calendar`)
 
     # -- where did the last attempt stop? -----------------------------------------------------
 
@@ -226,9 +229,9 @@ class _Freeze:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog
         previous = previous_ruleset(catalog, self.cohort, self.request.skip_cohorts)
-        if self.request.skip_cohorts and previous is not None:
-            which = skipped(Cohort.parse(previous.cohort), self.cohort)[1]
-            self.notes.append(f"{self.cohort} skips {which} after {previous.cohort}")
+        last = Cohort.parse(previous.cohort) if previous is not None else None
+        today = self.request.today or (self.request.now or dt.datetime.now(dt.UTC)).date()
+        self.warnings = freeze_warnings(self.cohort, last, today)
         if self.request.tag:
             require_signed(catalog.suite, self.request.sign)
         add, carried = carried_over(previous, self.request.add)
@@ -255,6 +258,7 @@ class _Freeze:
             ruleset_digest=digest,
             changelog_section=section,
             notes=self.notes,
+            warnings=self.warnings,
         )
         self.record_signer(planned)
         return planned, resumed

@@ -42,6 +42,11 @@ def freeze_text(result: FreezeResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def freeze_warnings_text(result: FreezeResult) -> str:
+    """The calendar's warnings of a freeze (for stderr), one a line; "" when none."""
+    return "".join(f"warning: {line}\n" for line in result.warnings)
+
+
 def _pushed(refs: list[str]) -> str:
     """What a push sent, in words."""
     names = [
