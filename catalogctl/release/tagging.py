@@ -17,7 +17,14 @@ from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.layout import SUITE_DIR, ruleset_path
 from catalogctl.catalog.loader import load_tree
-from catalogctl.errors import CatalogError, CatalogInvalid, RemoteProblem, RemoteUnreachable, UsageError
+from catalogctl.errors import (
+    CatalogError,
+    CatalogInvalid,
+    HistoryIncomplete,
+    RemoteProblem,
+    RemoteUnreachable,
+    UsageError,
+)
 from catalogctl.io import gitrepo
 from catalogctl.io.urls import redact_url
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset
@@ -106,6 +113,12 @@ def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitr
 def check_merged(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -> list[str]:
     """Refuse to tag `added` (the commit that added the cohort's ruleset on HEAD's branch) unless it
     is a release in all but its tag; the notes say what is tagged."""
+    if gitrepo.tags_not_fetched(repo):  # the release tag may exist on the remote: never make a second one
+        raise HistoryIncomplete(
+            f"this clone does not fetch tags (remote.origin.tagopt is --no-tags): tag `{cohort}` may exist on the "
+            "remote already; nothing was tagged",
+            "fetch them first: git fetch --tags origin",
+        )
     branch = _require_on_default_branch(repo, cohort, added)
     text = _require_unchanged(cohort, added, gitrepo.head(repo))
     notes = [f"{ruleset_path(cohort)} was added by {_short(added)} on `{branch}`: tagging that commit"]

@@ -256,3 +256,18 @@ def test_a_refused_branch_push_of_a_no_tag_freeze_names_the_branch(repo: Path, s
         f"hint: finish it: git push origin {head[:12]}:refs/heads/main, or rerun: "
         f"catalogctl freeze {COHORT} --no-tag --push origin\n"
     )
+
+
+def test_tag_in_a_clone_without_tags_fetches_them_first(repo: Path, origin: Path, tmp_path: Path) -> None:
+    freeze_on_release_branch(repo)
+    merge_on_remote(origin, tmp_path, squash=False)
+    back_on_main(repo)
+    run_cli("tag", COHORT, "--push", "origin", "-C", str(repo))
+    clone = tmp_path / "notags"
+    git(tmp_path, "clone", "-q", "--no-tags", str(origin), str(clone))
+    done = run_cli("tag", COHORT, "-C", str(clone), code=2)
+    assert done.stderr == (
+        f"error: this clone does not fetch tags (remote.origin.tagopt is --no-tags): tag `{COHORT}` may exist on "
+        "the remote already; nothing was tagged\nhint: fetch them first: git fetch --tags origin\n"
+    )
+    assert tags(clone) == []
