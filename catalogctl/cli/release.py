@@ -71,7 +71,12 @@ def freeze(
     add: Annotated[list[str] | None, typer.Option("--add", help="Add a benchmark (repeatable).")] = None,
     remove: Annotated[list[str] | None, typer.Option("--remove", help="Remove a benchmark (repeatable).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
-    no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
+    no_tag: Annotated[
+        bool,
+        typer.Option(
+            "--no-tag", help="Commit, but create no tag (a release branch: `catalogctl tag` after the merge)."
+        ),
+    ] = False,
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
     seeds: Annotated[

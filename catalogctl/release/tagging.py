@@ -154,4 +154,11 @@ def push_failure(
             "to update a branch checked out there); push to the bare repository or server the team shares "
             f"instead: {finish.replace(shown, 'REMOTE')}"
         )
+    elif isinstance(exc, RemoteProblem) and refs and refs[0].endswith(f":{branch}"):
+        # A refused branch is often a protected one: the release then goes through a pull request.
+        untag = f"git tag -d {cohort}, " if tagged else ""
+        hint += (
+            f"; if `{name}` is protected: {untag}git push {shown} {_short(commit)}:refs/heads/release/{cohort}, "
+            f"merge that pull request, then on `{name}`: catalogctl tag {cohort} --push {shown}"
+        )
     return type(exc)(f"{exc}; locally nothing is lost: {here}", hint)

@@ -247,15 +247,20 @@ def test_a_refused_tag_push_gives_the_command_that_finishes_it(repo: Path, serve
 
 def test_a_refused_branch_push_of_a_no_tag_freeze_names_the_branch(repo: Path, served: Path) -> None:
     hook = served / "hooks/update"
-    hook.write_text('#!/bin/sh\necho "main is protected" >&2\nexit 1\n')
+    hook.write_text('#!/bin/sh\n[ "$1" = refs/heads/main ] || exit 0\necho "main is protected" >&2\nexit 1\n')
     hook.chmod(0o755)
     done = run_cli("freeze", COHORT, "--no-tag", "--push", "origin", "-C", str(repo), code=1)
     head = git(repo, "rev-parse", "HEAD")
     assert done.stderr.endswith(
         f"; locally nothing is lost: commit {head[:12]} on main\n"
         f"hint: finish it: git push origin {head[:12]}:refs/heads/main, or rerun: "
-        f"catalogctl freeze {COHORT} --no-tag --push origin\n"
+        f"catalogctl freeze {COHORT} --no-tag --push origin; if `main` is protected: git push origin "
+        f"{head[:12]}:refs/heads/release/{COHORT}, merge that pull request, then on `main`: "
+        f"catalogctl tag {COHORT} --push origin\n"
     )
+    # the way the hint gives: a release branch, its pull request merged, then `tag`
+    git(repo, "push", "-q", "origin", f"{head[:12]}:refs/heads/release/{COHORT}")
+    assert git(served, "rev-parse", f"release/{COHORT}") == head
 
 
 def test_tag_in_a_clone_without_tags_fetches_them_first(repo: Path, origin: Path, tmp_path: Path) -> None:
