@@ -39,10 +39,22 @@ def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = 
         if adding is not None:
             note = f"tag `{ref}` not found: using {str(adding.id)[:12]}, the commit that added {path}"
             return ResolvedRef(ref, adding, note)
-    hint = "fetch it first: git fetch --tags origin"
+    raise RefNotFound(f"unknown ref `{ref}`", _fetch_hint(repo, ref))
+
+
+def _fetch_hint(repo: gitrepo.Repository, ref: str) -> str:
+    """The exact command that brings `ref` into this clone: a remote branch by its own refspec (a
+    clone of one branch, as CI makes them, fetches no other), else the tags; a shallow clone
+    also needs its full history."""
+    remote, _, branch = ref.partition("/")
+    refspec = f" +refs/heads/{branch}:refs/remotes/{ref}" if branch and remote in gitrepo.remote_names(repo) else ""
     if gitrepo.is_shallow(repo):
-        hint = "this is a shallow clone: fetch the full history (git fetch --unshallow --tags, or fetch-depth: 0)"
-    raise RefNotFound(f"unknown ref `{ref}`", hint)
+        fetch = f"git fetch --unshallow --tags {remote if refspec else 'origin'}{refspec}"
+        return (
+            f"this is a shallow clone, which may lack it: fetch the full history: {fetch} "
+            "(in GitHub Actions: actions/checkout with fetch-depth: 0)"
+        )
+    return f"fetch it first: git fetch {remote}{refspec}" if refspec else "fetch it first: git fetch --tags origin"
 
 
 def find_root(start: Path) -> Path:

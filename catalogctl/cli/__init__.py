@@ -21,6 +21,7 @@ COMMANDS: Commands = (
     ("show", catalog.show),
     ("diff", release.diff),
     ("freeze", release.freeze),
+    ("tag", release.tag),
     ("cohorts", release.cohorts),
     ("verify", release.verify),
     ("resolve", run.resolve),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -72,7 +74,12 @@ def freeze(
         list[str] | None, typer.Option("--remove", metavar="ID", help="Remove a benchmark (repeatable).")
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
-    no_tag: Annotated[bool, typer.Option("--no-tag", help="Commit, but create no tag.")] = False,
+    no_tag: Annotated[
+        bool,
+        typer.Option(
+            "--no-tag", help="Commit, but create no tag (a release branch: `catalogctl tag` after the merge)."
+        ),
+    ] = False,
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", metavar="TEXT", help="The tag's message.")] = None,
     seeds: Annotated[
@@ -103,6 +110,10 @@ def freeze(
             "key::LITERAL; default: git config user.signingKey.",
         ),
     ] = None,
+    today: Annotated[
+        str | None,
+        typer.Option("--today", metavar="YYYY-MM-DD", help="Warn of passed or skipped cohorts as of this date."),
+    ] = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: its ruleset, changelog, commit and tag.
@@ -111,7 +122,9 @@ def freeze(
     The benchmarks of the previous cohort carry over unless added or removed. A rerun finishes
     an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
     pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
+    A submission date that has passed, or cohorts skipped, are warnings (stderr), --dry-run too.
     """
+    from catalogctl.errors import UsageError
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
     from catalogctl.render import release as render_release
@@ -130,8 +143,53 @@ def freeze(
         sign=sign or signing_key is not None,
         signing_key=signing_key,
     )
+    try:
+        request.today = dt.date.fromisoformat(today) if today else None
+    except ValueError:
+        raise UsageError(f"--today {today!r} is not a date: write YYYY-MM-DD") from None
     result = run_freeze(path or Path.cwd(), request)
+    sys.stderr.write(render_release.freeze_warnings_text(result))
     out(render_release.freeze_text(result))
+
+
+def tag(
+    cohort: Annotated[str, typer.Argument(help="The cohort whose merged ruleset to tag, e.g. 2026-10-C0.")],
+    push: Annotated[
+        str | None, typer.Option("--push", metavar="REMOTE", help="Push the tag (and the branch, if needed).")
+    ] = None,
+    message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say which commit it would tag; write nothing.")] = False,
+    sign: Annotated[
+        bool, typer.Option("--sign", help="Sign the tag as git tag -s does with an SSH key (gpg.format=ssh).")
+    ] = False,
+    signing_key: Annotated[
+        str | None,
+        typer.Option("--signing-key", metavar="KEY", help="The SSH key to sign with (as for freeze --sign)."),
+    ] = None,
+    path: RepoOpt = None,
+) -> None:
+    """Tag a release merged by a pull request (freeze --no-tag).
+
+    Finds the commit of HEAD's history that added rulesets/COHORT.yaml (a merge brings in the
+    freeze commit itself; a squash is a new commit), checks it is on the default branch, holds the
+    ruleset unchanged and the contracts it froze, and makes the annotated release tag there.
+    Exit 0; 1 when the release refuses (contracts or ruleset changed) or the remote does; 2 on a
+    usage or environment error (nothing to tag, not on the default branch, lock file).
+    """
+    from catalogctl.release.freeze import FreezeRequest
+    from catalogctl.release.freeze import freeze as run_freeze
+    from catalogctl.render import release as render_release
+
+    request = FreezeRequest(
+        cohort=cohort,
+        dry_run=dry_run,
+        push=push,
+        message=message,
+        sign=sign or signing_key is not None,
+        signing_key=signing_key,
+        tag_only=True,
+    )
+    out(render_release.freeze_text(run_freeze(path or Path.cwd(), request)))
 
 
 def cohorts(

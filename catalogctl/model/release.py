@@ -37,7 +37,9 @@ class FreezeResult(Report):
     model_config = ConfigDict(frozen=False)  # the transaction records its steps as it goes
 
     cohort: str
-    state: Literal["frozen", "resumed", "already-frozen", "planned"]
+    state: Literal["frozen", "resumed", "tagged", "already-frozen", "planned"] = Field(
+        description="tagged: the commit that added the ruleset (a merged release pull request) was tagged"
+    )
     ruleset_path: str
     ruleset_text: str
     ruleset_digest: str
@@ -45,7 +47,10 @@ class FreezeResult(Report):
     commit: str | None = None
     tagged: bool = False
     pushed: bool = False
+    pushed_refs: list[str] = Field(default_factory=list, description="the refs this run pushed")
+    dry_run: bool = False
     notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list, description="the calendar's: a date passed, cohorts skipped")
     signing_key: str | None = Field(None, description="the key the tag is (or would be) signed with")
     signing_fingerprint: str | None = None
     signed: bool = Field(False, description="whether this run created a signed tag")

@@ -41,6 +41,7 @@ from catalogctl.errors import (
     EntityNotFound,
     EnvironmentProblem,
     RemoteProblem,
+    RemoteUnreachable,
     UsageError,
 )
 from catalogctl.io import gitrepo, sshsig
@@ -49,8 +50,10 @@ from catalogctl.io.tree import WorkingTree
 from catalogctl.io.urls import redact_url
 from catalogctl.model import Ruleset
 from catalogctl.model.release import FreezeResult
-from catalogctl.release.changelog import changelog_section, upsert_section
+from catalogctl.release.calendar import freeze_warnings
+from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
 from catalogctl.release.plan import (
+    carried_over,
     check_resumed_seeds,
     members,
     previous_ruleset,
@@ -62,6 +65,7 @@ from catalogctl.release.plan import (
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
+from catalogctl.release.tagging import check_merged, on_remote_branch, push_failure
 
 Failpoint = Callable[[str], None]
 
@@ -93,6 +97,8 @@ class FreezeRequest:
     skip_cohorts: int = 0
     sign: bool = False
     signing_key: str | None = None  # default: git config user.signingKey
+    today: dt.date | None = None  # the day the calendar's warnings count from (default: the day of `now`)
+    tag_only: bool = False  # `catalogctl tag`: tag the commit that added the ruleset, never freeze anew
 
 
 class _Freeze:
@@ -111,6 +117,7 @@ class _Freeze:
         self.notes: list[str] = []
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
         self.signer: Signer | None = None
+        self.warnings: list[str] = []  # the calendar's (see `release.calendar`)
 
     # -- where did the last attempt stop? -----------------------------------------------------
 
@@ -145,9 +152,17 @@ class _Freeze:
                     "a published tag never moves: ask the maintainers before replacing it",
                 )
             return self.finish(added, "already-frozen")
+        if added is not None and (self.request.tag_only or added.id != head.id):
+            return self.finish(added, "tagged")  # a merged release pull request, or `catalogctl tag`
         if added is not None:
             self.notes.append(f"{self.ruleset_rel} was committed in {str(added.id)[:12]} without its tag: finishing")
             return self.finish(added, "resumed")
+        if self.request.tag_only:
+            raise UsageError(
+                f"no commit in the history of HEAD ({str(head.id)[:12]}) added {self.ruleset_rel}: nothing to tag",
+                f"freeze it first (catalogctl freeze {self.cohort} --no-tag on a release branch), merge the pull "
+                "request, then tag on the default branch",
+            )
         return self.fresh(head)
 
     def check_locks(self) -> None:
@@ -167,7 +182,13 @@ class _Freeze:
         refuse_links([gitrepo.GitTree(self.repo, head, "HEAD"), WorkingTree(self.root)], [self.ruleset_rel, CHANGELOG])
         resumed_text = self.uncommitted_ruleset()
         leftover = [p for rel in (self.ruleset_rel, CHANGELOG) for p in leftover_temporaries(self.root / rel)]
-        self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
+        try:
+            self.refuse_dirty(resumed_text, {p.relative_to(self.root).as_posix() for p in leftover})
+        except DirtyTree as exc:
+            if not self.request.dry_run:
+                raise
+            # A preview writes nothing, and reads HEAD's tree as the freeze would: say, don't refuse.
+            self.notes.append(f"{exc}: a real freeze would refuse ({exc.hint}); this preview reads HEAD's tree")
         self.clear_temporaries(leftover)
         planned, resumed = self.plan(head, resumed_text)
         if self.request.dry_run:
@@ -211,12 +232,14 @@ class _Freeze:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog
         previous = previous_ruleset(catalog, self.cohort, self.request.skip_cohorts, self.calendar)
-        if self.request.skip_cohorts and previous is not None:
-            which = self.calendar.skipped(Cohort.parse(previous.cohort), self.cohort)[1]
-            self.notes.append(f"{self.cohort} skips {which} after {previous.cohort}")
+        last = Cohort.parse(previous.cohort) if previous is not None else None
+        today = self.request.today or (self.request.now or dt.datetime.now(dt.UTC)).date()
+        self.warnings = freeze_warnings(self.cohort, last, today, self.calendar)
         if self.request.tag:
             require_signed(catalog.suite, self.request.sign)
-        benchmarks = members(catalog, previous, self.request.add, self.request.remove)
+        add, carried = carried_over(previous, self.request.add)
+        self.notes.extend(carried)
+        benchmarks = members(catalog, previous, add, self.request.remove)
         refuse_pending(catalog, benchmarks)
         digests = {ident: contract_digest(catalog, ident) for ident in sorted(benchmarks)}
         resumed = None
@@ -226,7 +249,10 @@ class _Freeze:
         ruleset = self.build(catalog, previous, digests, head, resumed)
         text = render_ruleset(ruleset)
         digest = ruleset_digest(text.encode())
-        section = changelog_section(self.repo, catalog, ruleset, previous, digest)
+        notes = unreleased_notes(self.committed_changelog(head))
+        if notes:
+            self.notes.append(f"the notes under Unreleased in {CHANGELOG} are released with {self.cohort}")
+        section = changelog_section(self.repo, catalog, ruleset, previous, digest, notes)
         planned = FreezeResult(
             cohort=self.cohort.id,
             state="planned",
@@ -235,6 +261,7 @@ class _Freeze:
             ruleset_digest=digest,
             changelog_section=section,
             notes=self.notes,
+            warnings=self.warnings,
         )
         self.record_signer(planned)
         return planned, resumed
@@ -243,17 +270,20 @@ class _Freeze:
         if self.signer is not None:
             result.signing_key, result.signing_fingerprint = self.signer.key, self.signer.fingerprint
 
-    def contents(self, head: gitrepo.Commit, planned: FreezeResult) -> dict[str, bytes]:
-        """The bytes of the ruleset and of the changelog that the commit will hold."""
+    def committed_changelog(self, head: gitrepo.Commit) -> str:
+        """HEAD's CHANGELOG.md: the section goes into it, never into what the disk holds meanwhile."""
         committed = gitrepo.GitTree(self.repo, head, "HEAD")
-        # The section goes into HEAD's text: the commit never holds what the disk holds meanwhile.
         base = committed.read(CHANGELOG) if committed.kind(CHANGELOG) else None
         try:
-            current = (base or b"# Catalog release notes\n").decode("utf-8")
+            return (base or b"# Catalog release notes\n").decode("utf-8")
         except UnicodeDecodeError as exc:
             raise EnvironmentProblem(
                 f"{CHANGELOG} is not UTF-8 (byte {exc.start}): nothing was frozen", "save it as UTF-8 and commit it"
             ) from None
+
+    def contents(self, head: gitrepo.Commit, planned: FreezeResult) -> dict[str, bytes]:
+        """The bytes of the ruleset and of the changelog that the commit will hold."""
+        current = self.committed_changelog(head)
         new_changelog = upsert_section(current, self.cohort.id, planned.changelog_section)
         return {self.ruleset_rel: planned.ruleset_text.encode(), CHANGELOG: new_changelog.encode()}
 
@@ -357,7 +387,9 @@ class _Freeze:
 
     # -- tag and push ---------------------------------------------------------------------------
 
-    def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "already-frozen"]) -> FreezeResult:
+    def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "tagged", "already-frozen"]) -> FreezeResult:
+        if state == "tagged":
+            self.notes.extend(check_merged(self.repo, self.cohort.id, commit))
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
         self.refuse_another_request(commit, text, state)
@@ -376,6 +408,7 @@ class _Freeze:
             commit=str(commit.id),
             tagged=state == "already-frozen",
             notes=self.notes,  # a copy: every note is in by now
+            dry_run=self.request.dry_run,
         )
         self.record_signer(result)
         if self.request.dry_run:
@@ -445,9 +478,18 @@ class _Freeze:
             self.failpoint("tag")
             result.tagged, result.signed = True, signed is not None
         if self.request.push:
-            self.push(commit)
+            result.pushed_refs = self.push_or_explain(commit)
             result.pushed = True
         return result
+
+    def push_or_explain(self, commit: gitrepo.Commit) -> list[str]:
+        """Push; a failure says what exists here and the exact commands that finish the release."""
+        try:
+            return self.push(commit)
+        except (RemoteProblem, RemoteUnreachable) as exc:
+            verb = "tag" if self.request.tag_only else "freeze"
+            rerun = f"catalogctl {verb} {self.cohort}" + ("" if self.request.tag else " --no-tag")
+            raise push_failure(self.repo, exc, self.cohort.id, self.request.push or "", commit, rerun) from None
 
     def check_remote_before(self, commit: gitrepo.Commit | None) -> dict[str, str]:
         remote = self.request.push
@@ -468,6 +510,8 @@ class _Freeze:
         `commit`'s history (else the server refuses it after we committed and tagged)."""
         branch = gitrepo.branch_name(self.repo)
         there = refs.get(branch)
+        if on_remote_branch(self.repo, str(commit.id), there):
+            return  # the remote's branch has the release (a merged pull request): only the tag goes
         if there is not None and not gitrepo.contains(self.repo, commit, there):
             short, remote = branch.removeprefix("refs/heads/"), redact_url(self.request.push or "")
             raise RemoteProblem(
@@ -476,21 +520,25 @@ class _Freeze:
                 f"bring {short} up to date (git pull --rebase {remote} {short}), then rerun freeze",
             )
 
-    def push(self, commit: gitrepo.Commit) -> None:
+    def push(self, commit: gitrepo.Commit) -> list[str]:
+        """Push the branch (unless the remote's has the release) and the tag; returns what was pushed."""
         remote = self.request.push
         assert remote is not None
         branch = gitrepo.branch_name(self.repo)
         release, tag_ref = str(commit.id), f"refs/tags/{self.cohort}"
         refs = self.check_remote_before(commit)
+        pushed: list[str] = []
         if refs.get(tag_ref) == release:
-            return  # already published: a rerun after success pushes nothing
-        if refs.get(branch) != release:
+            return pushed  # already published: a rerun after success pushes nothing
+        if not on_remote_branch(self.repo, release, refs.get(branch)):
             # The release commit, not whatever the branch holds now (a rerun may come later).
             gitrepo.push(self.repo, remote, [f"{release}:{branch}"])
+            pushed.append(branch)
         self.failpoint("push")
         if gitrepo.tag_state(self.repo, self.cohort.id) is not None:
             self.check_remote_before(commit)  # again, right before: pygit2 would move a remote tag
             gitrepo.push(self.repo, remote, [f"{tag_ref}:{tag_ref}"])
+            pushed.append(tag_ref)
         after = gitrepo.remote_refs(self.repo, remote)
         tag_there = after.get(tag_ref)
         if self.request.tag and tag_there != release:
@@ -498,8 +546,9 @@ class _Freeze:
                 f"after the push, `{redact_url(remote)}` has tag `{self.cohort}` at {(tag_there or 'nothing')[:12]}, "
                 f"not {release[:12]}"
             )
-        if not self.request.tag and after.get(branch) != release:
+        if not self.request.tag and not on_remote_branch(self.repo, release, after.get(branch)):
             raise RemoteProblem(f"after the push, `{redact_url(remote)}` does not show {release[:12]} on {branch}")
+        return pushed
 
 
 def freeze(path: Path, request: FreezeRequest, failpoint: Failpoint = _no_failpoint) -> FreezeResult:

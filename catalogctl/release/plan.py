@@ -43,6 +43,18 @@ def previous_ruleset(
     return frozen[last]
 
 
+def carried_over(previous: Ruleset | None, add: list[str]) -> tuple[list[str], list[str]]:
+    """`add` without the benchmarks the previous cohort carries over anyway, and a note for each:
+    adding one again asks for what the cohort has, so a script can be rerun."""
+    carried = {b.id for b in previous.benchmarks} if previous else set()
+    notes = [
+        f"`{ident}` is already in {previous.cohort} and carries over: --add {ident} changes nothing"
+        for ident in dict.fromkeys(add)
+        if ident in carried and previous
+    ]
+    return [ident for ident in add if ident not in carried], notes
+
+
 def members(catalog: Catalog, previous: Ruleset | None, add: list[str], remove: list[str]) -> set[str]:
     """The previous cohort's benchmarks with `add` and without `remove`; every problem at once."""
     carried = {b.id for b in previous.benchmarks} if previous else set()
@@ -51,8 +63,6 @@ def members(catalog: Catalog, previous: Ruleset | None, add: list[str], remove: 
         if ident not in catalog.benchmarks:
             hint = did_you_mean(ident, catalog.benchmarks)
             problems.append(f"unknown benchmark `{ident}`" + (f" ({hint})" if hint else ""))
-        elif ident in carried:
-            problems.append(f"`{ident}` is already in {previous.cohort if previous else 'the cohort'}")
     for ident in remove:
         if ident not in carried:
             problems.append(f"`{ident}` is not in the previous cohort, so it cannot be removed")

@@ -27,15 +27,33 @@ def freeze_text(result: FreezeResult) -> str:
         return "\n".join([*lines, _signing_plan(result)]) + "\n"
     if result.state == "already-frozen" and not result.pushed:
         return "\n".join(lines) + "\n"
+    if result.dry_run:
+        lines.append(f"dry run: nothing written. {result.cohort} would be tagged at {(result.commit or '')[:12]}")
+        return "\n".join([*lines, _signing_plan(result)]) + "\n"
     done = [f"committed {result.ruleset_path} and CHANGELOG.md in {(result.commit or '')[:12]}"]
+    if result.state == "tagged":
+        done = [f"the commit that added {result.ruleset_path} is {(result.commit or '')[:12]}"]
     if result.tagged:
         signed = f", signed with {result.signing_key} ({result.signing_fingerprint})" if result.signed else ""
         done.append(f"tagged {result.cohort} (ruleset digest {result.ruleset_digest}){signed}")
     if result.pushed:
-        done.append("pushed the branch and the tag")
-    verb = "finished" if result.state == "resumed" else "froze" if result.state == "frozen" else "checked"
+        done.append(_pushed(result.pushed_refs))
+    verb = {"resumed": "finished", "frozen": "froze", "tagged": "released"}.get(result.state, "checked")
     lines.append(f"{verb} {result.cohort}: " + "; ".join(done))
     return "\n".join(lines) + "\n"
+
+
+def freeze_warnings_text(result: FreezeResult) -> str:
+    """The calendar's warnings of a freeze (for stderr), one a line; "" when none."""
+    return "".join(f"warning: {line}\n" for line in result.warnings)
+
+
+def _pushed(refs: list[str]) -> str:
+    """What a push sent, in words."""
+    names = [
+        "the tag" if ref.startswith("refs/tags/") else f"the branch {ref.removeprefix('refs/heads/')}" for ref in refs
+    ]
+    return f"pushed {' and '.join(names)}" if names else "the remote already had them"
 
 
 def signer_cell(signature: Signature | None) -> str:

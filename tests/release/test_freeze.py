@@ -178,8 +178,8 @@ def test_a_cohort_that_skips_cohorts_needs_skip_cohorts(repo: Path, seeds_a: Pat
     done = run_cli("freeze", "2026-12-C1", "--skip-cohorts", "1", "-C", str(repo), code=2)
     assert done.stderr == "error: 2026-12-C1 follows 2026-12-C0 and skips no cohort\nhint: drop --skip-cohorts\n"
     assert snapshot(repo) == before
-    done = run_cli("freeze", "2027-01-C0", "--skip-cohorts", "1", "-C", str(repo))
-    assert done.stdout.startswith("note: 2027-01-C0 skips 1 cohort (2026-12-C1) after 2026-12-C0\n")
+    done = run_cli("freeze", "2027-01-C0", "--skip-cohorts", "1", "--today", "2026-12-01", "-C", str(repo))
+    assert done.stderr == "warning: 2027-01-C0 skips 1 cohort (2026-12-C1) after 2026-12-C0: they get no ruleset\n"
     assert ruleset_at(repo, "2027-01-C0").previous == "2026-12-C0"
 
 
@@ -472,7 +472,7 @@ def test_changelog_sections_stay_newest_first_below_unreleased(repo: Path, seeds
     freeze(repo, request("2026-09-C0", add=["gsm8k"], seeds_file=seeds_a))
     freeze(repo, request("2026-09-C1"))
     text = (repo / "CHANGELOG.md").read_text()
-    assert text.startswith("# Catalog release notes\n\n## Unreleased\n\n- a note\n\n## 2026-09-C1\n")
+    assert text.startswith("# Catalog release notes\n\n## Unreleased\n\n## 2026-09-C1\n")
     assert text.index("## 2026-09-C1") < text.index("## 2026-09-C0")
 
 

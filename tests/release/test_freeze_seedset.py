@@ -11,9 +11,9 @@ from submission_checker.seed_sets import bundled_seed_sets_path, load_seed_sets
 
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.release.freeze import FreezeRequest, freeze
-from tests.helpers import REPO_ROOT, commit_all, replace_in, run_cli, write
+from tests.helpers import REPO_ROOT, commit_all, git, replace_in, run_cli, write
 from tests.release.test_freeze import NOW, ruleset_at
-from tests.release_repo import SEEDS_A, make_freezable
+from tests.release_repo import SEEDS_A, bare_origin, make_freezable
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mlperf"
 SEEDSET = FIXTURES / "seed_sets.yaml"
@@ -97,7 +97,7 @@ def readme_block(after: str) -> list[str]:
 
 
 def test_the_readme_maintainer_flow_imports_the_published_set_and_prints_what_catalogctl_prints(repo: Path) -> None:
-    flow = readme_block("The maintainer's flow, in a scratch copy of this repository:")
+    flow = readme_block("The maintainer's flow, in a scratch copy of this repository whose `origin` is a bare")
     published = str(SEEDSET.relative_to(REPO_ROOT))
     first = f'$ catalogctl freeze 2026-10-C1 --add gsm8k --seeds {published} -m "October, second round"'
     assert first in flow
@@ -113,6 +113,12 @@ def test_the_readme_maintainer_flow_imports_the_published_set_and_prints_what_ca
     cohorts = run_cli("cohorts", "-C", str(repo)).stdout.splitlines()
     at = flow.index("$ catalogctl cohorts")
     assert flow[at + 1 : at + 1 + len(cohorts)] == cohorts
+    # the flow ends in a push that works: its origin is a bare repository, as its first line makes it
+    assert flow[0].startswith("$ git clone -q --bare . /tmp/catalog.git && git clone -q /tmp/catalog.git ")
+    git(repo, "remote", "add", "origin", str(bare_origin(repo.parent)))
+    push = next(line for line in flow if line.startswith("$ git push origin "))
+    git(repo, *push.removeprefix("$ git ").split("#", 1)[0].split())
+    assert git(repo.parent / "origin.git", "rev-parse", "2026-11-C0^{commit}") == git(repo, "rev-parse", "HEAD")
 
 
 def test_the_readme_and_the_fixtures_say_which_set_is_which() -> None:

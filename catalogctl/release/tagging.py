@@ -1,0 +1,164 @@
+"""Finishing a release on a protected default branch: `catalogctl tag`, and `freeze` run again
+after the release pull request was merged; and what to say when a push fails.
+
+Nobody commits to a protected branch: the freeze commit (`freeze --no-tag`) goes on a release
+branch, the pull request is merged, and the tag is made on the default branch at the commit that
+added `rulesets/<cohort>.yaml` there, the release statement's commit. A merge commit brings the
+release branch's freeze commit itself in, so that commit is tagged; a squash writes a new commit
+with the same files, and the squash commit is the one that added the ruleset. Before the tag is
+made, that commit must be on the default branch, the ruleset must still be the one it added, and
+the contracts it holds must have the digests the ruleset froze: a squash of a release branch cut
+before another change to a benchmark holds both, and the tag would name contracts nobody froze.
+"""
+
+from __future__ import annotations
+
+from catalogctl.catalog.contract import contract_digest
+from catalogctl.catalog.diagnostics import errors_only
+from catalogctl.catalog.layout import SUITE_DIR, ruleset_path
+from catalogctl.catalog.loader import load_tree
+from catalogctl.errors import (
+    CatalogError,
+    CatalogInvalid,
+    HistoryIncomplete,
+    RemoteProblem,
+    RemoteUnreachable,
+    UsageError,
+)
+from catalogctl.io import gitrepo
+from catalogctl.io.urls import redact_url
+from catalogctl.release.ruleset import parse_ruleset, render_ruleset
+
+
+def _short(commit: gitrepo.Commit | str) -> str:
+    return (commit if isinstance(commit, str) else str(commit.id))[:12]
+
+
+def on_remote_branch(repo: gitrepo.Repository, commit: str, tip: str | None) -> bool:
+    """Whether the remote's branch tip `tip` is `commit` or has it in its history (a merged pull
+    request): then only the tag needs pushing."""
+    return tip is not None and gitrepo.has_commit(repo, tip) and gitrepo.is_ancestor(repo, commit, tip)
+
+
+def _require_on_default_branch(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -> str:
+    """The default branch `added` is on; refused when it is not on it (yet)."""
+    tips = gitrepo.default_branch_tips(repo)
+    for ref, tip in tips.items():
+        if gitrepo.is_ancestor(repo, str(added.id), tip):
+            return ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+    name = gitrepo.DEFAULT_BRANCH.removeprefix("refs/heads/")
+    if tips:
+        name = next(iter(tips)).removeprefix("refs/heads/").removeprefix("refs/remotes/origin/")
+    raise UsageError(
+        f"{_short(added)}, which added {ruleset_path(cohort)}, is not on the default branch `{name}`: "
+        "a release is tagged on the default branch; nothing was tagged",
+        f"merge the release pull request first, then on `{name}` (git switch {name} && git pull): "
+        f"catalogctl tag {cohort}",
+    )
+
+
+def _require_unchanged(cohort: str, added: gitrepo.Commit, head: gitrepo.Commit) -> bytes:
+    """The ruleset `added` added, which HEAD must still hold byte for byte."""
+    path = ruleset_path(cohort)
+    text = gitrepo.read_blob(added, path)
+    now = gitrepo.read_blob_or_none(head, path)
+    if now != text:
+        state = "deleted" if now is None else "edited"
+        raise CatalogError(
+            f"{path} was {state} after {_short(added)} added it (HEAD is {_short(head)}): a frozen ruleset never "
+            "changes; nothing was tagged",
+            f"restore the ruleset {_short(added)} added (git checkout {_short(added)} -- {path}) in a pull request",
+        )
+    return text
+
+
+def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit, text: bytes) -> str:
+    """Refuse a commit whose contracts are not the ones the ruleset froze; a note when its catalog
+    tree is another than the one frozen (files that change no contract, e.g. a squash over display
+    edits)."""
+    path = ruleset_path(cohort)
+    ruleset = parse_ruleset(text, path)
+    if render_ruleset(ruleset).encode() != text:
+        raise CatalogError(
+            f"{path} at {_short(added)} is not byte for byte what freeze writes: nothing was tagged",
+            "a ruleset is written by catalogctl freeze, never by hand: freeze the cohort again on a release branch",
+        )
+    result = load_tree(gitrepo.GitTree(repo, added, cohort))
+    errors = errors_only(result.diagnostics)
+    if errors:
+        raise CatalogInvalid(f"the catalog at {_short(added)} is invalid: nothing was tagged", errors)
+    found = []
+    for entry in ruleset.benchmarks:
+        if entry.id not in result.catalog.benchmarks:
+            found.append(f"`{entry.id}` is not in the catalog there")
+            continue
+        digest = contract_digest(result.catalog, entry.id)
+        if digest != entry.digest:
+            found.append(f"`{entry.id}` has contract digest {digest[:19]}…, the ruleset froze {entry.digest[:19]}…")
+    if found:
+        raise CatalogError(
+            f"the contracts at {_short(added)} are not the ones {path} froze: {'; '.join(found)}; nothing was tagged",
+            "the merge brought another change to these contracts in with the ruleset (a squash of a branch cut "
+            "before it?): ask the maintainers; a tag there would name contracts nobody froze",
+        )
+    tree = gitrepo.subtree_id(added, SUITE_DIR)
+    if tree != ruleset.catalog_tree:
+        return (
+            f"{SUITE_DIR}/ at {_short(added)} is tree {tree[:12]}, not {ruleset.catalog_tree[:12]} as frozen: "
+            "files that change no contract differ"
+        )
+    return ""
+
+
+def check_merged(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -> list[str]:
+    """Refuse to tag `added` (the commit that added the cohort's ruleset on HEAD's branch) unless it
+    is a release in all but its tag; the notes say what is tagged."""
+    if gitrepo.tags_not_fetched(repo):  # the release tag may exist on the remote: never make a second one
+        raise HistoryIncomplete(
+            f"this clone does not fetch tags (remote.origin.tagopt is --no-tags): tag `{cohort}` may exist on the "
+            "remote already; nothing was tagged",
+            "fetch them first: git fetch --tags origin",
+        )
+    branch = _require_on_default_branch(repo, cohort, added)
+    text = _require_unchanged(cohort, added, gitrepo.head(repo))
+    notes = [f"{ruleset_path(cohort)} was added by {_short(added)} on `{branch}`: tagging that commit"]
+    tree_note = _require_frozen_contracts(repo, cohort, added, text)
+    return notes + ([tree_note] if tree_note else [])
+
+
+def push_failure(
+    repo: gitrepo.Repository,
+    exc: RemoteProblem | RemoteUnreachable,
+    cohort: str,
+    remote: str,
+    commit: gitrepo.Commit,
+    rerun: str,
+) -> RemoteProblem | RemoteUnreachable:
+    """`exc` (the same class, so the same exit code) saying what exists locally and the exact
+    commands that finish the release: `git push`, or `rerun` (the catalogctl command) with --push."""
+    shown, branch = redact_url(remote), gitrepo.branch_name(repo)
+    try:
+        there = gitrepo.remote_refs(repo, remote).get(branch)
+    except (RemoteProblem, RemoteUnreachable):
+        there = None  # unknown: the command below pushes the branch too, which is harmless when it is there
+    tagged = gitrepo.tag_state(repo, cohort) is not None
+    name = branch.removeprefix("refs/heads/")
+    here = f"commit {_short(commit)} on {name}" + (f", tagged `{cohort}`" if tagged else "")
+    refs = [] if on_remote_branch(repo, str(commit.id), there) else [f"{_short(commit)}:{branch}"]
+    refs += [f"refs/tags/{cohort}"] if tagged else []
+    finish = f"git push {shown} {' '.join(refs)}, or rerun: {rerun} --push {shown}"
+    hint = f"finish it: {finish}"
+    if "non-bare" in str(exc):
+        hint = (
+            f"`{shown}` is a clone with a working tree: libgit2 pushes only to bare repositories (and git refuses "
+            "to update a branch checked out there); push to the bare repository or server the team shares "
+            f"instead: {finish.replace(shown, 'REMOTE')}"
+        )
+    elif isinstance(exc, RemoteProblem) and refs and refs[0].endswith(f":{branch}"):
+        # A refused branch is often a protected one: the release then goes through a pull request.
+        untag = f"git tag -d {cohort}, " if tagged else ""
+        hint += (
+            f"; if `{name}` is protected: {untag}git push {shown} {_short(commit)}:refs/heads/release/{cohort}, "
+            f"merge that pull request, then on `{name}`: catalogctl tag {cohort} --push {shown}"
+        )
+    return type(exc)(f"{exc}; locally nothing is lost: {here}", hint)
