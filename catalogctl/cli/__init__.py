@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from catalogctl.cli import catalog, datasets, gate, release, run
+from catalogctl.cli import catalog, datasets, gate, release, run, site
 from catalogctl.cli.boundary import guarded
 from catalogctl.cli.common import app
 
@@ -22,6 +22,7 @@ COMMANDS: Commands = (
     ("freeze", release.freeze),
     ("cohorts", release.cohorts),
     ("verify", release.verify),
+    ("site", site.site),
     ("resolve", run.resolve),
     ("preflight", run.preflight),
     ("check", run.check),
