@@ -11,7 +11,9 @@ from catalogctl.cli.common import RefOpt, RepoOpt, out
 
 
 def site(
-    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to build the site in (replaced whole).")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="DIR", help="The folder to build the site in (replaced whole).")
+    ],
     ref: RefOpt = None,
     path: RepoOpt = None,
 ) -> None:

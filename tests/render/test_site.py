@@ -161,3 +161,7 @@ def test_a_catalog_outside_git_has_no_releases_to_publish(catalog_dir: Path, tmp
         "hint: run inside a clone of the catalog repository, or pass its path\n"
     )
     assert not (tmp_path / "site").exists()
+
+
+def test_inline_code_is_escaped_first() -> None:
+    assert site_render.inline_code("`preflight`: <b> & `x`") == "<code>preflight</code>: &lt;b&gt; &amp; <code>x</code>"

@@ -125,8 +125,10 @@ def test_search_finds_gpt_oss_120b(site: Path, browser: BrowserContext) -> None:
     page.fill("#q", "gpt-oss-120b")
     results = page.locator("#results li")
     texts = results.all_inner_texts()
-    assert any(t.startswith("benchmark") and "gpt-oss-120b reasoning" in t for t in texts), texts
-    assert any(t.startswith("model") for t in texts), texts
+    # Those matching by id or title first, then those only used by it (its datasets and metrics).
+    assert texts[0] == "benchmark gpt-oss-120b gpt-oss-120b reasoning", texts
+    assert texts[1] == "model gpt-oss-120b gpt-oss-120b\nused by gpt-oss-120b", texts
+    assert any(t.startswith("dataset aime25") for t in texts[2:]), texts
     page.locator("#results li a", has_text="gpt-oss-120b").first.click()
     page.wait_for_load_state("load")
     assert page.url.endswith("/benchmarks/gpt-oss-120b/index.html")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from catalogctl.diff.markdown import describe
 from catalogctl.errors import EnvironmentProblem, UsageError
@@ -45,6 +45,12 @@ def short_digest(digest: str) -> Markup:
     return Markup('<code class="digest" title="{}">{}…</code>').format(digest, digest[:19])
 
 
+def inline_code(text: str) -> Markup:
+    """Text whose `backticked` words are code (the exit-code table is written in Markdown)."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
+
+
 def environment() -> jinja2.Environment:
     """The templates shipped in this package, HTML autoescaped."""
     env = jinja2.Environment(
@@ -56,6 +62,7 @@ def environment() -> jinja2.Environment:
     env.filters["describe"] = describe
     env.filters["t"] = localized
     env.filters["short"] = short_digest
+    env.filters["inline_code"] = inline_code
     return env
 
 

@@ -6,12 +6,17 @@
   var list = document.getElementById("results");
   var count = document.getElementById("search-count");
   var root = "../";
-  function haystack(e) {
+  // An entry matches when every term is in its id, titles or the benchmarks using it; those
+  // matching by id or title come first.
+  function own(e) {
     var words = [e.id, e.kind, e.title.text];
     for (var lang in e.title.i18n) { words.push(e.title.i18n[lang]); }
-    return words.concat(e.used_by).join(" ").toLowerCase();
+    return words.join(" ").toLowerCase();
   }
-  var prepared = entries.map(function (e) { return { entry: e, text: haystack(e) }; });
+  var prepared = entries.map(function (e) {
+    var text = own(e);
+    return { entry: e, own: text, all: text + " " + e.used_by.join(" ").toLowerCase() };
+  });
   function item(e) {
     var li = document.createElement("li");
     var kind = document.createElement("span");
@@ -23,6 +28,7 @@
     code.textContent = e.id;
     link.appendChild(code);
     li.appendChild(kind);
+    li.appendChild(document.createTextNode(" "));
     li.appendChild(link);
     li.appendChild(document.createTextNode(" " + e.title.text));
     if (e.used_by.length) {
@@ -45,9 +51,9 @@
     var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
     list.textContent = "";
     if (!terms.length) { count.textContent = "Type to search " + entries.length + " entries."; return; }
-    var found = prepared.filter(function (p) {
-      return terms.every(function (t) { return p.text.indexOf(t) >= 0; });
-    });
+    function has(text) { return terms.every(function (t) { return text.indexOf(t) >= 0; }); }
+    var found = prepared.filter(function (p) { return has(p.own); })
+      .concat(prepared.filter(function (p) { return !has(p.own) && has(p.all); }));
     found.slice(0, 100).forEach(function (p) { list.appendChild(item(p.entry)); });
     count.textContent = found.length + (found.length === 1 ? " result" : " results") + (found.length > 100 ? " (first 100 shown)" : "");
   }
