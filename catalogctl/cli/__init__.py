@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from catalogctl.cli import catalog, datasets, gate, release, run
+from catalogctl.cli import catalog, datasets, gate, release, run, site
 from catalogctl.cli.boundary import guarded
 from catalogctl.cli.common import app
 from catalogctl.cli.helptext import Command, summary
@@ -24,6 +24,7 @@ COMMANDS: Commands = (
     ("tag", release.tag),
     ("cohorts", release.cohorts),
     ("verify", release.verify),
+    ("site", site.site),
     ("resolve", run.resolve),
     ("preflight", run.preflight),
     ("check", run.check),

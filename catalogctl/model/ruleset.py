@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 from pydantic import Field, model_validator
 
@@ -38,7 +39,7 @@ class Ruleset(StrictModel):
     @model_validator(mode="after")
     def _unique(self) -> Ruleset:
         for what, ids in (("benchmark", [b.id for b in self.benchmarks]), ("seed set", [s.id for s in self.seed_sets])):
-            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            dupes = sorted(i for i, n in Counter(ids).items() if n > 1)  # list.count was quadratic
             if dupes:
                 raise ValueError(f"{what} listed twice: {', '.join(dupes)}")
         return self

@@ -1,0 +1,318 @@
+"""The data of the static site (`catalogctl site`): every page's content, gathered once from the
+same models the other verbs return, and laid out by `render.site`.
+
+- the cohorts and their releases: `release.releases.list_cohorts` (as `catalogctl cohorts`);
+- what changed between consecutive cohorts: `diff.trees.diff_trees` (as `catalogctl diff`);
+- each benchmark's contract: `catalog.contract.resolve_contract` (as `show --resolved`);
+- seed windows: `catalog.seeds`; the exit codes: the table of `catalogctl.errors`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any, Literal
+
+from catalogctl import errors
+from catalogctl.authoring.site_contract import contract_sections
+from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.contract import digest_of, metric_keys, resolve_contract
+from catalogctl.catalog.diagnostics import errors_only
+from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.seeds import rotation_due, valid_sets
+from catalogctl.catalog.source import find_root, open_tree
+from catalogctl.diff.markdown import describe
+from catalogctl.diff.trees import diff_trees
+from catalogctl.errors import CatalogError, CatalogInvalid
+from catalogctl.io import gitrepo
+from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
+from catalogctl.model.common import I18n
+from catalogctl.model.diff import DiffReport
+from catalogctl.model.release import CohortInfo
+from catalogctl.model.site import (
+    BenchmarkPage,
+    CohortBenchmark,
+    CohortPage,
+    ExitCode,
+    HistoryEntry,
+    Localized,
+    NextCohortSummary,
+    SearchEntry,
+    SeedWindow,
+    SiteData,
+    SubmitBenchmark,
+    SubmitGuide,
+    Timeline,
+    TimelineColumn,
+    TimelineRow,
+)
+from catalogctl.release.releases import list_cohorts, releases
+from catalogctl.release.signers import trust_for
+from catalogctl.version import __version__
+
+BASE_LANGUAGE = "en"  # the language the catalog's own display copy is written in
+
+
+def localized(value: Any, i18n: I18n | None, field: str) -> Localized:
+    """A display field and its translations (languages whose block has that field)."""
+    copies = {lang: getattr(copy, field) for lang, copy in (i18n or {}).items()}
+    return Localized(text=str(value or ""), i18n={lang: str(t) for lang, t in copies.items() if t})
+
+
+def benchmark_url(ident: str) -> str:
+    """A benchmark's page, relative to the site's root (a stable URL)."""
+    return f"benchmarks/{ident}/index.html"
+
+
+def cohort_url(ident: str) -> str:
+    """A cohort's page, relative to the site's root (a stable URL)."""
+    return f"cohorts/{ident}/index.html"
+
+
+def gather_site(path: Path | None = None, ref: str | None = None, today: dt.date | None = None) -> SiteData:
+    """The site of the catalog at `ref` (default: the working tree) of the repository at `path`;
+    an invalid catalog is refused (exit 1), as a freeze refuses it."""
+    start = Path.cwd() if path is None else Path(path)
+    tree = open_tree(start, ref)
+    root = find_root(start) if ref is None else start
+    repo = gitrepo.open_repository(root)
+    loaded = load_tree(tree)
+    problems = errors_only(loaded.diagnostics)
+    if problems:
+        raise CatalogInvalid(f"the catalog at {tree.label} is invalid: no site was built", problems)
+    catalog = loaded.catalog
+    infos = list_cohorts(repo, catalog, trust_for(repo))
+    upcoming = releases(infos, today or dt.datetime.now(dt.UTC).date()).next
+    cohorts = _cohort_pages(root, catalog, infos)
+    digests = [(page, {b.id: b.digest for b in page.benchmarks}) for page in cohorts]
+    captions = {key: localized(m.label, m.i18n, "label") for key, m in catalog.metrics.items()}
+    benchmarks = [_benchmark_page(catalog, ident, digests, captions) for ident in sorted(catalog.benchmarks)]
+    current = cohorts[-1] if cohorts else None
+    suite = catalog.suite
+    assert suite is not None  # a catalog without its suite is invalid
+    return SiteData(
+        suite=suite.name,
+        title=localized(suite.title, suite.i18n, "title"),
+        description=localized(suite.description, suite.i18n, "description"),
+        source=tree.label,
+        tool_version=__version__,
+        languages=_languages(catalog),
+        current=current,
+        next=_next_summary(catalog, current, upcoming.cohort, upcoming.submission_date),
+        cohorts=cohorts,
+        benchmarks=benchmarks,
+        seed_timeline=seed_timeline(list(catalog.rulesets.values()), upcoming.cohort),
+        search=_search(catalog),
+        submit=_submit_guide(catalog, current),
+    )
+
+
+def _languages(catalog: Catalog) -> list[str]:
+    found: set[str] = set()
+    entities: list[Any] = [catalog.suite, *catalog.benchmarks.values(), *catalog.datasets.values()]
+    entities += [*catalog.metrics.values(), *catalog.models.values()]
+    for entity in entities:
+        found.update(getattr(entity, "i18n", None) or {})
+    return [BASE_LANGUAGE, *sorted(found - {BASE_LANGUAGE})]
+
+
+# -- cohorts ---------------------------------------------------------------------------------------
+
+
+def _window(seed_set: SeedSet) -> SeedWindow:
+    return SeedWindow(
+        id=seed_set.id,
+        scheduler_rng_seed=str(seed_set.scheduler_rng_seed),
+        sample_index_rng_seed=str(seed_set.sample_index_rng_seed),
+        model_seed=str(seed_set.model_seed),
+        introduced_in=seed_set.introduced_in,
+        valid_through=seed_set.valid_through,
+    )
+
+
+def _cohort_diff(root: Path, old: str, new: str) -> tuple[DiffReport | None, str]:
+    """The semantic diff between two frozen cohorts, or why there is none."""
+    try:
+        return diff_trees(open_tree(root, old), open_tree(root, new), old, new), ""
+    except CatalogError as exc:  # an old release that no longer reads must not stop the site
+        return None, f"no diff from {old}: {exc}"
+
+
+def _cohort_pages(root: Path, catalog: Catalog, infos: list[CohortInfo]) -> list[CohortPage]:
+    pages: list[CohortPage] = []
+    previous: Ruleset | None = None
+    titles = {i: localized(b.title, b.i18n, "title") for i, b in catalog.benchmarks.items()}
+    for info in infos:
+        ruleset = catalog.rulesets[info.cohort]
+        old = {b.id: b.digest for b in previous.benchmarks} if previous else {}
+        benchmarks = []
+        for entry in ruleset.benchmarks:
+            title = titles.get(entry.id) or Localized(text=entry.id)  # a benchmark since deleted shows its id
+            status: Literal["added", "changed", "identical"] = (
+                "added" if entry.id not in old else "identical" if old[entry.id] == entry.digest else "changed"
+            )
+            benchmarks.append(CohortBenchmark(id=entry.id, title=title, digest=entry.digest, status=status))
+        diff, note = _cohort_diff(root, previous.cohort, info.cohort) if previous else (None, "the first cohort")
+        pages.append(
+            CohortPage(
+                info=info,
+                previous=previous.cohort if previous else None,
+                frozen_at=ruleset.frozen_at,
+                benchmarks=benchmarks,
+                seed_sets=[_window(s) for s in ruleset.seed_sets],
+                diff=diff,
+                diff_note=note,
+            )
+        )
+        previous = ruleset
+    return pages
+
+
+def _next_summary(catalog: Catalog, current: CohortPage | None, cohort: str, date: dt.date) -> NextCohortSummary:
+    upcoming = Cohort.parse(cohort)
+    sets = catalog.rulesets[current.info.cohort].seed_sets if current else []
+    published = [s for r in catalog.rulesets.values() for s in r.seed_sets]
+    rotation = catalog.suite.policies.seed_rotation if catalog.suite else None
+    return NextCohortSummary(
+        cohort=cohort,
+        submission_date=date,
+        benchmarks=[b.id for b in current.benchmarks] if current else [],
+        seed_sets=[s.id for s in valid_sets(sets, upcoming)],
+        new_seed_set_due=rotation is not None and rotation_due(rotation, upcoming, published),
+    )
+
+
+def seed_timeline(rulesets: list[Ruleset], upcoming: str) -> Timeline:
+    """Which seed set is adoptable in which cohort: the axis runs from the first frozen cohort
+    through the next one, and on to the last cohort any set is valid for."""
+    frozen = sorted((Cohort.parse(r.cohort) for r in rulesets), key=lambda c: c.ordinal)
+    sets: dict[str, SeedSet] = {}
+    for ruleset in rulesets:
+        for seed_set in ruleset.seed_sets:
+            sets.setdefault(seed_set.id, seed_set)
+    ends = [Cohort.parse(upcoming), *(Cohort.parse(s.valid_through) for s in sets.values())]
+    first = frozen[0] if frozen else Cohort.parse(upcoming)
+    last = max(ends, key=lambda c: c.ordinal)
+    axis = [Cohort.from_ordinal(o) for o in range(first.ordinal, last.ordinal + 1)]
+    columns = [TimelineColumn(cohort=c.id, frozen=c in frozen) for c in axis]
+    rows = [
+        TimelineRow(id=s.id, on=[c.id for c in axis if valid_sets([s], c)])
+        for s in sorted(sets.values(), key=lambda s: (Cohort.parse(s.introduced_in).ordinal, s.id))
+    ]
+    return Timeline(columns=columns, rows=rows)
+
+
+# -- benchmarks ------------------------------------------------------------------------------------
+
+
+def _history(ident: str, cohorts: list[tuple[CohortPage, dict[str, str]]]) -> list[HistoryEntry]:
+    entries: list[HistoryEntry] = []
+    last: str | None = None
+    for page, digests in cohorts:
+        digest = digests.get(ident)
+        changed = digest is not None and last is not None and digest != last
+        changes = []
+        if changed and page.diff is not None:
+            changes = [describe(c) for c in page.diff.changes if ident in c.impact]
+        entries.append(
+            HistoryEntry(
+                cohort=page.info.cohort,
+                carried=digest is not None,
+                digest=digest,
+                digest_changed=changed,
+                changes=changes,
+            )
+        )
+        last = digest or last
+    return entries
+
+
+def _benchmark_page(
+    catalog: Catalog, ident: str, cohorts: list[tuple[CohortPage, dict[str, str]]], captions: dict[str, Localized]
+) -> BenchmarkPage:
+    bench = catalog.benchmarks[ident]
+    model, datasets = catalog.dependencies(ident)
+    problem, digest, sections = "", None, []
+    try:
+        contract = resolve_contract(catalog, ident, display=False)  # what the digest covers, resolved once
+        sections = contract_sections(contract, captions)
+        digest = digest_of(contract)
+    except CatalogError as exc:
+        problem = str(exc)
+    history = _history(ident, cohorts)
+    presence = Timeline(
+        columns=[TimelineColumn(cohort=h.cohort, frozen=True) for h in history],
+        rows=[TimelineRow(id=ident, on=[h.cohort for h in history if h.carried])],
+    )
+    return BenchmarkPage(
+        id=ident,
+        kind=bench.kind,
+        family=bench.family,
+        title=localized(bench.title, bench.i18n, "title"),
+        summary=localized(bench.summary, bench.i18n, "summary"),
+        owners=list(bench.owners),
+        model=model,
+        datasets=datasets,
+        metrics=metric_keys(bench),
+        digest=digest,
+        problem=problem,
+        sections=sections,
+        history=history,
+        presence=presence,
+    )
+
+
+# -- search and the submission guide ---------------------------------------------------------------
+
+
+def _search(catalog: Catalog) -> list[SearchEntry]:
+    entries = [
+        SearchEntry(kind="benchmark", id=i, title=localized(b.title, b.i18n, "title"), url=benchmark_url(i))
+        for i, b in sorted(catalog.benchmarks.items())
+    ]
+    users: dict[tuple[str, str], list[str]] = {}
+    for ident in sorted(catalog.benchmarks):
+        model, datasets = catalog.dependencies(ident)
+        for key in [("model", model), *(("dataset", d) for d in datasets)]:
+            users.setdefault(key, []).append(ident)
+        for metric in metric_keys(catalog.benchmarks[ident]):
+            users.setdefault(("metric", metric), []).append(ident)
+    tables: list[tuple[str, dict[str, Any], str]] = [
+        ("model", catalog.models, "title"),
+        ("dataset", catalog.datasets, "title"),
+        ("metric", catalog.metrics, "label"),
+    ]
+    for kind, table, field in tables:
+        for ident, entity in sorted(table.items()):
+            used = users.get((kind, ident), [])
+            title = localized(getattr(entity, field, None) or ident, entity.i18n, field)
+            url = benchmark_url(used[0]) if used else "search/index.html"
+            entries.append(SearchEntry(kind=kind, id=ident, title=title, url=url, used_by=used))  # type: ignore[arg-type]
+    return entries
+
+
+def exit_codes() -> list[ExitCode]:
+    """The exit-code table, read from `catalogctl.errors`, where it is stated once."""
+    rows: list[ExitCode] = []
+    for line in (errors.__doc__ or "").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0].isdigit():
+            rows.append(ExitCode(code=int(cells[0]), meaning=cells[1]))
+    return rows
+
+
+def _submit_guide(catalog: Catalog, current: CohortPage | None) -> SubmitGuide:
+    benchmarks = []
+    for entry in current.benchmarks if current else []:
+        bench = catalog.benchmarks.get(entry.id)
+        api_type = bench.api_type if isinstance(bench, InferenceBenchmark) else None
+        kind = bench.kind if bench else "inference"
+        benchmarks.append(SubmitBenchmark(id=entry.id, kind=kind, api_type=api_type))
+    seed_sets = list(current.info.seed_sets) if current else []
+    return SubmitGuide(
+        cohort=current.info.cohort if current else None,
+        benchmarks=benchmarks,
+        seed_sets=seed_sets,
+        exit_codes=exit_codes(),
+    )

@@ -1,0 +1,150 @@
+"""A resolved contract written for people: sections of labelled facts and tables, thresholds as
+"≥ 80.5446 (81.3582 × 0.99)". Reads what `catalog.contract.resolve_contract` returns without
+display copy (exactly what the digest covers); metric labels come beside it as captions."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from catalogctl.model.site import Fact, Localized, Section, Table
+
+# Top-level keys that are the page's heading, not the contract's body.
+_HEAD = {"id", "kind", "family", "title", "summary", "owners", "i18n", "metadata", "renamed_from", "mlperf_name"}
+_TITLES = {
+    "model": "Model",
+    "api_type": "API",
+    "execution": "Execution",
+    "preprocessing": "Preprocessing",
+    "performance": "Performance phase",
+    "accuracy": "Accuracy phase",
+    "dataset": "Dataset",
+    "training": "Training",
+    "validation": "Validation",
+    "limits": "Limits",
+    "quality_target": "Quality target",
+    "evaluation_schedule": "Evaluation schedule",
+    "optimizer": "Optimizer",
+    "postprocessing": "Gates",
+    "approved_drafters": "Approved drafters",
+}
+
+
+def text(value: Any) -> str:
+    """A value as one line of text: numbers and ids exactly as the catalog holds them."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return " · ".join(text(v) for v in value)  # metric keys may hold commas
+    if isinstance(value, dict) and list(value) == ["by_concurrency"]:
+        return _by_concurrency(value["by_concurrency"])
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def _by_concurrency(steps: list[dict[str, Any]]) -> str:
+    """`600000 up to concurrency 32; 1200000 above`."""
+    parts = []
+    for step in steps:
+        limit = step.get("up_to")
+        parts.append(
+            f"{text(step['value'])} up to concurrency {limit}" if limit is not None else f"{step['value']} above"
+        )
+    return "; ".join(parts)
+
+
+def _number(value: Decimal) -> str:
+    return f"{float(value):.6g}" if abs(value) < 100000 else f"{value.normalize():f}"
+
+
+def bound_text(threshold: dict[str, Any]) -> str:
+    """`≥ 80.5446 (81.3582 × 0.99)`, `≤ …` for an upper bound, both joined by "and"."""
+    reference = threshold["reference"]
+    parts = []
+    for key, sign in (("lower_factor", "≥"), ("upper_factor", "≤")):
+        factor = threshold.get(key)
+        if factor is not None:
+            product = Decimal(str(reference)) * Decimal(str(factor))  # as `check` computes the bound
+            parts.append(f"{sign} {_number(product)} ({reference} × {factor})")
+    scale = threshold.get("scale")
+    return " and ".join(parts) + (f" [{scale}]" if scale else "")
+
+
+def flatten(value: Any, prefix: str = "") -> list[Fact]:
+    """Nested mappings as dotted labels; lists of scalars and `by_concurrency` steps as one value."""
+    if isinstance(value, dict) and list(value) != ["by_concurrency"]:
+        facts: list[Fact] = []
+        for key, item in value.items():
+            facts.extend(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return facts
+    return [Fact(label=prefix or "value", value=text(value))]
+
+
+def _dataset_table(datasets: list[dict[str, Any]]) -> Table:
+    rows = [[d["id"], text(d.get("samples", "")), text(d.get("source", {}).get("sha256", ""))] for d in datasets]
+    return Table(columns=["dataset", "samples", "sha256"], rows=rows)
+
+
+def _accuracy_table(entries: list[dict[str, Any]]) -> Table:
+    rows = []
+    for entry in entries:
+        aggregation = entry["repeat_aggregation"]
+        generation = ", ".join(f"{k} {text(v)}" for k, v in entry["generation"].items())
+        rows.append(
+            [
+                entry["dataset"]["id"],
+                entry["evaluation_recipe"]["name"],
+                str(entry["num_repeats"]),
+                f"{aggregation['method']} (k={aggregation.get('k', entry['num_repeats'])})",
+                generation,
+            ]
+        )
+    return Table(columns=["dataset", "recipe", "repeats", "aggregation", "generation"], rows=rows)
+
+
+def _phase(title: str, phase: dict[str, Any], captions: dict[str, Localized]) -> Section:
+    facts: list[Fact] = []
+    tables: list[Table] = []
+    for key, item in phase.items():
+        if key == "datasets" and item and isinstance(item[0], dict) and "num_repeats" in item[0]:
+            tables.append(_accuracy_table(item))
+        elif key == "datasets":
+            tables.append(_dataset_table(item))
+        elif key == "thresholds":
+            facts.extend(
+                Fact(label=f"thresholds.{key}", value=bound_text(bound), caption=captions.get(key))
+                for key, bound in item.items()
+            )
+        else:
+            facts.extend(flatten(item, key))
+    return Section(title=title, facts=facts, tables=tables)
+
+
+def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) -> list[Section]:
+    """The sections of a resolved contract, in the contract's own order; `captions` are the
+    metrics' labels by key."""
+    sections: list[Section] = []
+    for key, value in contract.items():
+        if key in _HEAD or key == "metrics":
+            continue
+        title = _TITLES.get(key, key.replace("_", " ").capitalize())
+        if key in ("performance", "accuracy"):
+            sections.append(_phase(title, value, captions))
+        elif key == "model":
+            shown = {k: v for k, v in value.items() if k not in ("i18n", "metadata", "renamed_from")}
+            sections.append(Section(title=title, facts=flatten(shown)))
+        elif key == "dataset":
+            sections.append(Section(title=title, tables=[_dataset_table([value])]))
+        elif isinstance(value, dict):
+            sections.append(Section(title=title, facts=flatten(value)))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            columns = sorted({k for item in value for k in item})
+            rows = [[text(item.get(c, "")) for c in columns] for item in value]
+            sections.append(Section(title=title, tables=[Table(columns=columns, rows=rows)]))
+        else:
+            sections.append(Section(title=title, facts=[Fact(label=key, value=text(value))]))
+    return sections

@@ -1,0 +1,145 @@
+"""The static site of `catalogctl site`: `SiteData` laid out as HTML pages with Jinja2 templates
+(autoescaped), one stylesheet, and a little JavaScript for the language switch, the search and
+the submission picker. Every link is relative, so the site works from file:// and from any
+folder of a web server; pages have stable URLs (`cohorts/<id>/index.html`,
+`benchmarks/<id>/index.html`, `how-to-submit/index.html`).
+
+The site is built in a temporary folder beside the output folder and then put in its place: a
+failed build leaves the output folder as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from catalogctl.diff.markdown import describe
+from catalogctl.errors import EnvironmentProblem, UsageError
+from catalogctl.model.site import Localized, SiteData
+
+_STATIC = ("site.js", "search.js", "submit.js")
+
+
+def localized(copy: Localized) -> Markup:
+    """Display copy in every language: the catalog's text, and a span per translation; the
+    stylesheet shows the one the language switch picked. (A filter, not a macro: the cohort pages
+    call it once per benchmark, and a Jinja macro call costs ten times as much.)"""
+    classes = "".join(f" has-{lang}" for lang in copy.i18n)
+    parts = [Markup('<span class="l10n base{}">{}</span>').format(classes, copy.text)]
+    for lang, text in copy.i18n.items():
+        parts.append(Markup('<span class="l10n tr tr-{0}" lang="{0}">{1}</span>').format(lang, text))
+    return Markup("").join(parts)
+
+
+def short_digest(digest: str) -> Markup:
+    """A digest cut to its first 12 hex digits, whole on hover."""
+    return Markup('<code class="digest" title="{}">{}…</code>').format(digest, digest[:19])
+
+
+def inline_code(text: str) -> Markup:
+    """Text whose `backticked` words are code (the exit-code table is written in Markdown)."""
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts)))
+
+
+def environment() -> jinja2.Environment:
+    """The templates shipped in this package, HTML autoescaped."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("catalogctl.render.site", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html",)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["describe"] = describe
+    env.filters["t"] = localized
+    env.filters["short"] = short_digest
+    env.filters["inline_code"] = inline_code
+    return env
+
+
+def pages(site: SiteData) -> Iterator[tuple[str, str]]:
+    """Every file of the site: (path relative to its root, text)."""
+    env = environment()
+
+    def page(template: str, rel: str, **extra: Any) -> tuple[str, str]:
+        root = "../" * rel.count("/")
+        return rel, env.get_template(template).render(site=site, root=root, **extra)
+
+    yield page("home.html", "index.html")
+    yield page("cohorts.html", "cohorts/index.html")
+    for cohort in site.cohorts:
+        yield page("cohort.html", f"cohorts/{cohort.info.cohort}/index.html", page=cohort)
+    yield page("benchmarks.html", "benchmarks/index.html")
+    for bench in site.benchmarks:
+        yield page("benchmark.html", f"benchmarks/{bench.id}/index.html", page=bench)
+    submit_data = [b.model_dump() for b in site.submit.benchmarks]
+    yield page("submit.html", "how-to-submit/index.html", submit_data=submit_data)
+    yield page("search.html", "search/index.html")
+    yield "assets/site.css", env.get_template("site.css").render(site=site)
+    index = json.dumps([e.model_dump() for e in site.search], ensure_ascii=False, separators=(",", ":"))
+    yield "assets/search-index.js", f"window.CATALOGCTL_SEARCH = {index};\n"
+    static = resources.files("catalogctl.render.site") / "static"
+    for name in _STATIC:
+        yield f"assets/{name}", (static / name).read_text(encoding="utf-8")
+
+
+def write_site(site: SiteData, output: Path) -> int:
+    """Build the site into a temporary folder beside `output`, then replace `output` with it.
+    Returns the number of HTML pages. On any failure `output` is left as it was."""
+    output = Path(os.path.abspath(output))
+    if output.exists() and not output.is_dir():
+        raise UsageError(f"{output} exists and is not a folder", "name a folder for the site")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent))
+        staging.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server's user
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write the site beside {output}: {exc.strerror or exc}") from None
+    try:
+        count = _write_into(site, staging)
+        _swap(staging, output)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return count
+
+
+def _write_into(site: SiteData, folder: Path) -> int:
+    count = 0
+    try:
+        for rel, text in pages(site):
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            count += rel.endswith(".html")
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write the site: {exc.strerror or exc}") from None
+    return count
+
+
+def _swap(staging: Path, output: Path) -> None:
+    """Put `staging` where `output` is: the old folder is moved aside first and removed last, and
+    put back if the new one cannot take its place."""
+    try:
+        if not output.exists():
+            os.rename(staging, output)
+            return
+        aside = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".old", dir=output.parent))
+        os.rename(output, aside / "site")
+        try:
+            os.rename(staging, output)
+        except OSError:
+            os.rename(aside / "site", output)
+            raise
+        shutil.rmtree(aside, ignore_errors=True)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot replace {output}: {exc.strerror or exc}") from None

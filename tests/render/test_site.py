@@ -1,0 +1,167 @@
+"""The site as files: its pages, the SVG timelines, escaping, and a build that fails."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import catalogctl.render.site as site_render
+from catalogctl.authoring.site import gather_site
+from catalogctl.errors import EnvironmentProblem, UsageError
+from catalogctl.io.yamlio import parse_document
+from catalogctl.model import Submission
+from tests.helpers import commit_all, replace_in, run_cli
+from tests.site_repo import three_cohorts
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_cli_builds_every_page(catalog_repo: Path, tmp_path: Path) -> None:
+    repo = three_cohorts(catalog_repo, tmp_path)
+    out = tmp_path / "site"
+    result = run_cli("site", "-o", out, "-C", repo)
+    assert result.stdout == f"wrote 13 pages (3 cohorts, 5 benchmarks) to {out}\n"
+    files = set(snapshot(out))
+    assert {"index.html", "cohorts/index.html", "benchmarks/index.html", "how-to-submit/index.html"} <= files
+    assert {f"cohorts/{c}/index.html" for c in ("2026-09-C0", "2026-09-C1", "2026-10-C0")} <= files
+    assert {"assets/site.css", "assets/site.js", "assets/search.js", "assets/search-index.js"} <= files
+    for name, data in snapshot(out).items():
+        if name.endswith(".html"):
+            assert not re.search(rb"(src|href)=\"(https?:)?//", data), name  # nothing outside the site
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_the_seed_timeline_svg_marks_the_cohorts_each_set_is_adoptable_in(catalog_repo: Path, tmp_path: Path) -> None:
+    repo = three_cohorts(catalog_repo, tmp_path)
+    run_cli("site", "-o", tmp_path / "site", "-C", repo)
+    home = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    cells = re.findall(r'<rect class="cell (on|off)" data-row="([A-Z]+)" data-cohort="([^"]+)"', home)
+    on = {(row, cohort) for state, row, cohort in cells if state == "on"}
+    assert {c for r, c in on if r == "A"} == {"2026-09-C0", "2026-09-C1", "2026-10-C0", "2026-10-C1"}
+    assert {c for r, c in on if r == "B"} == {"2026-10-C0", "2026-10-C1", "2026-11-C0", "2026-11-C1"}
+    assert ("off", "A", "2026-11-C0") in cells
+    assert "<title>seed set A: not adoptable in 2026-11-C0</title>" in home
+    bench = (tmp_path / "site/benchmarks/gsm8k/index.html").read_text(encoding="utf-8")
+    assert re.findall(r'class="cell (on|off)" data-row="gsm8k"', bench) == ["on", "on", "on"]
+
+
+def test_the_submission_file_shown_is_one_resolve_accepts(catalog_repo: Path, tmp_path: Path) -> None:
+    repo = three_cohorts(catalog_repo, tmp_path)
+    run_cli("site", "-o", tmp_path / "site", "-C", repo)
+    page = (tmp_path / "site/how-to-submit/index.html").read_text(encoding="utf-8")
+    shown = re.search(r'<pre id="submission"[^>]*>(.*?)</pre>', page, re.S)
+    assert shown is not None
+    text = re.sub(r'<span class="part part-training" hidden>.*?</span>', "", shown.group(1), flags=re.S)
+    text = re.sub(r"<[^>]+>", "", text)
+    Submission.model_validate(parse_document("submission.yaml", text.encode()).data)
+    path = tmp_path / "submission.yaml"
+    path.write_text(text, encoding="utf-8")
+    run_cli("resolve", path, "-C", repo, "-o", tmp_path / "resolved.json")
+    assert 'id="exit-8"' in page
+    assert "contract-mismatch" in page
+
+
+def test_hostile_catalog_strings_are_text(catalog_repo: Path, tmp_path: Path) -> None:
+    hostile = '<script>alert(1)</script> & "quoted"'
+    replace_in(
+        catalog_repo,
+        "benchmark_suite/benchmarks/gsm8k.yaml",
+        "title: GSM8K · Grade-school math word problems",
+        f"title: '{hostile}'",
+    )
+    replace_in(
+        catalog_repo,
+        "benchmark_suite/benchmarks/gsm8k.yaml",
+        "    title: GSM8K · 小学数学应用题",
+        "    title: '</span><img src=x>'",
+    )
+    commit_all(catalog_repo, "hostile titles")
+    run_cli("site", "-o", tmp_path / "site", "-C", catalog_repo)
+    for name, data in snapshot(tmp_path / "site").items():
+        if name.endswith(".html"):
+            assert b"<script>alert" not in data, name
+            assert b"<img src=x>" not in data, name
+    page = (tmp_path / "site/benchmarks/gsm8k/index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#34;quoted&#34;" in page
+    assert "&lt;/span&gt;&lt;img src=x&gt;" in page
+    index = (tmp_path / "site/assets/search-index.js").read_text(encoding="utf-8")
+    assert '"text":"<script>alert(1)</script> & \\"quoted\\""' in index  # JSON in a script file: data, never markup
+
+
+def test_an_empty_repository_says_no_cohort_is_frozen(catalog_repo: Path, tmp_path: Path) -> None:
+    run_cli("site", "-o", tmp_path / "site", "-C", catalog_repo)
+    home = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert "No cohort has been frozen yet: there is nothing to submit to." in home
+    assert "No seed set has been published yet." in home
+    submit = (tmp_path / "site/how-to-submit/index.html").read_text(encoding="utf-8")
+    assert "No cohort has been frozen yet: there is nothing to submit to." in submit
+
+
+def test_an_invalid_catalog_leaves_the_output_folder_as_it_was(catalog_repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    run_cli("site", "-o", out, "-C", catalog_repo)
+    before = snapshot(out)
+    replace_in(catalog_repo, "benchmark_suite/benchmarks/gsm8k.yaml", "model: llama3-1-8b", "model: no-such-model")
+    result = run_cli("site", "-o", out, "-C", catalog_repo, code=1)
+    assert result.stderr.splitlines()[0] == "error: the catalog at working tree is invalid: no site was built"
+    assert snapshot(out) == before
+
+
+def test_a_build_that_fails_midway_leaves_the_output_folder_as_it_was(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "site"
+    data = gather_site(catalog_repo)
+    site_render.write_site(data, out)
+    (out / "extra.txt").write_text("kept")
+    before = snapshot(out)
+    real = site_render.pages
+
+    def failing(site: object) -> Iterator[tuple[str, str]]:
+        for number, item in enumerate(real(data)):
+            if number == 4:
+                raise OSError(28, "No space left on device")
+            yield item
+
+    monkeypatch.setattr(site_render, "pages", failing)
+    with pytest.raises(EnvironmentProblem, match=r"^cannot write the site: No space left on device$"):
+        site_render.write_site(data, out)
+    assert snapshot(out) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_a_rebuild_replaces_the_folder_whole(catalog_repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    run_cli("site", "-o", out, "-C", catalog_repo)
+    (out / "stale.html").write_text("old")
+    run_cli("site", "-o", out, "-C", catalog_repo)
+    assert not (out / "stale.html").exists()
+    assert oct(out.stat().st_mode & 0o777) == "0o755"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_the_output_must_be_a_folder(catalog_repo: Path, tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x")
+    with pytest.raises(UsageError, match=r"is not a folder$"):
+        site_render.write_site(gather_site(catalog_repo), target)
+    result = run_cli("site", "-o", target, "-C", catalog_repo, code=2)
+    assert result.stderr == f"error: {target} exists and is not a folder\nhint: name a folder for the site\n"
+
+
+def test_a_catalog_outside_git_has_no_releases_to_publish(catalog_dir: Path, tmp_path: Path) -> None:
+    result = run_cli("site", "-o", tmp_path / "site", "-C", catalog_dir, code=2)
+    assert result.stderr == (
+        f"error: no git repository at {catalog_dir}\n"
+        "hint: run inside a clone of the catalog repository, or pass its path\n"
+    )
+    assert not (tmp_path / "site").exists()
+
+
+def test_inline_code_is_escaped_first() -> None:
+    assert site_render.inline_code("`preflight`: <b> & `x`") == "<code>preflight</code>: &lt;b&gt; &amp; <code>x</code>"
