@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from catalogctl.catalog.cohorts import Calendar
 from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.layout import Layout
 from catalogctl.errors import ConfigInvalid, Diagnostic, error
 from catalogctl.io.tree import Tree
 from catalogctl.model.config import Config
@@ -95,6 +96,12 @@ def calendar_for(start: Path | None = None) -> Calendar:
     return Calendar(config_for(start).config.calendar)
 
 
+def layout_for(start: Path | None = None) -> Layout:
+    """The layout (catalog and rulesets folders) configured at or above `start` (default: here)."""
+    config = config_for(start).config
+    return Layout(config.catalog, config.rulesets)
+
+
 def config_in_tree(tree: Tree) -> LoadedConfig:
     """The configuration a tree holds at its root (a git ref's, e.g. a pull request's base)."""
     return _validated(_first_config(lambda name: tree.read(name) if tree.kind(name) == "file" else None))
@@ -154,6 +161,8 @@ def _hint(loc: list[str]) -> str:
         return 'a rule: {slot = "C0", weekday = "wednesday", week = 1}; week -1 is the last'
     if "dates" in loc:
         return "a date per cohort: 2027-01-C0 = 2027-01-13"
+    if loc in (["catalog"], ["rulesets"]):
+        return 'a folder relative to the repository root, e.g. catalog = "benchmarks/catalog"'
     return "see the README, Configuration"
 
 
