@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from catalogctl.catalog.cohorts import Calendar
 from catalogctl.catalog.diagnostics import did_you_mean
-from catalogctl.catalog.layout import Layout
+from catalogctl.catalog.layout import DEFAULT, Layout
 from catalogctl.errors import ConfigInvalid, Diagnostic, error
 from catalogctl.io.tree import Tree
 from catalogctl.model.config import Config
@@ -78,7 +78,7 @@ def config_root(start: Path) -> Path:
     configuration file, the default catalog folder or `.git` (`start` itself when none does)."""
     start = start.resolve()
     for folder in (start, *start.parents):
-        if any((folder / name).is_file() for name in CONFIG_FILES) or (folder / "benchmark_suite").is_dir():
+        if any((folder / name).is_file() for name in CONFIG_FILES) or (folder / DEFAULT.suite_dir).is_dir():
             return folder
         if (folder / ".git").exists():
             return folder

@@ -142,3 +142,13 @@ def test_the_rulesets_folder_apart_from_the_catalog(catalog_dir: Path, rulesets:
 def test_a_trailing_slash_is_the_same_folder(moved: Path) -> None:
     write(moved, "catalogctl.toml", 'catalog = "suite/catalog/"\nrulesets = "releases/"\n')
     assert layout_for(moved) == Layout("suite/catalog", "releases")
+
+
+def test_the_pr_gate_guards_the_configured_rulesets_folder(frozen: Path) -> None:
+    git(frozen, "checkout", "-q", "-b", "pr")
+    replace_in(frozen, "releases/2026-09-C0.yaml", "model_seed: 42", "model_seed: 43")
+    done = run_cli("ci", "--base", "main", "-C", str(frozen), "--today", "2026-08-30", code=1)
+    assert done.stdout.splitlines()[0].startswith(
+        "releases/2026-09-C0.yaml:17:3: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: "
+        "seed_sets.A.model_seed changed"
+    )
