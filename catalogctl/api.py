@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.index import LoadResult
+from catalogctl.catalog.layout import using
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import open_tree
 
@@ -15,7 +20,24 @@ if TYPE_CHECKING:
     from catalogctl.model.resolved import ResolvedConfig
     from catalogctl.release.signers import SignatureFlags
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
+
+def _configured(function: Callable[P, R]) -> Callable[P, R]:
+    """`function` run with the catalog and rulesets folders configured where its `path` points."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        path = signature.bind(*args, **kwargs).arguments.get("path")
+        with using(layout_for(None if path is None else Path(path))):
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@_configured
 def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
     """Load and validate the catalog of the working tree at `path` (default: the current
     folder), or of `ref` in its repository (read from the object database, never checked out).
@@ -23,6 +45,7 @@ def load_catalog(path: Path | str | None = None, ref: str | None = None) -> Load
     return load_tree(open_tree(None if path is None else Path(path), ref))
 
 
+@_configured
 def diff_refs(path: Path | str | None, old: str, new: str | None = None) -> DiffReport:
     """The semantic diff between two refs (cohort ids, tags, branches, commits) of the repository
     at `path`; `new=None` compares with the working tree."""
@@ -34,6 +57,7 @@ def diff_refs(path: Path | str | None, old: str, new: str | None = None) -> Diff
     return diff_trees(old_tree, new_tree, old, new or "working tree")
 
 
+@_configured
 def list_releases(path: Path | str | None = None, signature: SignatureFlags | None = None) -> Releases:
     """The frozen cohorts of the working tree's catalog, with the state of their tags and signers."""
     import datetime as dt
@@ -52,6 +76,7 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
     return releases(frozen, dt.datetime.now(dt.UTC).date(), calendar_for(root))
 
 
+@_configured
 def verify_release(
     path: Path | str | None, cohort: str, ref: str | None = None, signature: SignatureFlags | None = None
 ) -> Verification:
@@ -65,6 +90,7 @@ def verify_release(
     return verify_cohort(repo, cohort, ref, trust_for(repo, signature))
 
 
+@_configured
 def resolve_submission(
     submission: Path | str, path: Path | str | None = None, ref: str | None = None
 ) -> ResolvedConfig:
@@ -75,6 +101,7 @@ def resolve_submission(
     return resolve(Path.cwd() if path is None else Path(path), Path(submission), ref)
 
 
+@_configured
 def preflight_submission(
     submission: Path | str,
     path: Path | str | None = None,

@@ -13,8 +13,9 @@ from typing import Any, Literal
 from urllib.parse import urlparse
 
 from catalogctl import words
+from catalogctl.catalog import layout
 from catalogctl.catalog.diagnostics import did_you_mean, errors_only
-from catalogctl.catalog.layout import ENTITY_DIRS, entity_path
+from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
 from catalogctl.catalog.validation import validate_document
@@ -162,7 +163,9 @@ def _read_dataset_file(root: Path, ident: str) -> tuple[str, bytes]:
     tree, relative = WorkingTree(root), entity_path("dataset", ident)
     kind = tree.kind(relative)
     if kind is None:
-        datasets = [Path(e.path).stem for e in tree.entries(ENTITY_DIRS["dataset"]) if e.path.endswith(".yaml")]
+        datasets = [
+            Path(e.path).stem for e in tree.entries(layout.current().entity_dirs["dataset"]) if e.path.endswith(".yaml")
+        ]
         raise EntityNotFound(f"no dataset `{ident}` in the working tree", did_you_mean(ident, datasets))
     if kind == "file":
         try:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from catalogctl.catalog.cohorts import Calendar
 from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.layout import DEFAULT, Layout
 from catalogctl.errors import ConfigInvalid, Diagnostic, error
 from catalogctl.io.tree import Tree
 from catalogctl.model.config import Config
@@ -77,7 +78,7 @@ def config_root(start: Path) -> Path:
     configuration file, the default catalog folder or `.git` (`start` itself when none does)."""
     start = start.resolve()
     for folder in (start, *start.parents):
-        if any((folder / name).is_file() for name in CONFIG_FILES) or (folder / "benchmark_suite").is_dir():
+        if any((folder / name).is_file() for name in CONFIG_FILES) or (folder / DEFAULT.suite_dir).is_dir():
             return folder
         if (folder / ".git").exists():
             return folder
@@ -93,6 +94,12 @@ def calendar_for(start: Path | None = None) -> Calendar:
     """The cohort calendar of the catalog repository at or above `start`: the one function
     every verb asks for submission dates, the next cohort and skipped cohorts."""
     return Calendar(config_for(start).config.calendar)
+
+
+def layout_for(start: Path | None = None) -> Layout:
+    """The layout (catalog and rulesets folders) configured at or above `start` (default: here)."""
+    config = config_for(start).config
+    return Layout(config.catalog, config.rulesets)
 
 
 def config_in_tree(tree: Tree) -> LoadedConfig:
@@ -154,6 +161,8 @@ def _hint(loc: list[str]) -> str:
         return 'a rule: {slot = "C0", weekday = "wednesday", week = 1}; week -1 is the last'
     if "dates" in loc:
         return "a date per cohort: 2027-01-C0 = 2027-01-13"
+    if loc in (["catalog"], ["rulesets"]):
+        return 'a folder relative to the repository root, e.g. catalog = "benchmarks/catalog"'
     return "see the README, Configuration"
 
 

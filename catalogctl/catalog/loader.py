@@ -11,9 +11,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.index import Catalog, LoadResult, Location
-from catalogctl.catalog.layout import ENTITY_DIRS, METRICS_FILE, RULESETS_DIR, SUITE_DIR, SUITE_FILE, entity_path
+from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import Diagnostic, EnvironmentProblem, error, warning
 from catalogctl.io.tree import Tree, UnsafePath
@@ -200,27 +201,28 @@ class _Loader:
         return tables[kind]
 
     def load_suite_files(self) -> None:
-        suite = self.load_single(SUITE_FILE, Suite, ("suite", ""))
+        suite = self.load_single(layout.current().suite_file, Suite, ("suite", ""))
         self.catalog.suite = suite if isinstance(suite, Suite) else None
-        registry = self.load_single(METRICS_FILE, MetricsRegistry, ("metrics", ""))
+        registry = self.load_single(layout.current().metrics_file, MetricsRegistry, ("metrics", ""))
         if isinstance(registry, MetricsRegistry):
             self.index_metrics(registry)
 
     def load(self) -> LoadResult:
-        root_kind = self.tree.kind(SUITE_DIR)
+        suite = layout.current().suite_dir
+        root_kind = self.tree.kind(suite)
         if root_kind is None:
             raise EnvironmentProblem(
-                f"no catalog in the {self.tree.label}: `{SUITE_DIR}/` not found",
+                f"no catalog in the {self.tree.label}: `{suite}/` not found",
                 "run in the catalog repository, or pass its path",
             )
-        if self.check_folder(SUITE_DIR, required=True):
+        if self.check_folder(suite, required=True):
             self.load_suite_files()
-            self.expect_only(SUITE_DIR, {"suite.yaml", "metrics.yaml", "models", "datasets", "benchmarks"})
-            for kind, folder in ENTITY_DIRS.items():
+            self.expect_only(suite, {"suite.yaml", "metrics.yaml", "models", "datasets", "benchmarks"})
+            for kind, folder in layout.current().entity_dirs.items():
                 if self.check_folder(folder, required=False):
                     self.load_entities(kind, folder, self.target(kind))
-        if self.check_folder(RULESETS_DIR, required=False):
-            self.load_entities("ruleset", RULESETS_DIR, self.catalog.rulesets)
+        if self.check_folder(layout.current().rulesets_dir, required=False):
+            self.load_entities("ruleset", layout.current().rulesets_dir, self.catalog.rulesets)
         return LoadResult(self.catalog, self.diagnostics)
 
     def expect_only(self, folder: str, names: set[str]) -> None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import is_cohort_id
-from catalogctl.catalog.layout import ENTITY_DIRS, RULESETS_DIR, SUITE_DIR, ruleset_path
+from catalogctl.catalog.layout import ruleset_path
 from catalogctl.errors import EnvironmentProblem, RefNotFound
 from catalogctl.io import gitrepo
 from catalogctl.io.tree import Tree, WorkingTree
@@ -64,12 +65,12 @@ def find_root(start: Path) -> Path:
     if not start.is_dir():
         raise EnvironmentProblem(f"{start} is not a folder")
     for folder in (start, *start.parents):
-        if (folder / SUITE_DIR).exists() or (folder / SUITE_DIR).is_symlink():
+        if (folder / layout.current().suite_dir).exists() or (folder / layout.current().suite_dir).is_symlink():
             return folder
         if (folder / ".git").exists():
             break
     raise EnvironmentProblem(
-        f"no catalog at or above {start}: `{SUITE_DIR}/` not found",
+        f"no catalog at or above {start}: `{layout.current().suite_dir}/` not found",
         "run in the catalog repository, or pass its path",
     )
 
@@ -88,7 +89,7 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
 def changed_files(old: Tree, new: Tree) -> set[str]:
     """The entries of the catalog's folders (suite, entities, rulesets) that differ between two
     trees, added and removed ones included: compared by file id, no file is parsed."""
-    folders = (SUITE_DIR, *ENTITY_DIRS.values(), RULESETS_DIR)
+    folders = (layout.current().suite_dir, *layout.current().entity_dirs.values(), layout.current().rulesets_dir)
     changed: set[str] = set()
     for folder in folders:
         before, after = old.file_ids(folder), new.file_ids(folder)

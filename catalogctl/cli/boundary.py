@@ -8,9 +8,12 @@ two also print the traceback. typer's own exits and usage errors pass through un
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import inspect
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
@@ -28,6 +31,7 @@ from catalogctl.errors import (
 
 F = TypeVar("F", bound=Callable[..., Any])
 TRACEBACK_ENV = "CATALOGCTL_TRACEBACK"
+_REPOSITORY = ("path", "repo")  # the parameters that name the catalog repository (default: here)
 
 
 class _Options:
@@ -45,12 +49,15 @@ def show_tracebacks(enabled: bool) -> None:
 
 
 def guarded(command: F) -> F:
-    """`command` inside the boundary: what it raises becomes a message and an exit code."""
+    """`command` inside the boundary: what it raises becomes a message and an exit code; a command
+    on a catalog repository runs with the folders its configuration names."""
+    takes_repository = "path" in inspect.signature(command).parameters
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return command(*args, **kwargs)
+            with _configured_layout(kwargs, takes_repository):
+                return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, TyperException):
             raise
         except CatalogError as exc:
@@ -67,6 +74,18 @@ def guarded(command: F) -> F:
 
     wrapper.__catalogctl_boundary__ = True  # type: ignore[attr-defined]  # tests find unguarded commands
     return wrapper  # type: ignore[return-value]
+
+
+def _configured_layout(kwargs: dict[str, Any], takes_repository: bool) -> contextlib.AbstractContextManager[Any]:
+    """The layout of the repository a command works on: its PATH or -C, `check --catalog`, else here."""
+    from catalogctl.catalog.config import layout_for  # here: `--help` imports no pydantic
+    from catalogctl.catalog.layout import using
+
+    given = [kwargs.get(name) for name in (*_REPOSITORY, "catalog")]
+    start = next((value for value in given if isinstance(value, Path)), None)
+    if start is None and not takes_repository:
+        return contextlib.nullcontext()
+    return using(layout_for(start))
 
 
 def report_error(exc: CatalogError) -> None:

@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.contract import contract_digest, plain
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog, Location
-from catalogctl.catalog.layout import ENTITY_DIRS, METRICS_FILE, RULESETS_DIR, SUITE_FILE
 from catalogctl.catalog.loader import BENCHMARK_KINDS, SubsetLoader
 from catalogctl.catalog.source import changed_files
 from catalogctl.catalog.validation import value_at
@@ -50,7 +50,8 @@ class Changed:
 def changed_entities(old: Tree, new: Tree) -> Changed:
     """The catalog files that differ, by what they hold."""
     changed = Changed()
-    kinds = {folder: kind for kind, folder in ENTITY_DIRS.items()} | {RULESETS_DIR: "ruleset"}
+    here = layout.current()
+    kinds = {folder: kind for kind, folder in here.entity_dirs.items()} | {here.rulesets_dir: "ruleset"}
     for path in changed_files(old, new):
         if not path.endswith(".yaml"):
             continue
@@ -58,9 +59,9 @@ def changed_entities(old: Tree, new: Tree) -> Changed:
         kind = kinds.get(folder)
         if kind is not None:
             changed.entities.add((kind, name[: -len(".yaml")]))
-        elif path == SUITE_FILE:
+        elif path == layout.current().suite_file:
             changed.suite = True
-        elif path == METRICS_FILE:
+        elif path == layout.current().metrics_file:
             changed.metrics = True
     return changed
 
@@ -243,7 +244,7 @@ class Differ:
         if not needles:
             return found
         # Unchanged files read the same on both sides, and changed ones are known already.
-        for path in self.new_tree.file_ids(ENTITY_DIRS["benchmark"]):
+        for path in self.new_tree.file_ids(layout.current().entity_dirs["benchmark"]):
             ident = path.rsplit("/", 1)[-1][: -len(".yaml")] if path.endswith(".yaml") else ""
             if not ident or ident in known:
                 continue

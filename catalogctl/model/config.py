@@ -7,13 +7,25 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from catalogctl.model.common import CohortId, StrictModel, matching
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 Code = Annotated[str, AfterValidator(matching(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", "a finding code, e.g. ruleset-modified"))]
+
+
+def _folder(value: str) -> str:
+    """A folder inside the repository: relative, of plain names (a trailing `/` is dropped)."""
+    folder = value.removesuffix("/")
+    parts = folder.split("/")
+    if value.startswith("/") or "\\" in value or any(p in ("", ".", "..", ".git") for p in parts):
+        raise ValueError(f"`{value}` is not a folder inside the repository: a relative path, without `..` or `.git`")
+    return folder
+
+
+Folder = Annotated[str, AfterValidator(_folder)]
 
 
 class CalendarRule(StrictModel):
@@ -59,3 +71,15 @@ class Config(StrictModel):
     default_remote: str | None = Field(None, alias="default-remote", min_length=1)
     never_accept: list[Code] = Field(default_factory=list, alias="never-accept")
     calendar: CalendarConfig = Field(default_factory=CalendarConfig)
+    catalog: Folder = "benchmark_suite"
+    rulesets: Folder = "rulesets"
+
+    @field_validator("rulesets")
+    @classmethod
+    def _apart_from_the_catalog(cls, rulesets: str, info: ValidationInfo) -> str:
+        catalog = info.data.get("catalog")
+        if catalog is None:  # refused itself: nothing to compare with
+            return rulesets
+        if rulesets == catalog or f"{rulesets}/".startswith(f"{catalog}/") or f"{catalog}/".startswith(f"{rulesets}/"):
+            raise ValueError(f"`{rulesets}` and the catalog folder `{catalog}` overlap: give them separate folders")
+        return rulesets

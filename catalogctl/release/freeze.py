@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.config import calendar_for
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import CHANGELOG, SUITE_DIR, ruleset_path
+from catalogctl.catalog.layout import CHANGELOG, ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
@@ -365,7 +366,7 @@ class _Freeze:
             submission_date=self.calendar.submission_date(self.cohort),
             previous=previous.cohort if previous else None,
             frozen_at=frozen_at,
-            catalog_tree=gitrepo.subtree_id(head, SUITE_DIR),
+            catalog_tree=gitrepo.subtree_id(head, layout.current().suite_dir),
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
             seed_sets=sets,
         )

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogctl.catalog.layout import SUITE_FILE
+from catalogctl.catalog import layout
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo, sshsig
 from catalogctl.io.yamlbuild import YamlProblem
@@ -114,7 +114,7 @@ def trust_for(
 def policy_requires(commit: gitrepo.Commit) -> bool:
     """Whether the suite at the release commit says `policies.releases.require_signature: true`
     (read as plain data: the field is optional, and older suites lack it)."""
-    text = gitrepo.read_blob_or_none(commit, SUITE_FILE)
+    text = gitrepo.read_blob_or_none(commit, layout.current().suite_file)
     try:
         data = read_foreign_yaml(text) if text is not None else None
     except YamlProblem:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catalogctl.catalog.layout import SUITE_FILE
+from catalogctl.catalog import layout
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo, sshsig
 from catalogctl.model.suite import Suite
@@ -51,7 +51,7 @@ def require_signed(suite: Suite | None, signing: bool) -> None:
     """Refuse to tag unsigned when the suite's policy requires signed releases."""
     if suite is not None and suite.policies.releases.require_signature and not signing:
         raise UsageError(
-            f"{SUITE_FILE} requires signed releases (policies.releases.require_signature): "
+            f"{layout.current().suite_file} requires signed releases (policies.releases.require_signature): "
             "freeze does not tag unsigned; nothing was written",
             "pass --sign (with --signing-key PATH, or git config user.signingKey)",
         )

@@ -32,10 +32,10 @@ class ReviewRequest:
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
+    from catalogctl.catalog import layout
     from catalogctl.catalog.cohorts import Calendar
     from catalogctl.catalog.config import config_for, config_in_tree
     from catalogctl.catalog.index import Catalog, LoadResult
-    from catalogctl.catalog.layout import SUITE_DIR
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files, open_tree
     from catalogctl.diff.trees import DiffReport, diff_trees
@@ -54,7 +54,7 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     head = open_tree(path, request.head)
     head_result = load_tree(head)
     notes: list[str] = []
-    base_empty = base.kind(SUITE_DIR) is None
+    base_empty = base.kind(layout.current().suite_dir) is None
     if base_empty:
         # A consortium's first pull request adds the catalog: against nothing, all of it is new.
         base_result = LoadResult(Catalog(label=base.label), [])
@@ -88,7 +88,7 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
             )
         else:
             notes.append("the head does not validate: contract changes were not classified")
-    if head.kind(SUITE_DIR) is not None:
+    if head.kind(layout.current().suite_dir) is not None:
         findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today, calendar))
     accepted = read_accepted(head)
     findings += accepted.problems

@@ -8,10 +8,11 @@ digests equal to the contracts at the head.
 
 from __future__ import annotations
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Calendar, Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import RULESETS_DIR, entity_path
+from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.seeds import advance, is_valid_in, rotation_due, set_id, set_index, unique_sets
 from catalogctl.diff.entities import Differ
 from catalogctl.diff.fields import fingerprint
@@ -39,7 +40,8 @@ def _first_difference(old: bytes, new: bytes) -> int:
 def frozen_rulesets(given: PolicyInput) -> list[Finding]:
     """Edits and deletions of rulesets the base already has."""
     out: list[Finding] = []
-    before, after = given.base.file_ids(RULESETS_DIR), given.head.file_ids(RULESETS_DIR)
+    folder = layout.current().rulesets_dir
+    before, after = given.base.file_ids(folder), given.head.file_ids(folder)
     for path in sorted(before):
         if not path.endswith(".yaml") or before[path] == after.get(path):
             continue
@@ -115,7 +117,7 @@ def _field_changes(given: PolicyInput, cohort: str) -> list[Change]:
 def new_rulesets(given: PolicyInput) -> list[Finding]:
     """Rulesets the head adds must be what `freeze` writes for them."""
     base, head = given.base_catalog, given.head_catalog
-    base_files = {p.rsplit("/", 1)[-1][: -len(".yaml")] for p in given.base.file_ids(RULESETS_DIR)}
+    base_files = {p.rsplit("/", 1)[-1][: -len(".yaml")] for p in given.base.file_ids(layout.current().rulesets_dir)}
     added = sorted(Cohort.parse(c) for c in head.rulesets if c not in base.rulesets and c not in base_files)
     previous = max((Cohort.parse(c) for c in base.rulesets), default=None)
     published = unique_sets(s for r in base.rulesets.values() for s in r.seed_sets)

@@ -13,8 +13,8 @@ import shlex
 from pathlib import Path
 
 from catalogctl import words
+from catalogctl.catalog import layout
 from catalogctl.catalog.config import config_for
-from catalogctl.catalog.layout import CATALOG_PATHS
 from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
@@ -51,7 +51,7 @@ def check_checkout(
             f"HEAD ({_short(str(head.id))}) is {where} {cohort} ({_short(str(release.id))})",
             f"check out the release: git checkout {cohort}",
         )
-    dirty = [p for p in gitrepo.dirty_paths(repo) if p.startswith(CATALOG_PATHS)]
+    dirty = [p for p in gitrepo.dirty_paths(repo) if p.startswith(layout.current().catalog_paths)]
     if dirty:
         shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
         raise CheckFailed(
