@@ -13,9 +13,10 @@ before another change to a benchmark holds both, and the tag would name contract
 
 from __future__ import annotations
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
-from catalogctl.catalog.layout import SUITE_DIR, ruleset_path
+from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
@@ -101,10 +102,11 @@ def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitr
             "the merge brought another change to these contracts in with the ruleset (a squash of a branch cut "
             "before it?): ask the maintainers; a tag there would name contracts nobody froze",
         )
-    tree = gitrepo.subtree_id(added, SUITE_DIR)
+    suite_dir = layout.current().suite_dir
+    tree = gitrepo.subtree_id(added, suite_dir)
     if tree != ruleset.catalog_tree:
         return (
-            f"{SUITE_DIR}/ at {_short(added)} is tree {tree[:12]}, not {ruleset.catalog_tree[:12]} as frozen: "
+            f"{suite_dir}/ at {_short(added)} is tree {tree[:12]}, not {ruleset.catalog_tree[:12]} as frozen: "
             "files that change no contract differ"
         )
     return ""
