@@ -182,6 +182,9 @@ def export_mlperf(
     force: Annotated[bool, typer.Option("--force", help="Replace files that hold other content.")] = False,
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
 ) -> None:
     """Write the official MLCommons submission checker's files for a cohort: seed_sets.yaml,
     approved_drafters.yaml and models.yaml, in its own formats.
@@ -189,10 +192,13 @@ def export_mlperf(
     The cohort must be a release (as `resolve` checks it); the files are written atomically, and
     one that holds other content is replaced only with --force. Exit 0; 1 when the catalog refuses;
     2 on a usage error (an existing different file, no such cohort); a failed release check exits
-    with its code, as in `resolve` (5 tag-invalid, 8 contract-mismatch, 9 release-unreachable).
+    with its code, as in `resolve` (5 tag-invalid, 8 contract-mismatch, 9 release-unreachable,
+    10 signature-invalid).
     """
     from catalogctl.authoring.mlperf import export_mlperf as run_export
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import EXPORT_REPORTERS
 
-    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force, signature=flags)
     out(EXPORT_REPORTERS[fmt](result))

@@ -50,18 +50,23 @@ def resolve(
     ] = None,
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
 ) -> None:
     """Turn a submission into the resolved config of its cohort's frozen contract.
 
-    The contract comes from the cohort's release tag (never the working tree). Exit codes: see
-    `preflight`.
+    The contract comes from the cohort's release tag (never the working tree), whose signature is
+    checked as preflight checks it. Exit codes: see `preflight`.
     """
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.run.resolve import output_format
     from catalogctl.run.resolve import resolve as run_resolve
 
     if output is not None:
         output_format(output)
-    config = run_resolve(path or Path.cwd(), submission, ref)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    config = run_resolve(path or Path.cwd(), submission, ref, flags)
     _emit_resolved(config, output, fmt)
 
 
@@ -134,21 +139,28 @@ def check(
             "--catalog", help="A clone of the catalog: re-resolve the contract at the cohort's tag and require it."
         ),
     ] = None,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
 ) -> None:
     """Prove the inputs, then apply every gate the contract names to what the run reported.
 
     The resolved config must be as resolve wrote it (its contract's digest and its seal) and, with
-    --catalog, the release's; the run must be a run of its contract. A gate whose facts the run
+    --catalog, the release's (its tag's signature checked as preflight checks it, and the signer the
+    config records the tag's); the run must be a run of its contract. A gate whose facts the run
     did not report is "not evaluable" and does not pass. A point folder also checks what its
     point.yaml declares (seeds, seed set, cohort) against what ran; a submission tree gets a verdict
     per point and one for the submission (valid when every point is). Exit 0 when every hard gate passes, 1
     when one fails or cannot be evaluated, 2 when the inputs are not usable (unreadable, invalid,
     edited, or of another run) or on a usage error.
     """
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.check import REPORTERS
     from catalogctl.run.check import check_files
 
-    report = check_files(resolved, results, catalog)
+    report = check_files(
+        resolved, results, catalog, SignatureFlags(require_signature, allowed_signers, revocation_list)
+    )
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 
