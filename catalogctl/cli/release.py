@@ -100,6 +100,8 @@ def freeze(
             "key::LITERAL; default: git config user.signingKey.",
         ),
     ] = None,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
@@ -110,6 +112,7 @@ def freeze(
     """
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render import release as render_release
 
     request = FreezeRequest(
@@ -125,6 +128,7 @@ def freeze(
         skip_cohorts=skip_cohorts,
         sign=sign or signing_key is not None,
         signing_key=signing_key,
+        signature=SignatureFlags(False, allowed_signers, revocation_list),
     )
     result = run_freeze(path or Path.cwd(), request)
     out(render_release.freeze_text(result))

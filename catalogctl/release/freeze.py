@@ -59,6 +59,7 @@ from catalogctl.release.plan import (
     seed_sets,
 )
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
+from catalogctl.release.signers import SignatureFlags, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 
@@ -92,6 +93,7 @@ class FreezeRequest:
     skip_cohorts: int = 0
     sign: bool = False
     signing_key: str | None = None  # default: git config user.signingKey
+    signature: SignatureFlags | None = None  # the trust a signed tag must pass (default: environment, git config)
 
 
 class _Freeze:
@@ -119,7 +121,8 @@ class _Freeze:
     def locked(self) -> FreezeResult:
         self.check_locks()
         if self.request.sign and self.request.tag:
-            self.signer = signer(self.repo, self.request.signing_key)
+            trust = trust_for(self.repo, self.request.signature)
+            self.signer = signer(self.repo, self.request.signing_key, trust)
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
         tag = gitrepo.tag_state(self.repo, self.cohort.id)

@@ -160,6 +160,11 @@ def _ssh(cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trus
     return SignatureCheck(checked.outcome, required, message, hint, principal, key)
 
 
+def check_signed(cohort: str, signed_at: dt.datetime, raw: bytes, trust: Trust) -> SignatureCheck:
+    """A signed tag object's text (not yet in any repository) checked against `trust`, required."""
+    return _ssh(cohort, signed_at, sshsig.split(raw), trust, True)
+
+
 def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, required: bool) -> SignatureCheck:
     """The signature of the release tag `cohort` (which exists), checked as `git tag -v` would;
     when no signature is required, a check the environment cannot make is `not-checked`."""
