@@ -31,7 +31,7 @@ from catalogctl.catalog.cohorts import Cohort, skipped
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import CHANGELOG, SUITE_DIR, ruleset_path
+from catalogctl.catalog.layout import CHANGELOG, SUITE_DIR, SUITE_FILE, ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
@@ -59,7 +59,7 @@ from catalogctl.release.plan import (
     seed_sets,
 )
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
-from catalogctl.release.signers import SignatureFlags, trust_for
+from catalogctl.release.signers import SignatureFlags, policy_requires, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 
@@ -390,11 +390,19 @@ class _Freeze:
         """The signed tag a rerun will create (signed before it writes anything), None when it
         creates none or unsigned; a tag that exists unsigned is never replaced."""
         if state == "already-frozen":
+            redo = (
+                f"a tag never pushed may be deleted (git tag -d {self.cohort}) and frozen again with --sign; "
+                "a published one never changes"
+            )
             if self.signer is not None and _unsigned(self.repo, self.cohort.id):
                 raise CatalogError(
-                    f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists",
-                    f"a tag never pushed may be deleted (git tag -d {self.cohort}) and frozen again with --sign; "
-                    "a published one never changes",
+                    f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists", redo
+                )
+            if policy_requires(commit) and _unsigned(self.repo, self.cohort.id):  # e.g. tagged by hand
+                raise CatalogError(
+                    f"tag `{self.cohort}` exists and is not signed, but {SUITE_FILE} at the release requires signed "
+                    "releases (policies.releases.require_signature): it is no release, and freeze does not push it",
+                    redo,
                 )
             return None
         if not self.request.tag:

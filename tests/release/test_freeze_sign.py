@@ -13,7 +13,7 @@ from catalogctl.errors import EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release_repo import make_freezable
-from tests.signing import EMAIL, allowed_signers, fingerprint, make_key, trusting
+from tests.signing import EMAIL, allowed_signers, fingerprint, make_key, retag, trusting
 
 
 @pytest.fixture
@@ -362,3 +362,25 @@ def test_a_configured_trust_file_that_is_not_there_signs_nothing(repo: Path, tmp
         f"error: the allowed-signers file {missing} (from --allowed-signers) does not exist\n"
     )
     assert state(repo) == before
+
+
+def test_under_the_policy_a_rerun_refuses_an_unsigned_tag_and_never_pushes_it(
+    repo: Path, remote: Path, tmp_path: Path
+) -> None:
+    """A tag made unsigned (by an older version, or by hand) fails the policy: a rerun says so."""
+    require_signature(repo)
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    retag(repo, "2026-09-C0", None)
+    before = state(repo)
+    for extra in ([], ["--dry-run"]):
+        done = run_cli("freeze", "2026-09-C0", "--push", "origin", *extra, "-C", str(repo), code=1)
+        assert done.stderr == (
+            "error: tag `2026-09-C0` exists and is not signed, but benchmark_suite/suite.yaml at the release requires "
+            "signed releases (policies.releases.require_signature): it is no release, and freeze does not push it\n"
+            "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
+            "a published one never changes\n"
+        )
+        assert done.stdout == ""
+    assert state(repo) == before
+    assert git(remote, "tag", "--list") == ""
