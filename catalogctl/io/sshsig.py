@@ -66,10 +66,10 @@ def split(raw: bytes) -> Signed:
     signature block (as git's `parse_signed_buffer` reads it); none, and it is unsigned."""
     start = None
     offset = 0
-    for line in raw.splitlines(keepends=True):
+    for line in raw.split(b"\n"):  # git's lines end at "\n" only: a "\r" starts none
         if any(line.startswith(begin) for begin in _BEGINS):
             start = offset
-        offset += len(line)
+        offset += len(line) + 1
     if start is None:
         return Signed(raw, b"", None)
     signature = raw[start:]
@@ -82,12 +82,12 @@ def verify_time(when: dt.datetime) -> str:
     return when.astimezone(dt.UTC).strftime("%Y%m%d%H%M%SZ")
 
 
-def _keygen() -> str:
+def _keygen(purpose: str = "checked") -> str:
     """The path of ssh-keygen; its absence is an environment problem, never a pass."""
     found = shutil.which("ssh-keygen")
     if found is None:
         raise EnvironmentProblem(
-            "ssh-keygen is not installed: SSH signatures cannot be checked",
+            f"ssh-keygen is not installed: SSH signatures cannot be {purpose}",
             "install OpenSSH's client (apt-get install openssh-client)",
         )
     return found
@@ -116,7 +116,7 @@ def _run(args: list[str], payload: bytes | None = None, bounded: bool = True) ->
     it runs in a session of its own and is killed with its children when it does not answer in
     time; unbounded, it keeps the terminal (a passphrase prompt) and may take as long as it needs."""
     timeout = _timeout() if bounded else None
-    keygen = _keygen()
+    keygen = _keygen("made" if args[:2] in (["-Y", "sign"], ["-l", "-E"]) else "checked")
     with subprocess.Popen(
         [keygen, *args],
         stdin=subprocess.PIPE,
@@ -178,8 +178,24 @@ def check(signed: Signed, allowed: Path, revoked: Path | None, signed_at: dt.dat
             if _verify(sig, signed.payload, allowed, principal, when, revoked):
                 return Checked("good", principal, fingerprint, "")
         if revoked is not None and any(_verify(sig, signed.payload, allowed, p, when, None) for p in principals):
+            _require_readable(revoked)  # a list ssh-keygen cannot read fails every signature: not "revoked"
             return Checked("revoked", principals[0], fingerprint, f"the key is in the revocation list {revoked}")
         return Checked("bad", principals[0], fingerprint, f"ssh-keygen refuses it for {', '.join(principals)}")
+
+
+_KRL_MAGIC = b"SSHKRL\n\0"
+
+
+def _require_readable(revoked: Path) -> None:
+    """A revocation list as ssh-keygen's `-r` takes it: a KRL, or a file of public keys."""
+    is_krl = revoked.read_bytes().startswith(_KRL_MAGIC)
+    code = _run(["-Q", "-l", "-f", str(revoked)] if is_krl else ["-l", "-f", str(revoked)])[0]
+    if code != 0:
+        what = "a KRL ssh-keygen cannot read" if is_krl else "neither a KRL nor a file of public keys"
+        raise EnvironmentProblem(
+            f"the revocation list {revoked} cannot be read: it is {what}",
+            "pass a KRL made by ssh-keygen -k, or a file of public keys (--revocation-list FILE)",
+        )
 
 
 def fingerprint(signed: Signed) -> str | None:

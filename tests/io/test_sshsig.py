@@ -147,3 +147,17 @@ def test_a_timeout_that_is_not_a_number_is_refused(monkeypatch: pytest.MonkeyPat
     with pytest.raises(EnvironmentProblem) as caught:
         sshsig.fingerprint(sshsig.split(PAYLOAD))
     assert str(caught.value) == "CATALOGCTL_SSH_TIMEOUT is 'soon': not a number of seconds"
+
+
+def test_split_breaks_lines_at_newlines_only() -> None:
+    """git splits a tag object at `\\n`: a signature block after a `\\r` only is part of the message."""
+    hidden = PAYLOAD + b"note\r-----BEGIN SSH SIGNATURE-----\nabc\n-----END SSH SIGNATURE-----\n"
+    assert sshsig.split(hidden) == sshsig.Signed(hidden, b"", None)
+
+
+def test_signing_without_ssh_keygen_says_it_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(EnvironmentProblem) as caught:
+        sshsig.key_fingerprint("key::ssh-ed25519 AAAA")
+    assert str(caught.value) == "ssh-keygen is not installed: SSH signatures cannot be made"
+    assert caught.value.hint == "install OpenSSH's client (apt-get install openssh-client)"
