@@ -12,6 +12,7 @@ from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     AllowedSignersOpt,
+    GpgKeyringOpt,
     ListFormat,
     RepoOpt,
     RequireSignatureOpt,
@@ -29,6 +30,13 @@ class DiffFormat(StrEnum):
     markdown = "markdown"
     json = "json"
     github = "github"
+
+
+class SigningFormatChoice(StrEnum):
+    """How freeze --sign signs."""
+
+    ssh = "ssh"
+    openpgp = "openpgp"
 
 
 class FailOn(StrEnum):
@@ -89,19 +97,31 @@ def freeze(
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
     ] = 0,
     sign: Annotated[
-        bool, typer.Option("--sign", help="Sign the tag as git tag -s does with an SSH key (gpg.format=ssh).")
+        bool,
+        typer.Option(
+            "--sign", help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp."
+        ),
     ] = False,
     signing_key: Annotated[
         str | None,
         typer.Option(
             "--signing-key",
             metavar="KEY",
-            help="The SSH key to sign with: a private key, a public key whose private key is in ssh-agent, or "
-            "key::LITERAL; default: git config user.signingKey.",
+            help="The key to sign with: for SSH a private key, a public key whose private key is in ssh-agent, "
+            "or key::LITERAL; for OpenPGP a gpg key id; default: git config user.signingKey.",
+        ),
+    ] = None,
+    signing_format: Annotated[
+        SigningFormatChoice | None,
+        typer.Option(
+            "--signing-format",
+            help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
+            show_default=False,
         ),
     ] = None,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: ruleset, seed sets, changelog section, one commit, an annotated tag.
@@ -128,7 +148,8 @@ def freeze(
         skip_cohorts=skip_cohorts,
         sign=sign or signing_key is not None,
         signing_key=signing_key,
-        signature=SignatureFlags(False, allowed_signers, revocation_list),
+        signing_format=signing_format.value if signing_format else None,
+        signature=SignatureFlags(False, allowed_signers, revocation_list, gpg_keyring),
     )
     result = run_freeze(path or Path.cwd(), request)
     out(render_release.freeze_text(result))
@@ -140,6 +161,7 @@ def cohorts(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """List frozen cohorts (date, benchmarks, valid seed sets, tag state, signer) and the next cohort.
 
@@ -149,7 +171,7 @@ def cohorts(
     from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import COHORTS_REPORTERS
 
-    releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list))
+    releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring))
     out(COHORTS_REPORTERS[fmt](releases))
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
@@ -164,6 +186,7 @@ def verify(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Check a release: the tag exists, is annotated, points at the commit that added the ruleset,
     carries its digest, every contract digest matches, and (when required) a trusted signer signed
@@ -172,7 +195,9 @@ def verify(
     from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import VERIFY_REPORTERS
 
-    result = verify_release(path, cohort, ref, SignatureFlags(require_signature, allowed_signers, revocation_list))
+    result = verify_release(
+        path, cohort, ref, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
+    )
     out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
@@ -189,6 +214,7 @@ def export_mlperf(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Write the official MLCommons submission checker's files for a cohort: seed_sets.yaml,
     approved_drafters.yaml and models.yaml, in its own formats.
@@ -203,6 +229,6 @@ def export_mlperf(
     from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import EXPORT_REPORTERS
 
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
     result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force, signature=flags)
     out(EXPORT_REPORTERS[fmt](result))

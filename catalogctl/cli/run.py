@@ -15,6 +15,7 @@ from catalogctl.cli.common import (
     AllowedSignersOpt,
     DocFormat,
     EntityKind,
+    GpgKeyringOpt,
     ListFormat,
     RefOpt,
     RepoOpt,
@@ -53,6 +54,7 @@ def resolve(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Turn a submission into the resolved config of its cohort's frozen contract.
 
@@ -65,7 +67,7 @@ def resolve(
 
     if output is not None:
         output_format(output)
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
     config = run_resolve(path or Path.cwd(), submission, ref, flags)
     _emit_resolved(config, output, fmt)
 
@@ -92,6 +94,7 @@ def preflight(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Check the checkout is exactly the cohort's release, locally and on the remote, then resolve.
 
@@ -107,7 +110,7 @@ def preflight(
 
     if output is not None:
         output_format(output)
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
     config = run_preflight(
         path or Path.cwd(), submission, remote=remote, offline=offline, github=github, signature=flags
     )
@@ -142,6 +145,7 @@ def check(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Prove the inputs, then apply every gate the contract names to what the run reported.
 
@@ -159,7 +163,7 @@ def check(
     from catalogctl.run.check import check_files
 
     report = check_files(
-        resolved, results, catalog, SignatureFlags(require_signature, allowed_signers, revocation_list)
+        resolved, results, catalog, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
     )
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)

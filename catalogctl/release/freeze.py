@@ -93,6 +93,7 @@ class FreezeRequest:
     skip_cohorts: int = 0
     sign: bool = False
     signing_key: str | None = None  # default: git config user.signingKey
+    signing_format: str | None = None  # ssh or openpgp; default: git config gpg.format, else ssh
     signature: SignatureFlags | None = None  # the trust a signed tag must pass (default: environment, git config)
 
 
@@ -122,7 +123,7 @@ class _Freeze:
         self.check_locks()
         if self.request.sign and self.request.tag:
             trust = trust_for(self.repo, self.request.signature)
-            self.signer = signer(self.repo, self.request.signing_key, trust)
+            self.signer = signer(self.repo, self.request.signing_key, trust, self.request.signing_format)
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
         tag = gitrepo.tag_state(self.repo, self.cohort.id)
@@ -242,6 +243,7 @@ class _Freeze:
     def record_signer(self, result: FreezeResult) -> None:
         if self.signer is not None:
             result.signing_key, result.signing_fingerprint = self.signer.key, self.signer.fingerprint
+            result.signing_format = self.signer.format
 
     def contents(self, head: gitrepo.Commit, planned: FreezeResult) -> dict[str, bytes]:
         """The bytes of the ruleset and of the changelog that the commit will hold."""

@@ -71,16 +71,17 @@ def test_a_tag_signed_by_another_key_fails_git_tag_v(repo: Path, tmp_path: Path)
     assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode != 0
 
 
-def test_a_gpg_format_other_than_ssh_is_refused_writing_nothing(repo: Path, tmp_path: Path) -> None:
+def test_a_gpg_format_other_than_ssh_or_openpgp_is_refused_writing_nothing(repo: Path, tmp_path: Path) -> None:
     key = make_key(tmp_path / "keys")
-    git(repo, "config", "gpg.format", "openpgp")
+    git(repo, "config", "gpg.format", "x509")
     before = state(repo)
     done = run_cli(
         "freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo), code=2
     )
     assert done.stderr == (
-        "error: gpg.format is openpgp: freeze --sign signs with SSH keys only; nothing was written\n"
-        "hint: git config gpg.format ssh (an SSH key), or sign the tag with git tag -s yourself\n"
+        "error: gpg.format is x509: freeze --sign signs with SSH or OpenPGP keys only; nothing was written\n"
+        "hint: git config gpg.format ssh (an SSH key) or openpgp (a gpg key), or sign the tag with git tag -s "
+        "yourself\n"
     )
     assert state(repo) == before
 

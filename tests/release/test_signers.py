@@ -139,13 +139,14 @@ def _local(stamp: str, utc: bool = True) -> str:
     return when.isoformat()
 
 
-def test_a_gpg_signed_tag_is_refused_with_a_reason(release: Path, allowed: Path) -> None:
+def test_an_x509_signed_tag_is_refused_with_a_reason(release: Path, allowed: Path) -> None:
     fake = (
-        git(release, "cat-file", "tag", COHORT) + "\n-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\n"
+        git(release, "cat-file", "tag", COHORT)
+        + "\n-----BEGIN SIGNED MESSAGE-----\nabc\n-----END SIGNED MESSAGE-----\n"
     )
     done = subprocess.run(["git", "mktag"], cwd=release, input=fake, capture_output=True, text=True, check=True)
     git(release, "update-ref", f"refs/tags/{COHORT}", done.stdout.strip())
-    assert f"FAIL  tag `{COHORT}` has a GPG signature: catalogctl checks SSH signatures only" in verify(
+    assert f"FAIL  tag `{COHORT}` has an X.509 signature: catalogctl checks SSH and OpenPGP signatures only" in verify(
         release, "--allowed-signers", str(allowed), code=1
     )
 
