@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -26,6 +27,11 @@ from catalogctl.io.sshsig import Signed
 ARMOR = b"-----BEGIN PGP SIGNATURE-----"  # a detached signature; git's other PGP armor is not one
 _STATUS = "[GNUPG:] "
 _INSTALL = "install GnuPG (apt-get install gnupg; it brings gpgv)"
+
+_ISSUER = (
+    re.compile(r"\(issuer fpr v\d+ ([0-9A-F]+)\)"),
+    re.compile(r":signature packet: algo \d+, keyid ([0-9A-F]+)"),
+)
 
 Outcome = Literal["good", "bad", "unknown-key", "expired", "revoked"]
 
@@ -145,6 +151,17 @@ def check(signed: Signed, keyring: Path) -> Checked:
     if "GOODSIG" in seen and fingerprint is not None and user:
         return Checked("good", user, fingerprint, "")
     return Checked("bad", None, None, _words(err, "gpgv cannot read the signature"))
+
+
+def issuer(signed: Signed) -> str | None:
+    """The fingerprint (else the key id) of the key an OpenPGP signature names as its maker, read
+    by `gpg --list-packets` without any key: what the signature claims, not checked."""
+    gpg = _binary("gpg", "read")
+    with tempfile.TemporaryDirectory(prefix="catalogctl-gpg-") as home:
+        env = {**os.environ, "GNUPGHOME": home}
+        _, out, _ = _run([gpg, "--homedir", home, "--batch", "--list-packets"], signed.signature, env)
+    found = [match.group(1) for pattern in _ISSUER if (match := pattern.search(out))]
+    return found[0] if found else None  # the fingerprint, else the key id of an older signature
 
 
 def _program(program: str | None) -> str:

@@ -71,6 +71,12 @@ def test_garbage_is_bad_in_gpgv_s_words(keyring: Path) -> None:
     checked = pgpsig.check(signed(PAYLOAD, garbage), keyring)
     assert checked.outcome == "bad"
     assert "gpgv:" in checked.detail
+    assert pgpsig.issuer(signed(PAYLOAD, garbage)) is None
+
+
+def test_the_issuer_is_the_key_the_signature_names(home: GpgHome, key: str) -> None:
+    stranger = home.make_key("Stranger <s@example.org>")
+    assert pgpsig.issuer(signed(PAYLOAD, pgpsig.sign(PAYLOAD, stranger))) == stranger
 
 
 def test_a_pgp_message_is_not_a_detached_signature(keyring: Path) -> None:
