@@ -117,7 +117,7 @@ def _gpgv(signed: Signed, keyring: Path) -> tuple[list[list[str]], str]:
     with tempfile.TemporaryDirectory(prefix="catalogctl-gpg-") as home:
         sig = Path(home) / "tag.sig"
         sig.write_bytes(signed.signature)
-        env = {**os.environ, "GNUPGHOME": home}
+        env = {**os.environ, "GNUPGHOME": home, "LC_ALL": "C", "LANGUAGE": ""}  # its words are read below
         argv = [gpgv, "--homedir", home, "--keyring", str(keyring), "--status-fd", "1", str(sig), "-"]
         _, out, err = _run(argv, signed.payload, env)
     return _statuses(out), err
@@ -127,10 +127,17 @@ def check(signed: Signed, keyring: Path) -> Checked:
     """Check an OpenPGP signature with gpgv against the keys of `keyring` only, and say why it
     fails: bad (not a detached signature of this payload, or no signature gpgv can read),
     unknown-key (no key of the keyring made it), expired (the key, or the signature, has
-    expired), revoked (the key is revoked in the keyring)."""
+    expired), revoked (the key is revoked in the keyring). A keyring gpgv cannot read (an armored
+    export, not a keyring) is an `EnvironmentProblem`, never an unknown key."""
     if not signed.signature.startswith(ARMOR):
         return Checked("bad", None, None, "a PGP message, not a detached signature")
     statuses, err = _gpgv(signed, keyring)
+    unreadable = [line.strip() for line in err.splitlines() if "keydb_search failed" in line]
+    if unreadable:  # gpgv then says NO_PUBKEY of every key: not "unknown", but no keyring at all
+        raise EnvironmentProblem(
+            f"the GPG keyring {keyring} cannot be read: gpgv finds no OpenPGP keys in it ({unreadable[0]})",
+            "pass a binary keyring: gpg --export KEYID > keyring.gpg (an armored export: gpg --dearmor it)",
+        )
     seen = {words[0]: words[1:] for words in statuses}
     if [words[0] for words in statuses].count("NEWSIG") > 1:
         return Checked("bad", None, None, "more than one signature in the block")

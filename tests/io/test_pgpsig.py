@@ -161,3 +161,20 @@ def test_the_user_s_own_keyring_never_decides(home: GpgHome, key: str, tmp_path:
     keyring = home.export(tmp_path / "keyring.gpg", key)
     assert shutil.which("gpgv") is not None
     assert pgpsig.check(signed(PAYLOAD, pgpsig.sign(PAYLOAD, stranger)), keyring).outcome == "unknown-key"
+
+
+@pytest.mark.parametrize("content", ["armored", "junk"])
+def test_a_keyring_gpgv_cannot_read_is_said_to_be_unreadable(
+    home: GpgHome, key: str, tmp_path: Path, content: str
+) -> None:
+    keyring = tmp_path / "keyring.asc"
+    keyring.write_bytes(home.gpg("--export", "--armor", key) if content == "armored" else b"not a keyring\n")
+    with pytest.raises(EnvironmentProblem) as caught:
+        pgpsig.check(signed(PAYLOAD, pgpsig.sign(PAYLOAD, key)), keyring)
+    assert str(caught.value) == (
+        f"the GPG keyring {keyring} cannot be read: gpgv finds no OpenPGP keys in it (gpgv: keydb_search failed: "
+        "Invalid packet)"
+    )
+    assert caught.value.hint == (
+        "pass a binary keyring: gpg --export KEYID > keyring.gpg (an armored export: gpg --dearmor it)"
+    )

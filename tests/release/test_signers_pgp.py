@@ -107,3 +107,20 @@ def test_a_keyring_in_the_tree_under_check_is_refused(release: Path, home: GpgHo
         "hint: pass --gpg-keyring FILE or set CATALOGCTL_GPG_KEYRING (the maintainers' public keys, gpg --export, "
         "in a file outside the repository)\n"
     )
+
+
+def test_an_armored_keyring_is_refused_as_unreadable_not_as_an_unknown_key(
+    release: Path, home: GpgHome, key: str, tmp_path: Path
+) -> None:
+    retag_gpg(release, COHORT, key)
+    armored = tmp_path / "trust" / "keyring.asc"
+    armored.parent.mkdir(exist_ok=True)
+    armored.write_bytes(home.gpg("--export", "--armor", key))
+    done = run_cli("verify", COHORT, "-C", release, "--require-signature", "--gpg-keyring", armored, code=2)
+    assert done.stderr == (
+        f"error: the GPG keyring {armored} cannot be read: gpgv finds no OpenPGP keys in it (gpgv: keydb_search "
+        "failed: Invalid packet)\n"
+        "hint: pass a binary keyring: gpg --export KEYID > keyring.gpg (an armored export: gpg --dearmor it)\n"
+    )
+    shown = run_cli("cohorts", "-C", release, "--gpg-keyring", armored).stdout.splitlines()[1]
+    assert shown.split()[-1] == "not-checked"  # not required: said, not fatal
