@@ -13,6 +13,7 @@ from tests.gpgkeys import GpgHome, gpg_home
 from tests.helpers import git, run_cli
 from tests.release.test_freeze_sign import state
 from tests.release_repo import make_freezable
+from tests.signing import fingerprint, make_key
 
 COHORT = "2026-09-C0"
 UID = "Maintainer <m@example.org>"
@@ -154,3 +155,11 @@ def test_dry_run_says_it_would_sign_with_gpg_and_which_key(repo: Path, key: str)
     done = run_cli(*FREEZE, "--dry-run", "--signing-format", "openpgp", "--signing-key", UID, "-C", repo)
     assert done.stdout.endswith(f"\n\nthe tag would be signed with gpg key {UID} ({key})\n")
     assert state(repo) == before
+
+
+def test_signing_format_ssh_overrides_gpg_format_openpgp(repo: Path, tmp_path: Path) -> None:
+    ssh_key = make_key(tmp_path / "keys")
+    git(repo, "config", "gpg.format", "openpgp")
+    done = run_cli(*FREEZE, "--sign", "--signing-format", "ssh", "--signing-key", ssh_key, "-C", repo)
+    assert done.stdout.endswith(f"signed with {ssh_key} ({fingerprint(ssh_key)})\n")
+    assert git(repo, "cat-file", "tag", COHORT).endswith("-----END SSH SIGNATURE-----")
