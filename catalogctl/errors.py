@@ -16,7 +16,7 @@ Exit codes (every verb):
 | 7 | `resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`) |
 | 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
 | 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
-| 10 | `preflight`: a required signature is missing, bad, by an unknown key, revoked or expired (`signature-invalid`) |
+| 10 | `preflight`, `resolve`, `export mlperf`: a required signature is missing, bad, untrusted (`signature-invalid`) |
 | 70 | internal error: a bug in catalogctl (one line; rerun with `--traceback` and report it) |
 | 130 | interrupted (Ctrl-C) |
 """

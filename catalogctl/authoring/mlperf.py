@@ -32,6 +32,7 @@ from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
 from catalogctl.model.export import ExportedFile, ExportedModel, ExportedSeedSet, MlperfExport
 from catalogctl.release.releases import require_cohort
+from catalogctl.release.signers import SignatureFlags, trust_for
 from catalogctl.release.statement import require_release
 
 # The checker derives a set's window as §4.6 states it (four cohorts) and applies §2.9.4's lead
@@ -42,13 +43,20 @@ SEED_SETS, DRAFTERS, MODELS = "seed_sets.yaml", "approved_drafters.yaml", "model
 
 
 def export_mlperf(
-    path: Path, cohort: str, out_dir: Path, *, ref: str | None = None, force: bool = False
+    path: Path,
+    cohort: str,
+    out_dir: Path,
+    *,
+    ref: str | None = None,
+    force: bool = False,
+    signature: SignatureFlags | None = None,
 ) -> MlperfExport:
     """Write the checker's files for `cohort` into `out_dir`, from its release commit (verified as
-    `resolve` verifies it) or from `ref`; a different existing file is replaced only with `force`."""
+    `resolve` verifies it, its signature included) or from `ref`; a different existing file is
+    replaced only with `force`."""
     repo = gitrepo.open_repository(path)
     require_cohort(repo, cohort)
-    _, commit = require_release(repo, cohort)
+    _, commit = require_release(repo, cohort, trust_for(repo, signature))
     if ref is not None:
         commit = _at_ref(repo, cohort, commit, ref)
     catalog, ruleset = _frozen(repo, commit, cohort)

@@ -74,8 +74,8 @@ RequireSignatureOpt = Annotated[
     bool,
     typer.Option(
         "--require-signature",
-        help="Require a good SSH signature on the release tag, by a signer of the allowed-signers file "
-        "(the suite's policy may require it anyway).",
+        help="Require a good signature on the release tag: SSH, by a signer of the allowed-signers file; "
+        "OpenPGP, by a key of the GPG keyring (the suite's policy may require it anyway).",
     ),
 ]
 AllowedSignersOpt = Annotated[
@@ -95,6 +95,18 @@ RevocationListOpt = Annotated[
         metavar="FILE",
         help="Revoked keys (a KRL or public keys), outside the repository [default: $CATALOGCTL_SSH_REVOKED, "
         "else git config gpg.ssh.revocationKeyring].",
+        show_default=False,
+    ),
+]
+
+
+GpgKeyringOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--gpg-keyring",
+        metavar="FILE",
+        help="The public keys OpenPGP-signed tags are checked against (gpg --export), outside the repository "
+        "[default: $CATALOGCTL_GPG_KEYRING].",
         show_default=False,
     ),
 ]

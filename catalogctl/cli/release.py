@@ -14,6 +14,7 @@ from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     AllowedSignersOpt,
+    GpgKeyringOpt,
     ListFormat,
     RepoOpt,
     RequireSignatureOpt,
@@ -31,6 +32,13 @@ class DiffFormat(StrEnum):
     markdown = "markdown"
     json = "json"
     github = "github"
+
+
+class SigningFormatChoice(StrEnum):
+    """How freeze --sign signs."""
+
+    ssh = "ssh"
+    openpgp = "openpgp"
 
 
 class FailOn(StrEnum):
@@ -99,21 +107,35 @@ def freeze(
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
     ] = 0,
     sign: Annotated[
-        bool, typer.Option("--sign", help="Sign the tag as git tag -s does with an SSH key (gpg.format=ssh).")
+        bool,
+        typer.Option(
+            "--sign", help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp."
+        ),
     ] = False,
     signing_key: Annotated[
         str | None,
         typer.Option(
             "--signing-key",
             metavar="KEY",
-            help="The SSH key to sign with: a private key, a public key whose private key is in ssh-agent, or "
-            "key::LITERAL; default: git config user.signingKey.",
+            help="The key to sign with: for SSH a private key, a public key whose private key is in ssh-agent, "
+            "or key::LITERAL; for OpenPGP a gpg key id; default: git config user.signingKey.",
         ),
     ] = None,
     today: Annotated[
         str | None,
         typer.Option("--today", metavar="YYYY-MM-DD", help="Warn of passed or skipped cohorts as of this date."),
     ] = None,
+    signing_format: Annotated[
+        SigningFormatChoice | None,
+        typer.Option(
+            "--signing-format",
+            help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
+            show_default=False,
+        ),
+    ] = None,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: its ruleset, changelog, commit and tag.
@@ -127,6 +149,7 @@ def freeze(
     from catalogctl.errors import UsageError
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render import release as render_release
 
     request = FreezeRequest(
@@ -142,6 +165,8 @@ def freeze(
         skip_cohorts=skip_cohorts,
         sign=sign or signing_key is not None,
         signing_key=signing_key,
+        signing_format=signing_format.value if signing_format else None,
+        signature=SignatureFlags(False, allowed_signers, revocation_list, gpg_keyring),
     )
     try:
         request.today = dt.date.fromisoformat(today) if today else None
@@ -160,12 +185,23 @@ def tag(
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say which commit it would tag; write nothing.")] = False,
     sign: Annotated[
-        bool, typer.Option("--sign", help="Sign the tag as git tag -s does with an SSH key (gpg.format=ssh).")
+        bool, typer.Option("--sign", help="Sign the tag as git tag -s does (SSH, or GPG where configured).")
     ] = False,
     signing_key: Annotated[
         str | None,
-        typer.Option("--signing-key", metavar="KEY", help="The SSH key to sign with (as for freeze --sign)."),
+        typer.Option("--signing-key", metavar="KEY", help="The key to sign with (as for freeze --sign)."),
     ] = None,
+    signing_format: Annotated[
+        SigningFormatChoice | None,
+        typer.Option(
+            "--signing-format",
+            help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
+            show_default=False,
+        ),
+    ] = None,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
     path: RepoOpt = None,
 ) -> None:
     """Tag a release merged by a pull request (freeze --no-tag).
@@ -178,6 +214,7 @@ def tag(
     """
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render import release as render_release
 
     request = FreezeRequest(
@@ -187,6 +224,8 @@ def tag(
         message=message,
         sign=sign or signing_key is not None,
         signing_key=signing_key,
+        signing_format=signing_format.value if signing_format else None,
+        signature=SignatureFlags(False, allowed_signers, revocation_list, gpg_keyring),
         tag_only=True,
     )
     out(render_release.freeze_text(run_freeze(path or Path.cwd(), request)))
@@ -198,6 +237,7 @@ def cohorts(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """List the frozen cohorts and the next one.
 
@@ -208,7 +248,7 @@ def cohorts(
     from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import COHORTS_REPORTERS
 
-    releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list))
+    releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring))
     out(COHORTS_REPORTERS[fmt](releases))
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
@@ -223,6 +263,7 @@ def verify(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Check a cohort's release: its tag, digests and signature.
 
@@ -234,7 +275,9 @@ def verify(
     from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import VERIFY_REPORTERS
 
-    result = verify_release(path, cohort, ref, SignatureFlags(require_signature, allowed_signers, revocation_list))
+    result = verify_release(
+        path, cohort, ref, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
+    )
     out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
@@ -248,6 +291,10 @@ def export_mlperf(
     force: Annotated[bool, typer.Option("--force", help="Replace files that hold other content.")] = False,
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Write the official MLCommons checker's files for a cohort.
 
@@ -256,10 +303,13 @@ def export_mlperf(
     The cohort must be a release (as `resolve` checks it); the files are written atomically, and
     one that holds other content is replaced only with --force. Exit 0; 1 when the catalog refuses;
     2 on a usage error (an existing different file, no such cohort); a failed release check exits
-    with its code, as in `resolve` (5 tag-invalid, 8 contract-mismatch, 9 release-unreachable).
+    with its code, as in `resolve` (5 tag-invalid, 8 contract-mismatch, 9 release-unreachable,
+    10 signature-invalid).
     """
     from catalogctl.authoring.mlperf import export_mlperf as run_export
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import EXPORT_REPORTERS
 
-    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
+    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force, signature=flags)
     out(EXPORT_REPORTERS[fmt](result))

@@ -15,6 +15,7 @@ from catalogctl.cli.common import (
     AllowedSignersOpt,
     DocFormat,
     EntityKind,
+    GpgKeyringOpt,
     ListFormat,
     RefOpt,
     RepoOpt,
@@ -50,19 +51,25 @@ def resolve(
     ] = None,
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Turn a submission into its cohort's resolved config.
 
     The resolved config of the cohort's frozen contract.
-    The contract comes from the cohort's release tag (never the working tree). Exit codes: see
-    `preflight`.
+    The contract comes from the cohort's release tag (never the working tree), whose signature is
+    checked as preflight checks it. Exit codes: see `preflight`.
     """
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.run.resolve import output_format
     from catalogctl.run.resolve import resolve as run_resolve
 
     if output is not None:
         output_format(output)
-    config = run_resolve(path or Path.cwd(), submission, ref)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
+    config = run_resolve(path or Path.cwd(), submission, ref, flags)
     _emit_resolved(config, output, fmt)
 
 
@@ -88,6 +95,7 @@ def preflight(
     require_signature: RequireSignatureOpt = False,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Check the checkout is the cohort's release, then resolve.
 
@@ -104,7 +112,7 @@ def preflight(
 
     if output is not None:
         output_format(output)
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list)
+    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
     config = run_preflight(
         path or Path.cwd(), submission, remote=remote, offline=offline, github=github, signature=flags
     )
@@ -136,22 +144,30 @@ def check(
             "--catalog", help="A clone of the catalog: re-resolve the contract at the cohort's tag and require it."
         ),
     ] = None,
+    require_signature: RequireSignatureOpt = False,
+    allowed_signers: AllowedSignersOpt = None,
+    revocation_list: RevocationListOpt = None,
+    gpg_keyring: GpgKeyringOpt = None,
 ) -> None:
     """Apply the contract's gates to what a run reported.
 
     The inputs are proven first, then every gate the contract names is applied.
     The resolved config must be as resolve wrote it (its contract's digest and its seal) and, with
-    --catalog, the release's; the run must be a run of its contract. A gate whose facts the run
+    --catalog, the release's (its tag's signature checked as preflight checks it, and the signer the
+    config records the tag's); the run must be a run of its contract. A gate whose facts the run
     did not report is "not evaluable" and does not pass. A point folder also checks what its
     point.yaml declares (seeds, seed set, cohort) against what ran; a submission tree gets a verdict
     per point and one for the submission (valid when every point is). Exit 0 when every hard gate passes, 1
     when one fails or cannot be evaluated, 2 when the inputs are not usable (unreadable, invalid,
     edited, or of another run) or on a usage error.
     """
+    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.check import REPORTERS
     from catalogctl.run.check import check_files
 
-    report = check_files(resolved, results, catalog)
+    report = check_files(
+        resolved, results, catalog, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
+    )
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from catalogctl.catalog.cohorts import Cohort, is_cohort_id
 from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.diff.entities import Differ
-from catalogctl.io import gitrepo, sshsig
+from catalogctl.io import gitrepo, pgpsig, sshsig
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset
 from catalogctl.model.diff import CohortDelta, SeedSetDelta, SignerDelta
@@ -39,8 +39,9 @@ def cohort_delta(differ: Differ, old_ref: str, new_ref: str) -> CohortDelta | No
 
 
 def tag_signer(tree: Tree, cohort: str) -> str:
-    """Who signed the release tag `tree` was read from: a key fingerprint, or `unsigned`, `bad
-    signature`, `no tag` (a clone without the tag reads the commit that added the ruleset)."""
+    """Who signed the release tag `tree` was read from: a key fingerprint (an OpenPGP signature's
+    as it names its key, unchecked), or `unsigned`, `bad signature`, `no tag` (a clone without the
+    tag reads the commit that added the ruleset)."""
     if not isinstance(tree, gitrepo.GitTree):
         return "no tag"
     tag = gitrepo.tag_state(tree.repo, cohort)
@@ -50,6 +51,8 @@ def tag_signer(tree: Tree, cohort: str) -> str:
     signed = sshsig.split(tag_object.raw) if tag_object is not None else None
     if signed is None or signed.kind is None:
         return "unsigned"
+    if signed.kind == "gpg":  # no keyring here: the key the signature names
+        return pgpsig.issuer(signed) or "bad signature"
     return sshsig.fingerprint(signed) or "bad signature"
 
 

@@ -9,11 +9,14 @@ apart, by asking ssh-keygen again, why a signature fails.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,10 +66,10 @@ def split(raw: bytes) -> Signed:
     signature block (as git's `parse_signed_buffer` reads it); none, and it is unsigned."""
     start = None
     offset = 0
-    for line in raw.splitlines(keepends=True):
+    for line in raw.split(b"\n"):  # git's lines end at "\n" only: a "\r" starts none
         if any(line.startswith(begin) for begin in _BEGINS):
             start = offset
-        offset += len(line)
+        offset += len(line) + 1
     if start is None:
         return Signed(raw, b"", None)
     signature = raw[start:]
@@ -79,27 +82,60 @@ def verify_time(when: dt.datetime) -> str:
     return when.astimezone(dt.UTC).strftime("%Y%m%d%H%M%SZ")
 
 
-def _keygen() -> str:
+def _keygen(purpose: str = "checked") -> str:
     """The path of ssh-keygen; its absence is an environment problem, never a pass."""
     found = shutil.which("ssh-keygen")
     if found is None:
         raise EnvironmentProblem(
-            "ssh-keygen is not installed: SSH signatures cannot be checked",
+            f"ssh-keygen is not installed: SSH signatures cannot be {purpose}",
             "install OpenSSH's client (apt-get install openssh-client)",
         )
     return found
 
 
-def _run(args: list[str], payload: bytes | None = None, timeout: float | None = 60) -> tuple[int, str, str]:
-    """ssh-keygen with `args`, `payload` on its stdin; exit status, stdout and stderr."""
-    done = subprocess.run(
-        [_keygen(), *args],
-        input=payload if payload is not None else b"",
-        capture_output=True,
-        check=False,
-        timeout=timeout,
-    )
-    return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+ENV_TIMEOUT = "CATALOGCTL_SSH_TIMEOUT"
+_TIMEOUT = 60.0  # seconds: ssh-keygen answers at once unless it waits on an agent or a prompt
+
+
+def _timeout() -> float:
+    """How long ssh-keygen may take: `$CATALOGCTL_SSH_TIMEOUT` seconds, else 60."""
+    value = os.environ.get(ENV_TIMEOUT)
+    if not value:
+        return _TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise EnvironmentProblem(f"{ENV_TIMEOUT} is {value!r}: not a number of seconds", "unset it, or set e.g. 60")
+    return seconds
+
+
+def _run(args: list[str], payload: bytes | None = None, bounded: bool = True) -> tuple[int, str, str]:
+    """ssh-keygen with `args`, `payload` on its stdin; exit status, stdout and stderr. `bounded`,
+    it runs in a session of its own and is killed with its children when it does not answer in
+    time; unbounded, it keeps the terminal (a passphrase prompt) and may take as long as it needs."""
+    timeout = _timeout() if bounded else None
+    keygen = _keygen("made" if args[:2] in (["-Y", "sign"], ["-l", "-E"]) else "checked")
+    with subprocess.Popen(
+        [keygen, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=bounded,
+    ) as process:
+        try:
+            out, err = process.communicate(payload if payload is not None else b"", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):  # its session's group: ssh-keygen and what it started
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise EnvironmentProblem(
+                f"ssh-keygen did not answer within {timeout:g} s (ssh-keygen {' '.join(args[:2])}): stopped it",
+                "a signing key whose agent never answers, or a passphrase asked where no one can type it: "
+                f"ssh-add the key, or raise {ENV_TIMEOUT} (seconds)",
+            ) from None
+    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
 def _first_line(text: str, default: str) -> str:
@@ -142,8 +178,24 @@ def check(signed: Signed, allowed: Path, revoked: Path | None, signed_at: dt.dat
             if _verify(sig, signed.payload, allowed, principal, when, revoked):
                 return Checked("good", principal, fingerprint, "")
         if revoked is not None and any(_verify(sig, signed.payload, allowed, p, when, None) for p in principals):
+            _require_readable(revoked)  # a list ssh-keygen cannot read fails every signature: not "revoked"
             return Checked("revoked", principals[0], fingerprint, f"the key is in the revocation list {revoked}")
         return Checked("bad", principals[0], fingerprint, f"ssh-keygen refuses it for {', '.join(principals)}")
+
+
+_KRL_MAGIC = b"SSHKRL\n\0"
+
+
+def _require_readable(revoked: Path) -> None:
+    """A revocation list as ssh-keygen's `-r` takes it: a KRL, or a file of public keys."""
+    is_krl = revoked.read_bytes().startswith(_KRL_MAGIC)
+    code = _run(["-Q", "-l", "-f", str(revoked)] if is_krl else ["-l", "-f", str(revoked)])[0]
+    if code != 0:
+        what = "a KRL ssh-keygen cannot read" if is_krl else "neither a KRL nor a file of public keys"
+        raise EnvironmentProblem(
+            f"the revocation list {revoked} cannot be read: it is {what}",
+            "pass a KRL made by ssh-keygen -k, or a file of public keys (--revocation-list FILE)",
+        )
 
 
 def fingerprint(signed: Signed) -> str | None:
@@ -194,10 +246,12 @@ def key_fingerprint(key: str) -> str:
 def sign(payload: bytes, key: str) -> bytes:
     """The armored SSH signature of `payload` in namespace "git", made by `ssh-keygen -Y sign`
     with `key` (a private key file, a public key file or `key::` literal whose private key is in
-    ssh-agent); a key that cannot sign is an `EnvironmentProblem` with ssh-keygen's reason. No
-    timeout: ssh-keygen may be asking for a passphrase on the terminal."""
+    ssh-agent); a key that cannot sign is an `EnvironmentProblem` with ssh-keygen's reason. On a
+    terminal, no timeout: ssh-keygen may be asking for a passphrase there."""
+    on_terminal = sys.stdin is not None and sys.stdin.isatty()
     with tempfile.TemporaryDirectory(prefix="catalogctl-sign-") as folder:
-        code, out, err = _run(["-Y", "sign", "-n", NAMESPACE, "-f", str(_key_file(key, Path(folder)))], payload, None)
+        args = ["-Y", "sign", "-n", NAMESPACE, "-f", str(_key_file(key, Path(folder)))]
+        code, out, err = _run(args, payload, bounded=not on_terminal)
     if code != 0 or not out.startswith("-----BEGIN SSH SIGNATURE-----"):
         raise EnvironmentProblem(
             f"ssh-keygen could not sign with {key}: {_why(code, err)}",

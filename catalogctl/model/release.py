@@ -21,13 +21,18 @@ class Signature(Report):
 
     state: SignatureState = Field(
         description="good: a trusted signer's; unsigned (or a lightweight tag); bad: not a signature of this "
-        "tag; unknown-key: a key no allowed signer has; expired: signed outside the key's valid-after/"
-        "valid-before; revoked: the key is in the revocation list; unsupported: a GPG or X.509 signature; "
-        "not-checked: no allowed-signers file was configured"
+        "tag; unknown-key: a key no allowed signer (or no key of the GPG keyring) has; expired: signed outside "
+        "the key's valid-after/valid-before (OpenPGP: the key or signature has expired); revoked: the key is in "
+        "the revocation list (OpenPGP: revoked in the keyring); unsupported: an X.509 signature; not-checked: "
+        "no allowed-signers file (GPG keyring for an OpenPGP signature) was configured"
     )
     required: bool = Field(description="whether the suite's policy or the caller requires a good signature")
-    principal: str | None = Field(None, description="the signer, as the allowed-signers file names it")
-    fingerprint: str | None = Field(None, description="the signing key's SHA256 fingerprint")
+    principal: str | None = Field(
+        None, description="the signer, as the allowed-signers file names it (OpenPGP: the key's user id)"
+    )
+    fingerprint: str | None = Field(
+        None, description="the signing key's SHA256 fingerprint (OpenPGP: the primary key's fingerprint)"
+    )
     message: str = ""
 
 
@@ -53,6 +58,7 @@ class FreezeResult(Report):
     warnings: list[str] = Field(default_factory=list, description="the calendar's: a date passed, cohorts skipped")
     signing_key: str | None = Field(None, description="the key the tag is (or would be) signed with")
     signing_fingerprint: str | None = None
+    signing_format: Literal["ssh", "openpgp"] | None = Field(None, description="ssh (ssh-keygen) or openpgp (gpg)")
     signed: bool = Field(False, description="whether this run created a signed tag")
 
 

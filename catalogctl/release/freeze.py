@@ -64,6 +64,7 @@ from catalogctl.release.plan import (
     seed_sets,
 )
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
+from catalogctl.release.signers import SignatureFlags, policy_requires, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 from catalogctl.release.tagging import check_merged, on_remote_branch, push_failure
@@ -100,6 +101,8 @@ class FreezeRequest:
     signing_key: str | None = None  # default: git config user.signingKey
     today: dt.date | None = None  # the day the calendar's warnings count from (default: the day of `now`)
     tag_only: bool = False  # `catalogctl tag`: tag the commit that added the ruleset, never freeze anew
+    signing_format: str | None = None  # ssh or openpgp; default: git config gpg.format, else ssh
+    signature: SignatureFlags | None = None  # the trust a signed tag must pass (default: environment, git config)
 
 
 class _Freeze:
@@ -130,7 +133,8 @@ class _Freeze:
     def locked(self) -> FreezeResult:
         self.check_locks()
         if self.request.sign and self.request.tag:
-            self.signer = signer(self.repo, self.request.signing_key)
+            trust = trust_for(self.repo, self.request.signature)
+            self.signer = signer(self.repo, self.request.signing_key, trust, self.request.signing_format)
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
         tag = gitrepo.tag_state(self.repo, self.cohort.id)
@@ -270,6 +274,7 @@ class _Freeze:
     def record_signer(self, result: FreezeResult) -> None:
         if self.signer is not None:
             result.signing_key, result.signing_fingerprint = self.signer.key, self.signer.fingerprint
+            result.signing_format = self.signer.format
 
     def committed_changelog(self, head: gitrepo.Commit) -> str:
         """HEAD's CHANGELOG.md: the section goes into it, never into what the disk holds meanwhile."""
@@ -424,11 +429,20 @@ class _Freeze:
         """The signed tag a rerun will create (signed before it writes anything), None when it
         creates none or unsigned; a tag that exists unsigned is never replaced."""
         if state == "already-frozen":
+            redo = (
+                f"a tag never pushed may be deleted (git tag -d {self.cohort}) and frozen again with --sign; "
+                "a published one never changes"
+            )
             if self.signer is not None and _unsigned(self.repo, self.cohort.id):
                 raise CatalogError(
-                    f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists",
-                    f"a tag never pushed may be deleted (git tag -d {self.cohort}) and frozen again with --sign; "
-                    "a published one never changes",
+                    f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists", redo
+                )
+            if policy_requires(commit) and _unsigned(self.repo, self.cohort.id):  # e.g. tagged by hand
+                raise CatalogError(
+                    f"tag `{self.cohort}` exists and is not signed, but {layout.current().suite_file} at the release "
+                    "requires signed "
+                    "releases (policies.releases.require_signature): it is no release, and freeze does not push it",
+                    redo,
                 )
             return None
         if not self.request.tag:

@@ -5,7 +5,9 @@ Trust is never read from the tree under check. The allowed-signers file (and the
 list) come from, in order: the command line, the environment (`CATALOGCTL_ALLOWED_SIGNERS`,
 `CATALOGCTL_SSH_REVOKED`), git config (`gpg.ssh.allowedSignersFile`,
 `gpg.ssh.revocationKeyring`); a path inside the repository's working tree is refused, since
-whoever can change the tree (a pull request) could then trust their own key.
+whoever can change the tree (a pull request) could then trust their own key. An OpenPGP-signed tag
+is checked against a public keyring file from the command line or `CATALOGCTL_GPG_KEYRING`, with
+the same rule; an SSH trust accepts no OpenPGP signature, nor a keyring an SSH one.
 """
 
 from __future__ import annotations
@@ -18,16 +20,21 @@ from pathlib import Path
 
 from catalogctl.catalog import layout
 from catalogctl.errors import EnvironmentProblem, UsageError
-from catalogctl.io import gitrepo, sshsig
+from catalogctl.io import gitrepo, pgpsig, sshsig
 from catalogctl.io.yamlbuild import YamlProblem
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.model.release import SignatureState
 
 ENV_ALLOWED = "CATALOGCTL_ALLOWED_SIGNERS"
 ENV_REVOKED = "CATALOGCTL_SSH_REVOKED"
+ENV_KEYRING = "CATALOGCTL_GPG_KEYRING"
 _CONFIGURE = (
     f"pass --allowed-signers FILE, set {ENV_ALLOWED}, or git config gpg.ssh.allowedSignersFile FILE "
     "(a file outside the repository, from the maintainers)"
+)
+_CONFIGURE_GPG = (
+    f"pass --gpg-keyring FILE or set {ENV_KEYRING} (the maintainers' public keys, gpg --export, "
+    "in a file outside the repository)"
 )
 _DO_NOT_RUN = "do not run it: ask the maintainers for the signed release"
 
@@ -40,15 +47,18 @@ class Trust:
     allowed_signers: Path | None = None
     revocation: Path | None = None
     problem: EnvironmentProblem | None = None  # a configured trust file that is not there: fatal only when required
+    gpg_keyring: Path | None = None  # the public keys OpenPGP signatures are checked against
 
 
 @dataclass(frozen=True)
 class SignatureFlags:
-    """What the caller said: `--require-signature`, `--allowed-signers`, `--revocation-list`."""
+    """What the caller said: `--require-signature`, `--allowed-signers`, `--revocation-list`,
+    `--gpg-keyring`."""
 
     require: bool = False
     allowed_signers: str | None = None
     revocation_list: str | None = None
+    gpg_keyring: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,29 +78,38 @@ class SignatureCheck:
         return self.state == "good" or not self.required
 
 
-def _trusted_file(repo: gitrepo.Repository, value: str, named_by: str, what: str) -> Path:
+def _trusted_file(repo: gitrepo.Repository, value: str, named_by: str, what: str, hint: str = _CONFIGURE) -> Path:
     """A trust file that exists and is not in the working tree under check."""
     path = Path(value).expanduser().resolve()
+    git_folders = [folder.resolve() for folder in gitrepo.git_dirs(repo)]
+    if repo.workdir is not None and any(path.is_relative_to(folder) for folder in git_folders):
+        raise UsageError(
+            f"the {what} {path} (from {named_by}) is inside the .git folder of the repository under check: "
+            "whoever controls the checkout controls its .git folder too",
+            "keep it outside the clone: a copy the maintainers publish, installed by you",
+        )
     if repo.workdir is not None and path.is_relative_to(Path(repo.workdir).resolve()):
         raise UsageError(
             f"the {what} {path} (from {named_by}) is inside the repository under check: "
             "whoever can change the repository could trust their own key",
             "keep it outside the clone: a copy the maintainers publish, installed by you",
         )
+    if path.is_dir():
+        raise EnvironmentProblem(f"the {what} {path} (from {named_by}) is a folder, not a file", hint)
     if not path.is_file():
-        raise EnvironmentProblem(f"the {what} {path} (from {named_by}) does not exist", _CONFIGURE)
+        raise EnvironmentProblem(f"the {what} {path} (from {named_by}) does not exist", hint)
     return path
 
 
 def _source(
-    repo: gitrepo.Repository, flag: str | None, flag_name: str, env: Mapping[str, str], var: str, key: str
+    repo: gitrepo.Repository, flag: str | None, flag_name: str, env: Mapping[str, str], var: str, key: str | None
 ) -> tuple[str, str] | None:
     """The first of flag, environment variable and git config that names a file, and its name."""
     if flag:
         return flag, flag_name
     if env.get(var):
         return env[var], f"${var}"
-    configured = gitrepo.config_path(repo, key)
+    configured = gitrepo.config_path(repo, key) if key else None
     return (configured, f"git config {key}") if configured else None
 
 
@@ -106,9 +125,11 @@ def trust_for(
         signers = _trusted_file(repo, *found, "allowed-signers file") if found else None
         found = _source(repo, revocation, "--revocation-list", env, ENV_REVOKED, "gpg.ssh.revocationKeyring")
         revoked = _trusted_file(repo, *found, "revocation list") if found else None
+        found = _source(repo, flags.gpg_keyring, "--gpg-keyring", env, ENV_KEYRING, None)
+        keyring = _trusted_file(repo, *found, "GPG keyring", _CONFIGURE_GPG) if found else None
     except EnvironmentProblem as exc:  # a stale global setting must not fail a check that needs no signature
         return Trust(flags.require, None, None, exc)
-    return Trust(flags.require, signers, revoked)
+    return Trust(flags.require, signers, revoked, gpg_keyring=keyring)
 
 
 def policy_requires(commit: gitrepo.Commit) -> bool:
@@ -130,10 +151,12 @@ def _ssh(cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trus
         fingerprint = sshsig.fingerprint(signed)
         if fingerprint is None:
             return SignatureCheck("bad", required, f"tag `{cohort}`'s signature does not match the tag", _DO_NOT_RUN)
+        only_gpg = f" (the GPG keyring {trust.gpg_keyring} trusts OpenPGP keys only)" if trust.gpg_keyring else ""
         return SignatureCheck(
             "not-checked",
             required,
-            f"tag `{cohort}` is signed by key {fingerprint}, not checked: no allowed-signers file is configured",
+            f"tag `{cohort}` is signed by key {fingerprint}, not checked: no allowed-signers file is configured"
+            + only_gpg,
             _CONFIGURE,
             fingerprint=fingerprint,
         )
@@ -158,6 +181,49 @@ def _ssh(cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trus
     }[checked.outcome]
     principal = checked.principal if checked.outcome == "good" else None
     return SignatureCheck(checked.outcome, required, message, hint, principal, key)
+
+
+def _gpg(cohort: str, signed: sshsig.Signed, trust: Trust, required: bool) -> SignatureCheck:
+    """The check of an OpenPGP signature: by gpgv against the GPG keyring; none, not checked."""
+    if trust.gpg_keyring is None:
+        only_ssh = f" (the allowed-signers file {trust.allowed_signers} trusts SSH keys only)"
+        return SignatureCheck(
+            "not-checked",
+            required,
+            f"tag `{cohort}` has an OpenPGP signature, not checked: no GPG keyring is configured"
+            + (only_ssh if trust.allowed_signers else ""),
+            _CONFIGURE_GPG,
+        )
+    checked = pgpsig.check(signed, trust.gpg_keyring)
+    key, user = checked.fingerprint, checked.principal
+    message, hint = {
+        "good": (f"tag `{cohort}` is signed by {user} (OpenPGP key {key})", ""),
+        "bad": (f"tag `{cohort}`'s OpenPGP signature is bad: {checked.detail}", _DO_NOT_RUN),
+        "unknown-key": (
+            f"tag `{cohort}` is signed by OpenPGP key {key}, which is not in the GPG keyring {trust.gpg_keyring}",
+            "a key the maintainers did not publish: " + _DO_NOT_RUN,
+        ),
+        "expired": (
+            f"tag `{cohort}` is signed by OpenPGP key {key} of {user}, but {checked.detail}",
+            "a retired key signs no new release: " + _DO_NOT_RUN,
+        ),
+        "revoked": (f"tag `{cohort}` is signed by OpenPGP key {key} of {user}, which is revoked", _DO_NOT_RUN),
+    }[checked.outcome]
+    return SignatureCheck(checked.outcome, required, message, hint, user if checked.outcome == "good" else None, key)
+
+
+def _check_kind(
+    cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trust, required: bool
+) -> SignatureCheck:
+    """A signature checked by the tool of its kind: ssh-keygen, or gpgv."""
+    if signed.kind == "gpg":
+        return _gpg(cohort, signed, trust, required)
+    return _ssh(cohort, signed_at, signed, trust, required)
+
+
+def check_signed(cohort: str, signed_at: dt.datetime, raw: bytes, trust: Trust) -> SignatureCheck:
+    """A signed tag object's text (not yet in any repository) checked against `trust`, required."""
+    return _check_kind(cohort, signed_at, sshsig.split(raw), trust, True)
 
 
 def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, required: bool) -> SignatureCheck:
@@ -187,12 +253,11 @@ def _check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, requir
         )
     if signed.kind is None:
         return SignatureCheck("unsigned", required, f"tag `{cohort}` is not signed", _DO_NOT_RUN)
-    if signed.kind != "ssh":
-        kind = "a GPG" if signed.kind == "gpg" else "an X.509"
+    if signed.kind == "x509":
         return SignatureCheck(
             "unsupported",
             required,
-            f"tag `{cohort}` has {kind} signature: catalogctl checks SSH signatures only",
+            f"tag `{cohort}` has an X.509 signature: catalogctl checks SSH and OpenPGP signatures only",
             f"check it yourself with git tag -v {cohort}, or ask the maintainers to sign with SSH (gpg.format=ssh)",
         )
-    return _ssh(cohort, tag.tagged_at, signed, trust, required)
+    return _check_kind(cohort, tag.tagged_at, signed, trust, required)

@@ -34,7 +34,7 @@ def freeze_text(result: FreezeResult) -> str:
     if result.state == "tagged":
         done = [f"the commit that added {result.ruleset_path} is {(result.commit or '')[:12]}"]
     if result.tagged:
-        signed = f", signed with {result.signing_key} ({result.signing_fingerprint})" if result.signed else ""
+        signed = f", signed with {_key(result)}" if result.signed else ""
         done.append(f"tagged {result.cohort} (ruleset digest {result.ruleset_digest}){signed}")
     if result.pushed:
         done.append(_pushed(result.pushed_refs))
@@ -70,7 +70,13 @@ def _signing_plan(result: FreezeResult) -> str:
     """Whether a dry run's tag would be signed, and with which key."""
     if result.signing_key is None:
         return "the tag would not be signed (no --sign)"
-    return f"the tag would be signed with {result.signing_key} ({result.signing_fingerprint})"
+    return f"the tag would be signed with {_key(result)}"
+
+
+def _key(result: FreezeResult) -> str:
+    """The signing key in words: an SSH key as given, a gpg key as gpg's (with its fingerprint)."""
+    kind = "gpg key " if result.signing_format == "openpgp" else ""
+    return f"{kind}{result.signing_key} ({result.signing_fingerprint})"
 
 
 def cohorts_text(releases: Releases) -> str:

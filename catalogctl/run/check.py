@@ -14,6 +14,7 @@ from catalogctl.io.yamlio import YamlProblem, parse_document
 from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck, RunCheck
 from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
 from catalogctl.model.results import RunResults
+from catalogctl.release.signers import SignatureFlags
 from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
@@ -188,12 +189,14 @@ def load_results(path: Path, config: ResolvedConfig) -> RunResults:
         raise _unusable(path, "not a valid results file", exc, hint=_RESULTS_HINT) from None
 
 
-def check_files(resolved: Path, results: Path, catalog: Path | None = None) -> CheckReport:
+def check_files(
+    resolved: Path, results: Path, catalog: Path | None = None, signature: SignatureFlags | None = None
+) -> CheckReport:
     """`catalogctl check`: read and prove the resolved config, then read the run's results (of any
     layout `detect_layout` knows) against its proven contract, then grade."""
     config, written = read_resolved(resolved)
     layout = detect_layout(results)  # before proving: a folder of no layout is the first thing to say
-    proven = prove(config, str(resolved), catalog, written)
+    proven = prove(config, str(resolved), catalog, written, signature)
     if layout == "point":
         return grade_point(config, results, proven)[0]
     if layout == "submission":
@@ -278,7 +281,11 @@ def check_run(
 
 
 def prove(
-    config: ResolvedConfig, source: str, catalog: Path | None, written: dict[str, Any] | None = None
+    config: ResolvedConfig,
+    source: str,
+    catalog: Path | None,
+    written: dict[str, Any] | None = None,
+    signature: SignatureFlags | None = None,
 ) -> str | None:
     """The config is what `resolve` wrote (its digests and seal, over the file's data when
     `written`), and with `catalog` the release's; returns what it was proven against (None:
@@ -287,7 +294,7 @@ def prove(
     _require_gate_inputs(config, source)  # a contract as written: now every key a gate reads is there
     if catalog is None:
         return None
-    verify_release(config, catalog, source)
+    verify_release(config, catalog, source, signature)
     return f"the release {config.provenance.cohort} in {catalog}"
 
 

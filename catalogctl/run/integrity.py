@@ -14,7 +14,8 @@ from catalogctl.errors import CatalogError, InputsUnusable
 from catalogctl.io import gitrepo
 from catalogctl.model import Submission
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
-from catalogctl.release.statement import require_release
+from catalogctl.release.signers import SignatureFlags, trust_for
+from catalogctl.release.statement import ReleaseState, require_release
 from catalogctl.run.resolve import resolve_at
 from catalogctl.run.seal import config_digest
 
@@ -60,10 +61,10 @@ def verify_config(config: ResolvedConfig, source: str, written: dict[str, Any] |
             raise InputsUnusable(f"{source}: {left} is {shown[0]}, but {right} is {shown[1]}", _RESOLVE_AGAIN)
 
 
-def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
+def verify_release(config: ResolvedConfig, catalog: Path, source: str, signature: SignatureFlags | None = None) -> None:
     """Re-resolve the submission at the cohort's release in the clone `catalog`: the release
-    statement must hold, and the contract, seeds and ruleset digest must be the ones the config
-    carries."""
+    statement must hold (its signature too, when the suite's policy or `signature` requires it),
+    and the contract, seeds, ruleset digest and signer must be the ones the config carries."""
     cohort = config.provenance.cohort
     try:
         repo = gitrepo.open_repository(catalog)
@@ -72,7 +73,7 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
                 f"{catalog} is a shallow clone: the release of {cohort} cannot be proven on history it lacks",
                 "fetch the full history: git fetch --unshallow --tags (in GitHub Actions: fetch-depth: 0)",
             )
-        state, release = require_release(repo, cohort)
+        state, release = require_release(repo, cohort, trust_for(repo, signature))
         submission = Submission.model_validate(
             {
                 "type": "submission",
@@ -107,6 +108,41 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str) -> None:
                 f"{released} in {cohort} ({str(release.id)[:12]})",
                 _RESOLVE_AGAIN,
             )
+    _verify_signer(config, state, source)
+
+
+def _verify_signer(config: ResolvedConfig, state: ReleaseState, source: str) -> None:
+    """The signer the config records is the tag's: the principal and key of a good signature, or
+    at least the key when no allowed-signers file says who holds it; a config recording none is
+    refused only when a signature is required (it was resolved without checking one)."""
+    recorded, checked = config.provenance.signer, state.signature
+    if checked is None:
+        return
+    required = any(c.name == "signature" for c in state.checks)
+    if recorded is None:
+        if required:
+            raise InputsUnusable(
+                f"{source}: it records no signer, but tag `{state.cohort}` must be signed: {checked.message}",
+                _RESOLVE_AGAIN,
+            )
+        return
+    if checked.state == "good" and (recorded.principal, recorded.key_fingerprint) == (
+        checked.principal,
+        checked.fingerprint,
+    ):
+        return
+    if checked.state == "not-checked" and checked.fingerprint == recorded.key_fingerprint:
+        return  # no allowed-signers file here to name the key's holder: the key is the same
+    at_tag = (
+        f"{checked.principal} ({checked.fingerprint}) signed tag `{state.cohort}`"
+        if checked.state == "good"
+        else checked.message
+    )
+    raise InputsUnusable(
+        f"{source}: its signer is not the release's: {recorded.principal} ({recorded.key_fingerprint}) in the "
+        f"resolved config, {at_tag}",
+        _RESOLVE_AGAIN,
+    )
 
 
 _NOT_CHECKED = RemoteVerification(verified=False, note="re-resolved by check")

@@ -19,10 +19,10 @@ from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryI
 from catalogctl.io import gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
-from catalogctl.model.resolved import RemoteVerification, ResolvedConfig, Signer
+from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.signers import SignatureFlags, Trust, trust_for
 from catalogctl.release.statement import ReleaseState, require_release
-from catalogctl.run.resolve import read_submission, resolve_at
+from catalogctl.run.resolve import read_submission, resolve_at, signer_of
 from catalogctl.run.seal import sealed
 
 
@@ -247,10 +247,7 @@ def preflight(
         remote=unverified,
         now=now,
     )
-    provenance = config.provenance
-    if signed is not None and signed.principal and signed.fingerprint:
-        signer = Signer(principal=signed.principal, key_fingerprint=signed.fingerprint)
-        provenance = provenance.model_copy(update={"signer": signer})
+    provenance = config.provenance.model_copy(update={"signer": signer_of(state)})
     if not offline:
         # --remote, else the configuration's default-remote, else the one the clone implies.
         chosen = remote or config_for(gitrepo.work_dir(repo)).config.default_remote or choose_remote(repo)

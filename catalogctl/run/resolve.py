@@ -27,10 +27,11 @@ from catalogctl.io import gitrepo
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import AnyBenchmark, Ruleset, SeedSet, Submission, TrainingBenchmark
-from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds, Signer
 from catalogctl.release.releases import require_cohort
 from catalogctl.release.ruleset import ruleset_digest
-from catalogctl.release.statement import require_release
+from catalogctl.release.signers import SignatureFlags, trust_for
+from catalogctl.release.statement import ReleaseState, require_release
 from catalogctl.run.seal import sealed
 from catalogctl.version import __version__
 
@@ -179,9 +180,20 @@ def _require_run_kind(bench: AnyBenchmark, submission: Submission) -> None:
         )
 
 
-def resolve(path: Path, submission_file: Path, ref: str | None = None) -> ResolvedConfig:
-    """Resolve a submission against its cohort's release (or against `ref`), without the
-    checkout and remote checks of `preflight`."""
+def signer_of(state: ReleaseState) -> Signer | None:
+    """The signer a resolved config records: the release tag's, when its signature checked good."""
+    checked = state.signature
+    if checked is None or checked.state != "good" or not checked.principal or not checked.fingerprint:
+        return None
+    return Signer(principal=checked.principal, key_fingerprint=checked.fingerprint)
+
+
+def resolve(
+    path: Path, submission_file: Path, ref: str | None = None, signature: SignatureFlags | None = None
+) -> ResolvedConfig:
+    """Resolve a submission against its cohort's release (its signature held to the suite's
+    policy and `signature`, as `preflight` holds it), or against `ref`, without the checkout and
+    remote checks of `preflight`."""
     submission = read_submission(submission_file)
     repo = gitrepo.open_repository(path)
     cohort = submission.submission_ref.cohort
@@ -193,8 +205,9 @@ def resolve(path: Path, submission_file: Path, ref: str | None = None) -> Resolv
         require_cohort(repo, cohort, found.commit)
     tag_state = gitrepo.tag_state(repo, cohort)
     tag = cohort if tag_state is not None and tag_state.commit == str(found.commit.id) else None
+    signer = None
     if ref is None and tag is not None:
-        require_release(repo, cohort)
+        signer = signer_of(require_release(repo, cohort, trust_for(repo, signature))[0])
     note = "not checked: resolve does not contact the remote (preflight does)"
     if found.note:
         note = f"{found.note}; {note}"
@@ -206,7 +219,7 @@ def resolve(path: Path, submission_file: Path, ref: str | None = None) -> Resolv
         tag=tag,
         remote=RemoteVerification(verified=False, note=note),
     )
-    return sealed(config)
+    return sealed(config.model_copy(update={"provenance": config.provenance.model_copy(update={"signer": signer})}))
 
 
 def render_resolved(config: ResolvedConfig, fmt: Literal["yaml", "json"]) -> str:

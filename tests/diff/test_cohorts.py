@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.gpgkeys import gpg_home
 from tests.helpers import git, run_cli
 from tests.release_repo import make_freezable
 from tests.signing import fingerprint, make_key
@@ -75,3 +76,14 @@ def test_unsigned_cohorts_show_no_signer_line(repo: Path) -> None:
     assert signer_line(repo) == []
     git(repo, "tag", "-d", "2026-09-C1")  # a clone without the tag: the commit that added the ruleset
     assert signer_line(repo) == []
+
+
+def test_a_change_from_an_ssh_to_an_openpgp_signer_is_named(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = make_key(tmp_path / "keys", "alice")
+    freeze(repo, "2026-09-C0", alice, "--add", "gsm8k")
+    with gpg_home(monkeypatch) as home:
+        bob = home.make_key("Bob <bob@example.org>")
+        run_cli("freeze", "2026-09-C1", "--sign", "--signing-format", "openpgp", "--signing-key", bob, "-C", repo)
+        assert signer_line(repo) == [f"  signer: {fingerprint(alice)} -> {bob} (changed)"]

@@ -4,7 +4,11 @@ way a signature fails told apart."""
 from __future__ import annotations
 
 import datetime as dt
+import io
+import os
+import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -85,3 +89,75 @@ def test_a_missing_ssh_keygen_is_an_environment_problem(monkeypatch: pytest.Monk
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(EnvironmentProblem, match="ssh-keygen is not installed"):
         sshsig.fingerprint(sshsig.Signed(PAYLOAD, b"-----BEGIN SSH SIGNATURE-----\n", "ssh"))
+
+
+def hanging_keygen(folder: Path, monkeypatch: pytest.MonkeyPatch, only: str = "") -> Path:
+    """A `ssh-keygen` first on PATH that never answers (when its arguments hold `only`; otherwise
+    the real one answers): it starts a child that sleeps, whose pid it writes to `folder/child`."""
+    real = shutil.which("ssh-keygen")
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "ssh-keygen"
+    script.write_text(
+        f'#!/bin/sh\ncase "$*" in *"{only}"*) sleep 300 & echo $! > "{folder}/child"; wait ;; esac\nexec {real} "$@"\n'
+    )
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("CATALOGCTL_SSH_TIMEOUT", "0.5")
+    return folder / "child"
+
+
+def gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie no one reaps has ended too)."""
+    stat = Path(f"/proc/{pid}/stat")
+    for _ in range(100):  # SIGKILL is delivered asynchronously: look again for a moment
+        if not stat.exists() or stat.read_text().split(")")[-1].split()[0] == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_hanging_ssh_keygen_is_an_environment_problem_and_its_children_are_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = make_key(tmp_path / "keys")
+    signed = signed_by(key)
+    child = hanging_keygen(tmp_path / "bin", monkeypatch)
+    with pytest.raises(EnvironmentProblem) as caught:
+        sshsig.fingerprint(signed)
+    assert str(caught.value) == "ssh-keygen did not answer within 0.5 s (ssh-keygen -Y check-novalidate): stopped it"
+    assert caught.value.hint == (
+        "a signing key whose agent never answers, or a passphrase asked where no one can type it: "
+        "ssh-add the key, or raise CATALOGCTL_SSH_TIMEOUT (seconds)"
+    )
+    assert gone(int(child.read_text()))
+
+
+def test_signing_times_out_when_no_terminal_can_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = make_key(tmp_path / "keys")
+    child = hanging_keygen(tmp_path / "bin", monkeypatch, only="-Y sign")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal
+    with pytest.raises(EnvironmentProblem) as caught:
+        sshsig.sign(PAYLOAD, str(key))
+    assert str(caught.value) == "ssh-keygen did not answer within 0.5 s (ssh-keygen -Y sign): stopped it"
+    assert gone(int(child.read_text()))
+
+
+def test_a_timeout_that_is_not_a_number_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CATALOGCTL_SSH_TIMEOUT", "soon")
+    with pytest.raises(EnvironmentProblem) as caught:
+        sshsig.fingerprint(sshsig.split(PAYLOAD))
+    assert str(caught.value) == "CATALOGCTL_SSH_TIMEOUT is 'soon': not a number of seconds"
+
+
+def test_split_breaks_lines_at_newlines_only() -> None:
+    """git splits a tag object at `\\n`: a signature block after a `\\r` only is part of the message."""
+    hidden = PAYLOAD + b"note\r-----BEGIN SSH SIGNATURE-----\nabc\n-----END SSH SIGNATURE-----\n"
+    assert sshsig.split(hidden) == sshsig.Signed(hidden, b"", None)
+
+
+def test_signing_without_ssh_keygen_says_it_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(EnvironmentProblem) as caught:
+        sshsig.key_fingerprint("key::ssh-ed25519 AAAA")
+    assert str(caught.value) == "ssh-keygen is not installed: SSH signatures cannot be made"
+    assert caught.value.hint == "install OpenSSH's client (apt-get install openssh-client)"

@@ -13,7 +13,7 @@ from catalogctl.errors import EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release_repo import make_freezable
-from tests.signing import EMAIL, fingerprint, make_key, trusting
+from tests.signing import EMAIL, allowed_signers, fingerprint, make_key, retag, trusting
 
 
 @pytest.fixture
@@ -71,16 +71,17 @@ def test_a_tag_signed_by_another_key_fails_git_tag_v(repo: Path, tmp_path: Path)
     assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode != 0
 
 
-def test_a_gpg_format_other_than_ssh_is_refused_writing_nothing(repo: Path, tmp_path: Path) -> None:
+def test_a_gpg_format_other_than_ssh_or_openpgp_is_refused_writing_nothing(repo: Path, tmp_path: Path) -> None:
     key = make_key(tmp_path / "keys")
-    git(repo, "config", "gpg.format", "openpgp")
+    git(repo, "config", "gpg.format", "x509")
     before = state(repo)
     done = run_cli(
         "freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo), code=2
     )
     assert done.stderr == (
-        "error: gpg.format is openpgp: freeze --sign signs with SSH keys only; nothing was written\n"
-        "hint: git config gpg.format ssh (an SSH key), or sign the tag with git tag -s yourself\n"
+        "error: gpg.format is x509: freeze --sign signs with SSH or OpenPGP keys only; nothing was written\n"
+        "hint: git config gpg.format ssh (an SSH key) or openpgp (a gpg key), or sign the tag with git tag -s "
+        "yourself\n"
     )
     assert state(repo) == before
 
@@ -292,3 +293,95 @@ def test_sign_never_replaces_a_tag_that_exists_unsigned(repo: Path, tmp_path: Pa
         "a published one never changes\n"
     )
     assert state(repo) == before
+
+
+# -- a key the configured trust refuses: checked before anything is written ----------------------
+
+
+def untrusted(tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> tuple[Path, list[str], str]:
+    """A signing key, the flags (if any) that configure trust, and why that trust refuses it."""
+    monkeypatch.setenv("TZ", "UTC")  # ssh-keygen shows its times in local time
+    key, other = make_key(tmp_path / "keys"), make_key(tmp_path / "keys", "other")
+    (tmp_path / "trust").mkdir()
+    allowed = tmp_path / "trust" / "allowed_signers"
+    if case == "unknown":  # trust from git config
+        trusting(tmp_path / "trust", other)
+        git(repo, "config", "gpg.ssh.allowedSignersFile", str(allowed))
+        why = f"is signed by key {fingerprint(key)}, which is not in the allowed-signers file {allowed}"
+        return key, [], why
+    if case == "expired":  # trust from the flag
+        allowed_signers(allowed, (EMAIL, key, 'valid-before="20200101"'))
+        why = f"was signed at {{at}} by key {fingerprint(key)}, outside the key's validity: key has expired"
+        return key, ["--allowed-signers", str(allowed)], why
+    trusting(tmp_path / "trust", key)  # revoked: trust and revocations from the environment
+    revoked = tmp_path / "trust" / "revoked.krl"
+    subprocess.run(["ssh-keygen", "-q", "-k", "-f", str(revoked), f"{key}.pub"], check=True)
+    monkeypatch.setenv("CATALOGCTL_ALLOWED_SIGNERS", str(allowed))
+    monkeypatch.setenv("CATALOGCTL_SSH_REVOKED", str(revoked))
+    return key, [], f"is signed by key {fingerprint(key)} of {EMAIL}, which is revoked ({revoked})"
+
+
+@pytest.mark.parametrize("case", ["unknown", "expired", "revoked"])
+def test_a_key_the_configured_trust_refuses_signs_nothing_and_writes_nothing(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    key, flags, why = untrusted(tmp_path, repo, monkeypatch, case)
+    before = state(repo)
+    done = run_cli(
+        "freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), *flags, "-C", str(repo), code=2
+    )
+    first, hint = done.stderr.splitlines()
+    assert first.startswith("error: freeze --sign refuses to tag with a key its trust refuses: tag `2026-09-C0` ")
+    prefix, _, rest = why.partition("{at}")
+    assert prefix in first
+    assert rest in first
+    assert first.endswith("; nothing was written")
+    assert hint == (
+        "hint: sign with a key the allowed-signers file names, valid now and not revoked (--signing-key), "
+        "or have the maintainers publish this key first"
+    )
+    assert state(repo) == before
+    assert not (repo / "CHANGELOG.md").exists()
+    assert not (repo / "rulesets").exists()
+
+
+def test_a_key_the_configured_trust_names_signs(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    allowed = trusting(tmp_path, key)
+    args = ("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    run_cli(*args, "--allowed-signers", str(allowed))
+    assert verify_tag(repo, allowed, "2026-09-C0").returncode == 0
+
+
+def test_a_configured_trust_file_that_is_not_there_signs_nothing(repo: Path, tmp_path: Path) -> None:
+    key = make_key(tmp_path / "keys")
+    before = state(repo)
+    missing = tmp_path / "gone"
+    args = ("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    done = run_cli(*args, "--allowed-signers", str(missing), code=2)
+    assert done.stderr.startswith(
+        f"error: the allowed-signers file {missing} (from --allowed-signers) does not exist\n"
+    )
+    assert state(repo) == before
+
+
+def test_under_the_policy_a_rerun_refuses_an_unsigned_tag_and_never_pushes_it(
+    repo: Path, remote: Path, tmp_path: Path
+) -> None:
+    """A tag made unsigned (by an older version, or by hand) fails the policy: a rerun says so."""
+    require_signature(repo)
+    key = make_key(tmp_path / "keys")
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    retag(repo, "2026-09-C0", None)
+    before = state(repo)
+    for extra in ([], ["--dry-run"]):
+        done = run_cli("freeze", "2026-09-C0", "--push", "origin", *extra, "-C", str(repo), code=1)
+        assert done.stderr == (
+            "error: tag `2026-09-C0` exists and is not signed, but benchmark_suite/suite.yaml at the release requires "
+            "signed releases (policies.releases.require_signature): it is no release, and freeze does not push it\n"
+            "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
+            "a published one never changes\n"
+        )
+        assert done.stdout == ""
+    assert state(repo) == before
+    assert git(remote, "tag", "--list") == ""

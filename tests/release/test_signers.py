@@ -139,13 +139,14 @@ def _local(stamp: str, utc: bool = True) -> str:
     return when.isoformat()
 
 
-def test_a_gpg_signed_tag_is_refused_with_a_reason(release: Path, allowed: Path) -> None:
+def test_an_x509_signed_tag_is_refused_with_a_reason(release: Path, allowed: Path) -> None:
     fake = (
-        git(release, "cat-file", "tag", COHORT) + "\n-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\n"
+        git(release, "cat-file", "tag", COHORT)
+        + "\n-----BEGIN SIGNED MESSAGE-----\nabc\n-----END SIGNED MESSAGE-----\n"
     )
     done = subprocess.run(["git", "mktag"], cwd=release, input=fake, capture_output=True, text=True, check=True)
     git(release, "update-ref", f"refs/tags/{COHORT}", done.stdout.strip())
-    assert f"FAIL  tag `{COHORT}` has a GPG signature: catalogctl checks SSH signatures only" in verify(
+    assert f"FAIL  tag `{COHORT}` has an X.509 signature: catalogctl checks SSH and OpenPGP signatures only" in verify(
         release, "--allowed-signers", str(allowed), code=1
     )
 
@@ -216,3 +217,33 @@ def test_when_no_signature_is_required_a_missing_ssh_keygen_or_signers_file_is_a
     assert lines[-1].startswith(f"{COHORT}: verified")
     run_cli("cohorts", "-C", release)
     assert "REQUIRED" not in run_cli("verify", COHORT, "-C", release, "--require-signature", code=2).stdout
+
+
+def test_trust_files_are_refused_for_their_own_reason(release: Path, key: Path, tmp_path: Path) -> None:
+    """A folder is not a file; a file in .git is refused as such (whoever controls the checkout
+    controls .git too); a revocation list ssh-keygen cannot read is not "revoked"."""
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    result = run_cli("verify", COHORT, "-C", release, "--require-signature", "--allowed-signers", folder, code=2)
+    assert result.stderr.startswith(
+        f"error: the allowed-signers file {folder.resolve()} (from --allowed-signers) is a folder, not a file\n"
+    )
+    in_git = allowed_signers(release / ".git" / "allowed", (KEYS, key, ""))
+    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", in_git, code=2)
+    assert result.stderr == (
+        f"error: the allowed-signers file {in_git.resolve()} (from --allowed-signers) is inside the .git folder of "
+        "the repository under check: whoever controls the checkout controls its .git folder too\n"
+        "hint: keep it outside the clone: a copy the maintainers publish, installed by you\n"
+    )
+
+
+def test_a_revocation_list_that_cannot_be_read_is_said_so(release: Path, key: Path, tmp_path: Path) -> None:
+    retag(release, COHORT, key)
+    allowed = allowed_signers(tmp_path / "allowed_signers", (KEYS, key, ""))
+    garbage = write(tmp_path, "revoked.krl", "not a revocation list\n")
+    flags = ["--require-signature", "--allowed-signers", str(allowed), "--revocation-list", str(garbage)]
+    result = run_cli("verify", COHORT, "-C", release, *flags, code=2)
+    assert result.stderr == (
+        f"error: the revocation list {garbage} cannot be read: it is neither a KRL nor a file of public keys\n"
+        "hint: pass a KRL made by ssh-keygen -k, or a file of public keys (--revocation-list FILE)\n"
+    )

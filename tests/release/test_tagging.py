@@ -4,6 +4,7 @@ again) on the default branch; and what a failed push says."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from catalogctl.io import gitrepo
 from catalogctl.release.statement import state_release
+from tests.gpgkeys import gpg_home
 from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release_repo import REFUSE_TAGS_HOOK, bare_origin, commit_count, frozen_and_pushed, git_daemon, tags
 from tests.signing import make_key
@@ -276,3 +278,19 @@ def test_tag_in_a_clone_without_tags_fetches_them_first(repo: Path, origin: Path
         "the remote already; nothing was tagged\nhint: fetch them first: git fetch --tags origin\n"
     )
     assert tags(clone) == []
+
+
+def test_tag_signs_with_gpg_where_asked(
+    repo: Path, origin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with gpg_home(monkeypatch) as home:
+        key = home.make_key("Maintainer <m@example.org>")
+        frozen = freeze_on_release_branch(repo)
+        merge_on_remote(origin, tmp_path, squash=True)
+        back_on_main(repo)
+        done = run_cli("tag", COHORT, "--sign", "--signing-format", "openpgp", "--signing-key", key, "-C", str(repo))
+        assert done.stdout.endswith(f"signed with gpg key {key} ({key})\n")
+        assert git(repo, "rev-parse", f"{COHORT}^{{commit}}") != frozen  # the squash commit
+        assert git(repo, "cat-file", "tag", COHORT).endswith("-----END PGP SIGNATURE-----")
+        verified = subprocess.run(["git", "tag", "-v", COHORT], cwd=repo, capture_output=True, text=True, check=False)
+        assert verified.returncode == 0, verified.stderr

@@ -1,0 +1,207 @@
+"""The only place GnuPG is run: OpenPGP signatures of git tag objects, made as `git tag -s` makes
+them with `gpg.format=openpgp` (`gpg --status-fd=2 -bsau KEY`), and checked by `gpgv` (GnuPG's
+verify-only tool) against a public keyring file the caller trusts.
+
+Verification runs in a temporary GnuPG home, so that the user's own keyring and trust database
+never decide; every key of the keyring file is trusted, none other. The cryptography is GnuPG's;
+this module only reads its machine-readable status lines (doc/DETAILS in GnuPG's sources).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from catalogctl.errors import EnvironmentProblem
+from catalogctl.io.sshsig import Signed
+
+ARMOR = b"-----BEGIN PGP SIGNATURE-----"  # a detached signature; git's other PGP armor is not one
+_STATUS = "[GNUPG:] "
+_INSTALL = "install GnuPG (apt-get install gnupg; it brings gpgv)"
+
+_ISSUER = (
+    re.compile(r"\(issuer fpr v\d+ ([0-9A-F]+)\)"),
+    re.compile(r":signature packet: algo \d+, keyid ([0-9A-F]+)"),
+)
+
+Outcome = Literal["good", "bad", "unknown-key", "expired", "revoked"]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What gpgv says of one OpenPGP signature against a keyring file."""
+
+    outcome: Outcome
+    principal: str | None  # the key's user id, as GOODSIG names it
+    fingerprint: str | None  # the primary key's fingerprint
+    detail: str  # why it fails, in gpgv's terms
+
+
+ENV_TIMEOUT = "CATALOGCTL_GPG_TIMEOUT"
+_TIMEOUT = 60.0  # seconds: gpg answers at once unless it waits on its agent or a pinentry
+
+
+def _timeout() -> float:
+    """How long gpg or gpgv may take: `$CATALOGCTL_GPG_TIMEOUT` seconds, else 60."""
+    value = os.environ.get(ENV_TIMEOUT)
+    if not value:
+        return _TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise EnvironmentProblem(f"{ENV_TIMEOUT} is {value!r}: not a number of seconds", "unset it, or set e.g. 60")
+    return seconds
+
+
+def _binary(program: str, purpose: str) -> str:
+    """The path of `program` (a name on PATH or a path); its absence is an environment problem."""
+    found = shutil.which(os.path.expanduser(program))
+    if found is None:
+        raise EnvironmentProblem(f"{program} is not installed: OpenPGP signatures cannot be {purpose}", _INSTALL)
+    return found
+
+
+def _run(
+    argv: list[str], payload: bytes, env: dict[str, str] | None = None, bounded: bool = True
+) -> tuple[int, str, str]:
+    """`argv` with `payload` on its stdin; exit status, stdout and stderr. `bounded`, it runs in a
+    session of its own and is killed with its children when it does not answer in time."""
+    timeout = _timeout() if bounded else None
+    with subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=bounded,
+    ) as process:
+        try:
+            out, err = process.communicate(payload, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):  # its session's group: gpg and what it started
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise EnvironmentProblem(
+                f"{Path(argv[0]).name} did not answer within {timeout:g} s: stopped it",
+                "a gpg-agent that never answers, or a passphrase asked where no one can type it: "
+                f"unlock the key (gpg-agent), or raise {ENV_TIMEOUT} (seconds)",
+            ) from None
+    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def _statuses(text: str) -> list[list[str]]:
+    """The `[GNUPG:]` status lines of `text`, each split into its keyword and arguments."""
+    return [line[len(_STATUS) :].split(" ") for line in text.splitlines() if line.startswith(_STATUS)]
+
+
+def _words(text: str, default: str) -> str:
+    """GnuPG's own words (not its status lines), one line, for a message."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(_STATUS)]
+    return "; ".join(lines) or default
+
+
+def _gpgv(signed: Signed, keyring: Path) -> tuple[list[list[str]], str]:
+    """gpgv's status lines and words for `signed` against `keyring`, in a GnuPG home of its own."""
+    gpgv = _binary("gpgv", "checked")
+    with tempfile.TemporaryDirectory(prefix="catalogctl-gpg-") as home:
+        sig = Path(home) / "tag.sig"
+        sig.write_bytes(signed.signature)
+        env = {**os.environ, "GNUPGHOME": home, "LC_ALL": "C", "LANGUAGE": ""}  # its words are read below
+        argv = [gpgv, "--homedir", home, "--keyring", str(keyring), "--status-fd", "1", str(sig), "-"]
+        _, out, err = _run(argv, signed.payload, env)
+    return _statuses(out), err
+
+
+def check(signed: Signed, keyring: Path) -> Checked:
+    """Check an OpenPGP signature with gpgv against the keys of `keyring` only, and say why it
+    fails: bad (not a detached signature of this payload, or no signature gpgv can read),
+    unknown-key (no key of the keyring made it), expired (the key, or the signature, has
+    expired), revoked (the key is revoked in the keyring). A keyring gpgv cannot read (an armored
+    export, not a keyring) is an `EnvironmentProblem`, never an unknown key."""
+    if not signed.signature.startswith(ARMOR):
+        return Checked("bad", None, None, "a PGP message, not a detached signature")
+    statuses, err = _gpgv(signed, keyring)
+    unreadable = [line.strip() for line in err.splitlines() if "keydb_search failed" in line]
+    if unreadable:  # gpgv then says NO_PUBKEY of every key: not "unknown", but no keyring at all
+        raise EnvironmentProblem(
+            f"the GPG keyring {keyring} cannot be read: gpgv finds no OpenPGP keys in it ({unreadable[0]})",
+            "pass a binary keyring: gpg --export KEYID > keyring.gpg (an armored export: gpg --dearmor it)",
+        )
+    seen = {words[0]: words[1:] for words in statuses}
+    if [words[0] for words in statuses].count("NEWSIG") > 1:
+        return Checked("bad", None, None, "more than one signature in the block")
+    valid = seen.get("VALIDSIG")
+    fingerprint = (valid[9] if len(valid) > 9 else valid[0]) if valid else None
+    user = next((" ".join(seen[k][1:]) for k in ("GOODSIG", "EXPKEYSIG", "REVKEYSIG") if k in seen), None)
+    if "BADSIG" in seen:
+        return Checked("bad", None, None, "the signature does not match the tag")
+    if "NO_PUBKEY" in seen:
+        errsig = seen.get("ERRSIG", [])
+        key = errsig[6] if len(errsig) > 6 and errsig[6] != "-" else seen["NO_PUBKEY"][0]
+        return Checked("unknown-key", None, key, f"no key of {keyring} made it")
+    if "EXPKEYSIG" in seen or "EXPSIG" in seen:
+        what = "the key" if "EXPKEYSIG" in seen else "the signature"
+        return Checked("expired", user, fingerprint, f"{what} has expired")
+    if "REVKEYSIG" in seen:
+        return Checked("revoked", user, fingerprint, f"the key is revoked in {keyring}")
+    if "GOODSIG" in seen and fingerprint is not None and user:
+        return Checked("good", user, fingerprint, "")
+    return Checked("bad", None, None, _words(err, "gpgv cannot read the signature"))
+
+
+def issuer(signed: Signed) -> str | None:
+    """The fingerprint (else the key id) of the key an OpenPGP signature names as its maker, read
+    by `gpg --list-packets` without any key: what the signature claims, not checked."""
+    gpg = _binary("gpg", "read")
+    with tempfile.TemporaryDirectory(prefix="catalogctl-gpg-") as home:
+        env = {**os.environ, "GNUPGHOME": home}
+        _, out, _ = _run([gpg, "--homedir", home, "--batch", "--list-packets"], signed.signature, env)
+    found = [match.group(1) for pattern in _ISSUER if (match := pattern.search(out))]
+    return found[0] if found else None  # the fingerprint, else the key id of an older signature
+
+
+def _program(program: str | None) -> str:
+    """The gpg to sign with: git's `gpg.openpgp.program`/`gpg.program` when set, else `gpg`."""
+    return _binary(program or "gpg", "made")
+
+
+def key_fingerprint(key: str, program: str | None = None) -> str:
+    """The primary key fingerprint of the secret key `key` (an id, fingerprint or user id) in the
+    user's GnuPG keyring; a key gpg has no secret for is an `EnvironmentProblem`."""
+    argv = [_program(program), "--batch", "--with-colons", "--list-secret-keys", "--", key]
+    code, out, err = _run(argv, b"")
+    records = [line.split(":") for line in out.splitlines()]
+    after_sec = [r[9] for i, r in enumerate(records) if r[0] == "fpr" and i and records[i - 1][0] == "sec"]
+    if code != 0 or not after_sec:
+        raise EnvironmentProblem(
+            f"cannot sign with gpg key {key}: gpg has no secret key for it ({_words(err, f'exit {code}')})",
+            "pass --signing-key with a key of gpg --list-secret-keys, or git config user.signingKey KEYID",
+        )
+    return after_sec[0]
+
+
+def sign(payload: bytes, key: str, program: str | None = None) -> bytes:
+    """The armored detached signature of `payload` by `key`, made as git makes it
+    (`gpg --status-fd=2 -bsau KEY`); no `SIG_CREATED` status is a failure, with gpg's reason.
+    On a terminal, no timeout: a pinentry may be asking for the passphrase there."""
+    on_terminal = sys.stdin is not None and sys.stdin.isatty()
+    argv = [_program(program), "--status-fd=2", "-bsau", key]
+    code, out, err = _run(argv, payload, bounded=not on_terminal)
+    created = any(words[0] == "SIG_CREATED" for words in _statuses(err))
+    if code != 0 or not created or not out.encode("ascii", errors="replace").startswith(ARMOR):
+        raise EnvironmentProblem(
+            f"gpg could not sign with {key}: {_words(err, f'gpg exited with {code}')}",
+            "a key with a passphrase needs its gpg-agent unlocked (or a terminal for the pinentry)",
+        )
+    return out.encode("ascii")
