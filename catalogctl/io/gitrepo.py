@@ -20,6 +20,7 @@ from catalogctl.errors import (
     RemoteUnreachable,
     RulesetAddedTwice,
 )
+from catalogctl.io.sshsig import split
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 from catalogctl.io.urls import redact_text, redact_url
 
@@ -361,8 +362,8 @@ class TagState:
     name: str
     commit: str
     annotated: bool
-    message: str
-    malformed: str | None = None  # why the tag object is not one git makes (no readable tagger date)
+    message: str  # the signed part's (the whole message when unsigned): never bytes after a signature
+    malformed: str | None = None  # why the tag object is not one git makes (no readable tagger date, another name)
 
 
 def _tagged_at(tag: pygit2.Tag) -> dt.datetime | str:
@@ -400,8 +401,18 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
     if isinstance(target, pygit2.Tag):
         when = _tagged_at(target)
         malformed = when if isinstance(when, str) else None
-        return TagState(name, str(named.id), True, target.message or "", malformed)
+        if target.name != name:  # git never compares them (only `git describe` warns): a release does
+            malformed = f"it is tag `{target.name}` (its tag header) under refs/tags/{name}"
+        return TagState(name, str(named.id), True, _signed_message(repo, target), malformed)
     return TagState(name, str(named.id), False, "")
+
+
+def _signed_message(repo: pygit2.Repository, tag: pygit2.Tag) -> str:
+    """A tag's message up to its signature (all of it when unsigned): what anything read from a
+    tag (the ruleset digest) is read from, since what follows the signature is signed by no one."""
+    _, raw = repo.odb.read(tag.id)
+    payload = split(bytes(raw)).payload
+    return payload.split(b"\n\n", 1)[1].decode("utf-8", errors="replace") if b"\n\n" in payload else ""
 
 
 @dataclass(frozen=True)

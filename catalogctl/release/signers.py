@@ -134,7 +134,13 @@ def policy_requires(commit: gitrepo.Commit) -> bool:
 
 
 def _ssh(cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trust, required: bool) -> SignatureCheck:
-    """The check of an SSH signature: against the allowed signers, or only read when none is set."""
+    """The check of an SSH signature: against the allowed signers, or only read when none is set.
+    Unsigned bytes after the armor are refused before either: no key is needed to see them."""
+    problem = signed.layout_problem
+    if problem is not None:
+        return SignatureCheck(
+            "bad", required, f"tag `{cohort}`'s signature is not the end of the tag object: {problem}", _DO_NOT_RUN
+        )
     if trust.allowed_signers is None:
         fingerprint = sshsig.fingerprint(signed)
         if fingerprint is None:

@@ -246,3 +246,60 @@ def test_a_revocation_list_that_cannot_be_read_is_said_so(release: Path, key: Pa
         f"error: the revocation list {garbage} cannot be read: it is neither a KRL nor a file of public keys\n"
         "hint: pass a KRL made by ssh-keygen -k, or a file of public keys (--revocation-list FILE)\n"
     )
+
+
+def put_tag(repo: Path, tag: str, raw: str) -> None:
+    """Point `tag` at the tag object `raw`, written as is (`git hash-object --literally`)."""
+    done = subprocess.run(
+        ["git", "hash-object", "-t", "tag", "-w", "--literally", "--stdin"],
+        cwd=repo,
+        input=raw,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    git(repo, "update-ref", f"refs/tags/{tag}", done.stdout.strip())
+
+
+def test_text_after_a_good_signature_is_refused(release: Path, key: Path, allowed: Path) -> None:
+    """ssh-keygen reads the armor and ignores what follows it: those bytes are signed by no one."""
+    retag(release, COHORT, key)
+    good = git(release, "cat-file", "tag", COHORT) + "\n"
+    put_tag(release, COHORT, good + "x\n")
+    lines = verify(release, "--allowed-signers", str(allowed), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: 2 bytes follow its END line, "
+        "signed by no one"
+    ]
+    assert verify(release, code=1)[-2:] == lines[-2:]  # the same without trust: no key is needed to see it
+
+
+def test_a_signed_tag_of_another_name_with_a_digest_appended_is_not_the_release(
+    release: Path, key: Path, allowed: Path
+) -> None:
+    """A maintainer's signed tool tag `v1.0` at the release commit, the digest appended after its
+    signature and put under the cohort's name: the digest is unsigned, the name is not the cohort's."""
+    good = git(release, "cat-file", "tag", COHORT) + "\n"
+    digest = next(line for line in good.splitlines() if line.startswith("ruleset-digest: "))
+    commit = git(release, "rev-parse", f"{COHORT}^{{commit}}")
+    sign = ["-c", "gpg.format=ssh", "-c", f"user.signingKey={key}"]
+    subprocess.run(["git", *sign, "tag", "-s", "v1.0", "-m", "tool release 1.0", commit], cwd=release, check=True)
+    put_tag(release, COHORT, git(release, "cat-file", "tag", "v1.0") + "\n" + digest + "\n")
+    lines = verify(release, "--allowed-signers", str(allowed), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` is not a tag git makes: it is tag `v1.0` (its tag header) under refs/tags/{COHORT}",
+        f"FAIL  tag `{COHORT}` carries ruleset digest none, but the ruleset's is {digest.split(': ')[1]}",
+        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: {len(digest) + 1} bytes follow its "
+        "END line, signed by no one",
+    ]
+
+
+def test_an_unsigned_tag_of_another_name_is_not_the_release(release: Path) -> None:
+    """git itself never checks a tag's header against its ref (only `git describe` warns)."""
+    raw = git(release, "cat-file", "tag", COHORT) + "\n"
+    put_tag(release, COHORT, raw.replace(f"\ntag {COHORT}\n", "\ntag v1.0\n", 1))
+    lines = run_cli("verify", COHORT, "-C", release, code=1).stdout.splitlines()
+    assert (
+        f"FAIL  tag `{COHORT}` is not a tag git makes: it is tag `v1.0` (its tag header) under refs/tags/{COHORT}"
+        in lines
+    )
