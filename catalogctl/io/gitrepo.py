@@ -387,7 +387,10 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
         ref = repo.references[f"refs/tags/{name}"]
     except (KeyError, ValueError, pygit2.InvalidSpecError):
         return None
-    target = repo.get(ref.target)
+    try:
+        target = repo.get(ref.target)
+    except pygit2.GitError as exc:  # libgit2 cannot parse it: a tagger date past its range, say
+        return _unparsed_tag(repo, name, ref.target, exc)
     assert target is not None
     named = target
     while isinstance(named, pygit2.Tag):  # an annotated tag may name another tag
@@ -403,14 +406,39 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
         malformed = when if isinstance(when, str) else None
         if target.name != name:  # git never compares them (only `git describe` warns): a release does
             malformed = f"it is tag `{target.name}` (its tag header) under refs/tags/{name}"
-        return TagState(name, str(named.id), True, _signed_message(repo, target), malformed)
+        return TagState(name, str(named.id), True, _signed_message(repo, target.id), malformed)
     return TagState(name, str(named.id), False, "")
 
 
-def _signed_message(repo: pygit2.Repository, tag: pygit2.Tag) -> str:
+def _unparsed_tag(repo: pygit2.Repository, name: str, oid: pygit2.Oid | str, exc: Exception) -> TagState:
+    """A tag object libgit2 refuses to parse (git fsck and push accept it), read from its raw
+    headers: never a release, but a finding (`malformed`), not a crash."""
+    kind, raw = repo.odb.read(oid)
+    head = bytes(raw).split(b"\n\n", 1)[0].decode("utf-8", errors="replace")
+    headers: dict[str, str] = {}
+    for line in head.split("\n"):
+        key, _, value = line.partition(" ")
+        headers.setdefault(key, value)
+    commit = repo.get(headers.get("object", "")) if kind == pygit2.enums.ObjectType.TAG else None
+    if not isinstance(commit, pygit2.Commit):
+        raise CheckFailed(
+            "tag-invalid",
+            f"tag `{name}` is an object git cannot read ({exc})",
+            "a release tag is an annotated tag of the commit that added its ruleset: ask the maintainers",
+        )
+    tagger = headers.get("tagger")
+    why = (
+        f"its tagger date {' '.join(tagger.rsplit(' ', 2)[-2:])} is not a date"
+        if tagger
+        else f"git cannot read it ({exc})"
+    )
+    return TagState(name, str(commit.id), True, _signed_message(repo, oid), why)
+
+
+def _signed_message(repo: pygit2.Repository, oid: pygit2.Oid | str) -> str:
     """A tag's message up to its signature (all of it when unsigned): what anything read from a
     tag (the ruleset digest) is read from, since what follows the signature is signed by no one."""
-    _, raw = repo.odb.read(tag.id)
+    _, raw = repo.odb.read(oid)
     payload = split(bytes(raw)).payload
     return payload.split(b"\n\n", 1)[1].decode("utf-8", errors="replace") if b"\n\n" in payload else ""
 
@@ -431,10 +459,14 @@ def tag_object(repo: pygit2.Repository, name: str) -> TagObject | None:
         ref = repo.references[f"refs/tags/{name}"]
     except (KeyError, ValueError, pygit2.InvalidSpecError):
         return None
-    target = repo.get(ref.target)
-    if not isinstance(target, pygit2.Tag):
+    kind, raw = repo.odb.read(ref.target)
+    if kind != pygit2.enums.ObjectType.TAG:
         return None
-    _, raw = repo.odb.read(target.id)
+    try:
+        target = repo.get(ref.target)
+    except pygit2.GitError:  # unparsable: `tag_state` says why; no date to check a signature at
+        return TagObject(str(ref.target), bytes(raw), None)
+    assert isinstance(target, pygit2.Tag)
     when = _tagged_at(target)
     return TagObject(str(target.id), bytes(raw), when if isinstance(when, dt.datetime) else None)
 

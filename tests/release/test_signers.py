@@ -186,6 +186,7 @@ def forge(repo: Path, tag: str, tagger: str | None) -> None:
         (None, "it has no tagger line"),
         ("M <m@x> 253402300800 +0000", "its tagger date 253402300800 +0000 is not a date"),
         ("M <m@x> 99999999999999999 +0000", "its tagger date 99999999999999999 +0000 is not a date"),
+        ("M <m@x> 99999999999999999999 +0000", "its tagger date 99999999999999999999 +0000 is not a date"),
     ],
 )
 def test_a_tag_object_without_a_readable_tagger_date_is_a_finding(
