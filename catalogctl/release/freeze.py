@@ -59,7 +59,7 @@ from catalogctl.release.plan import (
     seed_sets,
 )
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
-from catalogctl.release.signers import SignatureFlags, policy_requires, trust_for
+from catalogctl.release.signers import SignatureFlags, check_signature, policy_requires, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 
@@ -404,6 +404,7 @@ class _Freeze:
                     "releases (policies.releases.require_signature): it is no release, and freeze does not push it",
                     redo,
                 )
+            self.refuse_untrusted_tag(commit, redo)
             return None
         if not self.request.tag:
             return None
@@ -419,6 +420,22 @@ class _Freeze:
         assert self.signer is not None
         message = tag_message(self.cohort.id, digest, self.request.message)
         return self.signer.sign_tag(self.cohort.id, commit, message, tagger)
+
+    def refuse_untrusted_tag(self, commit: gitrepo.Commit, redo: str) -> None:
+        """An existing signed tag is pushed only if its trust would have let the first run make it:
+        checked when --sign, a configured allowed-signers file or the policy asks for a signature."""
+        if _unsigned(self.repo, self.cohort.id):
+            return
+        trust = trust_for(self.repo, self.request.signature)
+        if not (self.request.sign or trust.allowed_signers is not None or policy_requires(commit)):
+            return
+        checked = check_signature(self.repo, self.cohort.id, trust, True)
+        if checked.state not in ("good", "not-checked"):  # not-checked: no allowed signers, as the first run
+            raise CatalogError(
+                f"tag `{self.cohort}` exists, but its signature is refused, and freeze does not push it: "
+                f"{checked.message}",
+                redo,
+            )
 
     def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
         """A rerun finishes the release as it was begun; asking for another is an error."""

@@ -384,3 +384,33 @@ def test_under_the_policy_a_rerun_refuses_an_unsigned_tag_and_never_pushes_it(
         assert done.stdout == ""
     assert state(repo) == before
     assert git(remote, "tag", "--list") == ""
+
+
+def test_a_rerun_never_pushes_an_existing_tag_whose_signature_its_trust_refuses(
+    repo: Path, remote: Path, tmp_path: Path
+) -> None:
+    """The first run would have refused to make it: a rerun refuses to publish it."""
+    key, other = make_key(tmp_path / "keys"), make_key(tmp_path / "keys", "other")
+    allowed = trusting(tmp_path, key)
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    rerun = ["freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "--push", "origin", "-C", str(repo)]
+    retag(repo, "2026-09-C0", other)
+    redo = (
+        "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
+        "a published one never changes\n"
+    )
+    done = run_cli(*rerun, "--allowed-signers", str(allowed), code=1)
+    assert done.stderr == (
+        f"error: tag `2026-09-C0` exists, but its signature is refused, and freeze does not push it: tag `2026-09-C0` "
+        f"is signed by key {fingerprint(other)}, which is not in the allowed-signers file {allowed}\n" + redo
+    )
+    raw = git(repo, "cat-file", "tag", "2026-09-C0") + "\n"
+    garbage = raw.split("-----BEGIN SSH", 1)[0] + "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n"
+    made = subprocess.run(["git", "mktag"], cwd=repo, input=garbage, capture_output=True, text=True, check=True)
+    git(repo, "update-ref", "refs/tags/2026-09-C0", made.stdout.strip())
+    done = run_cli(*rerun, code=1)  # no allowed-signers file: a signature that matches nothing is still refused
+    assert done.stderr == (
+        "error: tag `2026-09-C0` exists, but its signature is refused, and freeze does not push it: "
+        "tag `2026-09-C0`'s signature does not match the tag\n" + redo
+    )
+    assert git(remote, "tag", "--list") == ""
