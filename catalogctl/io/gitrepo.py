@@ -201,19 +201,25 @@ def dirty_paths(repo: pygit2.Repository) -> list[str]:
     return sorted(path for path, flags in repo.status().items() if flags != pygit2.enums.FileStatus.IGNORED)
 
 
-def signature(repo: pygit2.Repository) -> pygit2.Signature:
-    """Who commits: GIT_COMMITTER_NAME/EMAIL when set (as git does), else user.name/user.email."""
+def signature(repo: pygit2.Repository, at: dt.datetime | None = None) -> pygit2.Signature:
+    """Who commits: GIT_COMMITTER_NAME/EMAIL when set (as git does), else user.name/user.email;
+    dated `at` when given (a caller's clock), else now."""
     import os
 
     name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
-    if name and email:
+    if not (name and email):
+        try:
+            found = repo.default_signature
+        except (KeyError, pygit2.GitError):
+            raise EnvironmentProblem(
+                "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
+            ) from None
+        name, email = found.name, found.email
+    if at is None:
         return pygit2.Signature(name, email)
-    try:
-        return repo.default_signature
-    except (KeyError, pygit2.GitError):
-        raise EnvironmentProblem(
-            "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
-        ) from None
+    offset = at.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    return pygit2.Signature(name, email, int(at.timestamp()), minutes)
 
 
 def head(repo: pygit2.Repository) -> pygit2.Commit:
@@ -233,6 +239,12 @@ def branch_name(repo: pygit2.Repository) -> str:
 def commit_by_id(repo: pygit2.Repository, ident: str) -> pygit2.Commit:
     """The commit with this id."""
     return repo[ident].peel(pygit2.Commit)
+
+
+def committed_at(commit: pygit2.Commit) -> dt.datetime:
+    """The committer's date of a commit, in the committer's zone."""
+    zone = dt.timezone(dt.timedelta(minutes=commit.commit_time_offset))
+    return dt.datetime.fromtimestamp(commit.commit_time, zone)
 
 
 def read_blob(commit: pygit2.Commit, path: str) -> bytes:

@@ -175,7 +175,7 @@ class _Freeze:
         if self.request.push:
             self.check_push(head, self.check_remote_before(None))
         written = self.contents(head, planned)
-        who = gitrepo.signature(self.repo)
+        who = gitrepo.signature(self.repo, self.request.now)  # the caller's clock, when given
         signed = None
         if self.signer is not None:  # signed before anything is written: see the module docstring
             commit_id = gitrepo.commit_id(self.repo, written, self.commit_message(), head, who)
@@ -413,7 +413,7 @@ class _Freeze:
         )
         if self.signer is None or self.request.dry_run:
             return None
-        return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo))
+        return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo, self.request.now))
 
     def sign_tag(self, commit: str, digest: str, tagger: gitrepo.Signature) -> bytes:
         """The signed tag object of the release."""

@@ -215,4 +215,30 @@ def _check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, requir
             f"tag `{cohort}` has {kind} signature: catalogctl checks SSH signatures only",
             f"check it yourself with git tag -v {cohort}, or ask the maintainers to sign with SSH (gpg.format=ssh)",
         )
+    dated = _date_problem(repo, cohort, tag.tagged_at)
+    if dated is not None:
+        return SignatureCheck("bad", required, dated, _DO_NOT_RUN)
     return _ssh(cohort, tag.tagged_at, signed, trust, required)
+
+
+CLOCK_SKEW = dt.timedelta(days=1)  # how far ahead of this machine's clock a signer's clock may be
+
+
+def _date_problem(repo: gitrepo.Repository, cohort: str, tagged_at: dt.datetime) -> str | None:
+    """Why the tagger date cannot be the signing time, or None. The key's validity is checked at
+    that date, which is the signer's claim: a retired key could backdate, a key not yet valid
+    could postdate. A tag is made after its commit, and not in the future."""
+    state = gitrepo.tag_state(repo, cohort)
+    assert state is not None
+    committed = gitrepo.committed_at(gitrepo.commit_by_id(repo, state.commit))
+    if tagged_at < committed:
+        return (
+            f"tag `{cohort}` is dated {tagged_at.isoformat()}, before its commit ({committed.isoformat()}): "
+            "the tagger date is not when it was signed"
+        )
+    if tagged_at > dt.datetime.now(dt.UTC) + CLOCK_SKEW:
+        return (
+            f"tag `{cohort}` is dated {tagged_at.isoformat()}, more than a day after this machine's clock: "
+            "a signing time not yet come"
+        )
+    return None

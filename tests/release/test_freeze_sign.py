@@ -394,7 +394,7 @@ def test_a_rerun_never_pushes_an_existing_tag_whose_signature_its_trust_refuses(
     allowed = trusting(tmp_path, key)
     run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
     rerun = ["freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "--push", "origin", "-C", str(repo)]
-    retag(repo, "2026-09-C0", other)
+    retag(repo, "2026-09-C0", other, date=None)  # after its commit, made now
     redo = (
         "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
         "a published one never changes\n"

@@ -117,15 +117,15 @@ def test_an_allowed_signers_file_in_the_tree_under_check_is_refused(release: Pat
 
 
 def test_a_tag_signed_after_its_key_s_valid_before_fails(release: Path, key: Path, tmp_path: Path) -> None:
-    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260801"'))
-    retag(release, COHORT, key, date="2026-08-28T12:00:00Z")
+    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260901"'))
+    retag(release, COHORT, key, date="2026-09-28T12:00:00Z")
     lines = verify(release, "--allowed-signers", str(retired), code=1)
     assert [line for line in lines if line.startswith("FAIL")] == [
-        f"FAIL  tag `{COHORT}` was signed at 2026-08-28T12:00:00+00:00 by key {fingerprint(key)}, outside the "
-        f"key's validity: key has expired: verify time {_local('20260828120000')} > valid-before "
-        f"{_local('20260801000000', utc=False)}"
+        f"FAIL  tag `{COHORT}` was signed at 2026-09-28T12:00:00+00:00 by key {fingerprint(key)}, outside the "
+        f"key's validity: key has expired: verify time {_local('20260928120000')} > valid-before "
+        f"{_local('20260901000000', utc=False)}"
     ]
-    retag(release, COHORT, key, date="2026-07-30T12:00:00Z")  # before the end date: still good
+    retag(release, COHORT, key, date="2026-08-30T12:00:00Z")  # before the end date: still good
     assert verify(release, "--allowed-signers", str(retired))[-1].startswith(f"{COHORT}: verified")
 
 
@@ -304,3 +304,24 @@ def test_an_unsigned_tag_of_another_name_is_not_the_release(release: Path) -> No
         f"FAIL  tag `{COHORT}` is not a tag git makes: it is tag `v1.0` (its tag header) under refs/tags/{COHORT}"
         in lines
     )
+
+
+def test_a_tagger_date_before_its_commit_or_in_the_future_is_not_a_signing_time(
+    release: Path, key: Path, tmp_path: Path
+) -> None:
+    """The key's validity is checked at the tagger date, the signer's claim: a retired key cannot
+    backdate a tag to before its commit, and a key not yet valid cannot postdate one."""
+    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260801"'))
+    retag(release, COHORT, key, date="2025-06-01T12:00:00Z")  # the release commit is of 2026-08-28
+    lines = verify(release, "--allowed-signers", str(retired), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` is dated 2025-06-01T12:00:00+00:00, before its commit (2026-08-28T12:00:00+00:00): "
+        "the tagger date is not when it was signed"
+    ]
+    future = allowed_signers(tmp_path / "future", (KEYS, key, 'valid-after="20300101"'))
+    retag(release, COHORT, key, date="2031-01-01T12:00:00Z")
+    lines = verify(release, "--allowed-signers", str(future), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` is dated 2031-01-01T12:00:00+00:00, more than a day after this machine's clock: "
+        "a signing time not yet come"
+    ]
