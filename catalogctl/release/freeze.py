@@ -123,6 +123,8 @@ class _Freeze:
         if self.request.sign and self.request.tag:
             trust = trust_for(self.repo, self.request.signature)
             self.signer = signer(self.repo, self.request.signing_key, trust)
+            if self.request.dry_run:  # as the real run would check its signature
+                self.signer.probe(self.cohort.id, gitrepo.signature(self.repo, self.request.now))
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
         tag = gitrepo.tag_state(self.repo, self.cohort.id)

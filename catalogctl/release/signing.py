@@ -43,6 +43,12 @@ class Signer:
                 )
         return raw
 
+    def probe(self, name: str, tagger: gitrepo.Signature) -> None:
+        """What `sign_tag` would refuse, found by a dry run: a throwaway payload is signed and
+        checked against the configured trust (signing writes nothing)."""
+        if self.trust is not None and self.trust.allowed_signers is not None:
+            self.sign_tag(name, "0" * 40, "a dry run's probe, never written", tagger)
+
 
 def signer(repo: gitrepo.Repository, key: str | None, trust: Trust | None = None) -> Signer:
     """The signer of `freeze --sign`: the key asked for or configured, checked readable; its tag

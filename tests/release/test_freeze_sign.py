@@ -326,20 +326,20 @@ def test_a_key_the_configured_trust_refuses_signs_nothing_and_writes_nothing(
 ) -> None:
     key, flags, why = untrusted(tmp_path, repo, monkeypatch, case)
     before = state(repo)
-    done = run_cli(
-        "freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), *flags, "-C", str(repo), code=2
-    )
-    first, hint = done.stderr.splitlines()
-    assert first.startswith("error: freeze --sign refuses to tag with a key its trust refuses: tag `2026-09-C0` ")
-    prefix, _, rest = why.partition("{at}")
-    assert prefix in first
-    assert rest in first
-    assert first.endswith("; nothing was written")
-    assert hint == (
-        "hint: sign with a key the allowed-signers file names, valid now and not revoked (--signing-key), "
-        "or have the maintainers publish this key first"
-    )
-    assert state(repo) == before
+    args = ("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), *flags, "-C", str(repo))
+    for dry_run in (["--dry-run"], []):  # a dry run says what the real run would: it refuses
+        done = run_cli(*args, *dry_run, code=2)
+        first, hint = done.stderr.splitlines()
+        assert first.startswith("error: freeze --sign refuses to tag with a key its trust refuses: tag `2026-09-C0` ")
+        prefix, _, rest = why.partition("{at}")
+        assert prefix in first
+        assert rest in first
+        assert first.endswith("; nothing was written")
+        assert hint == (
+            "hint: sign with a key the allowed-signers file names, valid now and not revoked (--signing-key), "
+            "or have the maintainers publish this key first"
+        )
+        assert state(repo) == before
     assert not (repo / "CHANGELOG.md").exists()
     assert not (repo / "rulesets").exists()
 
