@@ -64,6 +64,7 @@ from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 
 Failpoint = Callable[[str], None]
+SIGN_TRAILER = "Release-Tag: signed"  # in the release commit's message when its freeze signs the tag
 
 
 def _no_failpoint(step: str) -> None:
@@ -355,7 +356,10 @@ class _Freeze:
                 )
 
     def commit_message(self) -> str:
-        return f"Freeze cohort {self.cohort}\n\nAdds {self.ruleset_rel} and its CHANGELOG.md section.\n"
+        # The trailer records that this run signs its tag, so that a rerun after a crash does not
+        # tag unsigned what was meant to be signed.
+        signs = f"\n{SIGN_TRAILER}\n" if self.signer is not None else ""
+        return f"Freeze cohort {self.cohort}\n\nAdds {self.ruleset_rel} and its CHANGELOG.md section.\n{signs}"
 
     # -- tag and push ---------------------------------------------------------------------------
 
@@ -410,6 +414,12 @@ class _Freeze:
             return None
         if not self.request.tag:
             return None
+        if self.signer is None and SIGN_TRAILER in commit.message.splitlines():
+            raise UsageError(
+                f"the run that committed {str(commit.id)[:12]} asked to sign tag `{self.cohort}` (--sign): "
+                "this rerun would tag it unsigned; nothing was written",
+                "rerun with --sign (and the same --signing-key)",
+            )
         require_signed(
             load_tree(gitrepo.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
         )

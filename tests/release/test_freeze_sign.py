@@ -414,3 +414,23 @@ def test_a_rerun_never_pushes_an_existing_tag_whose_signature_its_trust_refuses(
         "tag `2026-09-C0`'s signature does not match the tag\n" + redo
     )
     assert git(remote, "tag", "--list") == ""
+
+
+def test_a_rerun_without_sign_never_tags_unsigned_what_the_crashed_run_meant_to_sign(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The first run's commit records that it signs its tag: a rerun that forgot --sign refuses."""
+    key = make_key(tmp_path / "keys")
+    with pytest.raises(Crash):
+        freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=str(key)), crash_at("commit"))
+    after_crash = state(repo)
+    for extra in ([], ["--dry-run"]):
+        done = run_cli("freeze", "2026-09-C0", *extra, "-C", str(repo), code=2)
+        assert done.stderr == (
+            f"error: the run that committed {after_crash[0][:12]} asked to sign tag `2026-09-C0` (--sign): "
+            "this rerun would tag it unsigned; nothing was written\n"
+            "hint: rerun with --sign (and the same --signing-key)\n"
+        )
+    assert state(repo) == after_crash
+    run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo))
+    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0
