@@ -207,19 +207,31 @@ def signature(repo: pygit2.Repository, at: dt.datetime | None = None) -> pygit2.
     import os
 
     name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
+    hint = 'set another: export GIT_COMMITTER_NAME="…" GIT_COMMITTER_EMAIL="…"'
     if not (name and email):
-        try:
-            found = repo.default_signature
-        except (KeyError, pygit2.GitError):
-            raise EnvironmentProblem(
-                "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
-            ) from None
-        name, email = found.name, found.email
+        name, email = _config_identity(repo)
+        hint = 'set another: git config user.name "…" && git config user.email "…"'
+    if any(c in name + email for c in "<>"):  # libgit2 refuses it, as git does
+        raise EnvironmentProblem(
+            f"the git identity {name!r} <{email}> holds '<' or '>': git writes no such identity in a commit; "
+            "nothing was written",
+            hint,
+        )
     if at is None:
         return pygit2.Signature(name, email)
     offset = at.utcoffset()
     minutes = int(offset.total_seconds() // 60) if offset is not None else 0
     return pygit2.Signature(name, email, int(at.timestamp()), minutes)
+
+
+def _config_identity(repo: pygit2.Repository) -> tuple[str, str]:
+    """user.name and user.email as git config holds them."""
+    name, email = config_value(repo, "user.name"), config_value(repo, "user.email")
+    if not (name and email):
+        raise EnvironmentProblem(
+            "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
+        )
+    return name, email
 
 
 def head(repo: pygit2.Repository) -> pygit2.Commit:
