@@ -290,6 +290,17 @@ def git_dirs(repo: pygit2.Repository) -> tuple[Path, Path]:
     return own, common
 
 
+def worktree_dirs(repo: pygit2.Repository) -> list[Path]:
+    """Every working tree of the repository: its own, the main one, and each linked one (`git
+    worktree add`); none for a bare repository without linked ones."""
+    _, common = git_dirs(repo)
+    main = pygit2.Repository(str(common))
+    found = [Path(p) for p in (repo.workdir, main.workdir) if p]
+    for name in main.list_worktrees():
+        found.append(Path(main.lookup_worktree(name).path))
+    return found
+
+
 def _lock_failure(exc: Exception) -> str | None:
     """The lock file a libgit2 error names ("failed to lock file '…' for writing"), if any."""
     text = str(exc)

@@ -71,14 +71,14 @@ class SignatureCheck:
 def _trusted_file(repo: gitrepo.Repository, value: str, named_by: str, what: str) -> Path:
     """A trust file that exists and is not in the working tree under check."""
     path = Path(value).expanduser().resolve()
-    git_folders = [folder.resolve() for folder in gitrepo.git_dirs(repo)]
-    if repo.workdir is not None and any(path.is_relative_to(folder) for folder in git_folders):
+    git_folders = [folder.resolve() for folder in gitrepo.git_dirs(repo)]  # a bare repository's too
+    if any(path.is_relative_to(folder) for folder in git_folders):
         raise UsageError(
             f"the {what} {path} (from {named_by}) is inside the .git folder of the repository under check: "
             "whoever controls the checkout controls its .git folder too",
             "keep it outside the clone: a copy the maintainers publish, installed by you",
         )
-    if repo.workdir is not None and path.is_relative_to(Path(repo.workdir).resolve()):
+    if any(path.is_relative_to(tree.resolve()) for tree in gitrepo.worktree_dirs(repo)):  # each worktree
         raise UsageError(
             f"the {what} {path} (from {named_by}) is inside the repository under check: "
             "whoever can change the repository could trust their own key",

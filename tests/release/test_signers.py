@@ -325,3 +325,24 @@ def test_a_tagger_date_before_its_commit_or_in_the_future_is_not_a_signing_time(
         f"FAIL  tag `{COHORT}` is dated 2031-01-01T12:00:00+00:00, more than a day after this machine's clock: "
         "a signing time not yet come"
     ]
+
+
+def test_a_trust_file_in_a_bare_repository_or_another_worktree_of_it_is_refused(
+    release: Path, key: Path, tmp_path: Path
+) -> None:
+    """Whoever controls the repository controls every worktree of it, and a bare one's folder."""
+    git(release, "worktree", "add", "-q", str(tmp_path / "other"))
+    in_other = allowed_signers(tmp_path / "other" / "allowed", (KEYS, key, ""))
+    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", in_other, code=2)
+    assert result.stderr.startswith(
+        f"error: the allowed-signers file {in_other.resolve()} (from --allowed-signers) is inside the repository "
+        "under check: whoever can change the repository could trust their own key\n"
+    )
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(release), str(bare))
+    in_bare = allowed_signers(bare / "allowed", (KEYS, key, ""))
+    result = run_cli("verify", COHORT, "-C", bare, "--allowed-signers", in_bare, code=2)
+    assert result.stderr.startswith(
+        f"error: the allowed-signers file {in_bare.resolve()} (from --allowed-signers) is inside the .git folder of "
+        "the repository under check: whoever controls the checkout controls its .git folder too\n"
+    )
