@@ -407,12 +407,15 @@ def _tagged_at(tag: pygit2.Tag) -> dt.datetime | str:
     tagger = tag.tagger
     if tagger is None:
         return "it has no tagger line"
+    sign = "-" if tagger.offset < 0 else "+"
+    hours, minutes = divmod(abs(tagger.offset), 60)
+    shown = f"{tagger.time} {sign}{hours:02d}{minutes:02d}"
+    if tagger.time <= 0:  # ssh-keygen's -Overify-time refuses it: no signature could be checked at it
+        return f"its tagger date {shown} cannot be checked: ssh-keygen takes no time before 1970"
     try:
         return dt.datetime.fromtimestamp(tagger.time, dt.timezone(dt.timedelta(minutes=tagger.offset)))
     except (ValueError, OSError, OverflowError):
-        sign = "-" if tagger.offset < 0 else "+"
-        hours, minutes = divmod(abs(tagger.offset), 60)
-        return f"its tagger date {tagger.time} {sign}{hours:02d}{minutes:02d} is not a date"
+        return f"its tagger date {shown} is not a date"
 
 
 def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:

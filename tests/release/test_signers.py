@@ -187,6 +187,7 @@ def forge(repo: Path, tag: str, tagger: str | None) -> None:
         ("M <m@x> 253402300800 +0000", "its tagger date 253402300800 +0000 is not a date"),
         ("M <m@x> 99999999999999999 +0000", "its tagger date 99999999999999999 +0000 is not a date"),
         ("M <m@x> 99999999999999999999 +0000", "its tagger date 99999999999999999999 +0000 is not a date"),
+        ("M <m@x> 0 +0000", "its tagger date 0 +0000 cannot be checked: ssh-keygen takes no time before 1970"),
     ],
 )
 def test_a_tag_object_without_a_readable_tagger_date_is_a_finding(
