@@ -56,15 +56,15 @@ def tag_message(repo: Path, tag: str) -> str:
     return message.split("-----BEGIN ", 1)[0]
 
 
-def retag(repo: Path, tag: str, key: Path | None, date: str = "2026-08-28T12:00:00Z") -> str:
+def retag(repo: Path, tag: str, key: Path | None, date: str | None = "2026-08-28T12:00:00Z") -> str:
     """Replace `tag` by one at the same commit with the same message, signed by `key` with
-    `git tag -s` (unsigned when None), its tagger date `date`; returns the new tag object."""
+    `git tag -s` (unsigned when None), its tagger date `date` (None: now); returns the new tag object."""
     message = repo / ".git" / "TAG_MESSAGE_FOR_TEST"
     message.write_text(tag_message(repo, tag))
     commit = git(repo, "rev-parse", f"{tag}^{{commit}}")
     sign = ["-c", "gpg.format=ssh", "-c", f"user.signingKey={key}"] if key else []
     how = ["-s"] if key else ["-a"]
-    env = {**os.environ, "GIT_COMMITTER_DATE": date}
+    env = {**os.environ, **({"GIT_COMMITTER_DATE": date} if date else {})}
     subprocess.run(
         ["git", *sign, "tag", "-f", *how, "--cleanup=verbatim", "-F", str(message), tag, commit],
         cwd=repo,

@@ -20,6 +20,7 @@ from catalogctl.errors import (
     RemoteUnreachable,
     RulesetAddedTwice,
 )
+from catalogctl.io.sshsig import split
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
 from catalogctl.io.urls import redact_text, redact_url
 
@@ -200,19 +201,37 @@ def dirty_paths(repo: pygit2.Repository) -> list[str]:
     return sorted(path for path, flags in repo.status().items() if flags != pygit2.enums.FileStatus.IGNORED)
 
 
-def signature(repo: pygit2.Repository) -> pygit2.Signature:
-    """Who commits: GIT_COMMITTER_NAME/EMAIL when set (as git does), else user.name/user.email."""
+def signature(repo: pygit2.Repository, at: dt.datetime | None = None) -> pygit2.Signature:
+    """Who commits: GIT_COMMITTER_NAME/EMAIL when set (as git does), else user.name/user.email;
+    dated `at` when given (a caller's clock), else now."""
     import os
 
     name, email = os.environ.get("GIT_COMMITTER_NAME"), os.environ.get("GIT_COMMITTER_EMAIL")
-    if name and email:
+    hint = 'set another: export GIT_COMMITTER_NAME="…" GIT_COMMITTER_EMAIL="…"'
+    if not (name and email):
+        name, email = _config_identity(repo)
+        hint = 'set another: git config user.name "…" && git config user.email "…"'
+    if any(c in name + email for c in "<>"):  # libgit2 refuses it, as git does
+        raise EnvironmentProblem(
+            f"the git identity {name!r} <{email}> holds '<' or '>': git writes no such identity in a commit; "
+            "nothing was written",
+            hint,
+        )
+    if at is None:
         return pygit2.Signature(name, email)
-    try:
-        return repo.default_signature
-    except (KeyError, pygit2.GitError):
+    offset = at.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    return pygit2.Signature(name, email, int(at.timestamp()), minutes)
+
+
+def _config_identity(repo: pygit2.Repository) -> tuple[str, str]:
+    """user.name and user.email as git config holds them."""
+    name, email = config_value(repo, "user.name"), config_value(repo, "user.email")
+    if not (name and email):
         raise EnvironmentProblem(
             "no git identity to commit with", 'set it: git config user.name "…" && git config user.email "…"'
-        ) from None
+        )
+    return name, email
 
 
 def head(repo: pygit2.Repository) -> pygit2.Commit:
@@ -232,6 +251,12 @@ def branch_name(repo: pygit2.Repository) -> str:
 def commit_by_id(repo: pygit2.Repository, ident: str) -> pygit2.Commit:
     """The commit with this id."""
     return repo[ident].peel(pygit2.Commit)
+
+
+def committed_at(commit: pygit2.Commit) -> dt.datetime:
+    """The committer's date of a commit, in the committer's zone."""
+    zone = dt.timezone(dt.timedelta(minutes=commit.commit_time_offset))
+    return dt.datetime.fromtimestamp(commit.commit_time, zone)
 
 
 def read_blob(commit: pygit2.Commit, path: str) -> bytes:
@@ -263,6 +288,17 @@ def git_dirs(repo: pygit2.Repository) -> tuple[Path, Path]:
     pointer = own / "commondir"
     common = (own / pointer.read_text(encoding="utf-8").strip()).resolve() if pointer.is_file() else own
     return own, common
+
+
+def worktree_dirs(repo: pygit2.Repository) -> list[Path]:
+    """Every working tree of the repository: its own, the main one, and each linked one (`git
+    worktree add`); none for a bare repository without linked ones."""
+    _, common = git_dirs(repo)
+    main = pygit2.Repository(str(common))
+    found = [Path(p) for p in (repo.workdir, main.workdir) if p]
+    for name in main.list_worktrees():
+        found.append(Path(main.lookup_worktree(name).path))
+    return found
 
 
 def _lock_failure(exc: Exception) -> str | None:
@@ -361,8 +397,8 @@ class TagState:
     name: str
     commit: str
     annotated: bool
-    message: str
-    malformed: str | None = None  # why the tag object is not one git makes (no readable tagger date)
+    message: str  # the signed part's (the whole message when unsigned): never bytes after a signature
+    malformed: str | None = None  # why the tag object is not one git makes (no readable tagger date, another name)
 
 
 def _tagged_at(tag: pygit2.Tag) -> dt.datetime | str:
@@ -371,12 +407,15 @@ def _tagged_at(tag: pygit2.Tag) -> dt.datetime | str:
     tagger = tag.tagger
     if tagger is None:
         return "it has no tagger line"
+    sign = "-" if tagger.offset < 0 else "+"
+    hours, minutes = divmod(abs(tagger.offset), 60)
+    shown = f"{tagger.time} {sign}{hours:02d}{minutes:02d}"
+    if tagger.time <= 0:  # ssh-keygen's -Overify-time refuses it: no signature could be checked at it
+        return f"its tagger date {shown} cannot be checked: ssh-keygen takes no time before 1970"
     try:
         return dt.datetime.fromtimestamp(tagger.time, dt.timezone(dt.timedelta(minutes=tagger.offset)))
     except (ValueError, OSError, OverflowError):
-        sign = "-" if tagger.offset < 0 else "+"
-        hours, minutes = divmod(abs(tagger.offset), 60)
-        return f"its tagger date {tagger.time} {sign}{hours:02d}{minutes:02d} is not a date"
+        return f"its tagger date {shown} is not a date"
 
 
 def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
@@ -386,7 +425,10 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
         ref = repo.references[f"refs/tags/{name}"]
     except (KeyError, ValueError, pygit2.InvalidSpecError):
         return None
-    target = repo.get(ref.target)
+    try:
+        target = repo.get(ref.target)
+    except pygit2.GitError as exc:  # libgit2 cannot parse it: a tagger date past its range, say
+        return _unparsed_tag(repo, name, ref.target, exc)
     assert target is not None
     named = target
     while isinstance(named, pygit2.Tag):  # an annotated tag may name another tag
@@ -400,8 +442,43 @@ def tag_state(repo: pygit2.Repository, name: str) -> TagState | None:
     if isinstance(target, pygit2.Tag):
         when = _tagged_at(target)
         malformed = when if isinstance(when, str) else None
-        return TagState(name, str(named.id), True, target.message or "", malformed)
+        if target.name != name:  # git never compares them (only `git describe` warns): a release does
+            malformed = f"it is tag `{target.name}` (its tag header) under refs/tags/{name}"
+        return TagState(name, str(named.id), True, _signed_message(repo, target.id), malformed)
     return TagState(name, str(named.id), False, "")
+
+
+def _unparsed_tag(repo: pygit2.Repository, name: str, oid: pygit2.Oid | str, exc: Exception) -> TagState:
+    """A tag object libgit2 refuses to parse (git fsck and push accept it), read from its raw
+    headers: never a release, but a finding (`malformed`), not a crash."""
+    kind, raw = repo.odb.read(oid)
+    head = bytes(raw).split(b"\n\n", 1)[0].decode("utf-8", errors="replace")
+    headers: dict[str, str] = {}
+    for line in head.split("\n"):
+        key, _, value = line.partition(" ")
+        headers.setdefault(key, value)
+    commit = repo.get(headers.get("object", "")) if kind == pygit2.enums.ObjectType.TAG else None
+    if not isinstance(commit, pygit2.Commit):
+        raise CheckFailed(
+            "tag-invalid",
+            f"tag `{name}` is an object git cannot read ({exc})",
+            "a release tag is an annotated tag of the commit that added its ruleset: ask the maintainers",
+        )
+    tagger = headers.get("tagger")
+    why = (
+        f"its tagger date {' '.join(tagger.rsplit(' ', 2)[-2:])} is not a date"
+        if tagger
+        else f"git cannot read it ({exc})"
+    )
+    return TagState(name, str(commit.id), True, _signed_message(repo, oid), why)
+
+
+def _signed_message(repo: pygit2.Repository, oid: pygit2.Oid | str) -> str:
+    """A tag's message up to its signature (all of it when unsigned): what anything read from a
+    tag (the ruleset digest) is read from, since what follows the signature is signed by no one."""
+    _, raw = repo.odb.read(oid)
+    payload = split(bytes(raw)).payload
+    return payload.split(b"\n\n", 1)[1].decode("utf-8", errors="replace") if b"\n\n" in payload else ""
 
 
 @dataclass(frozen=True)
@@ -420,10 +497,14 @@ def tag_object(repo: pygit2.Repository, name: str) -> TagObject | None:
         ref = repo.references[f"refs/tags/{name}"]
     except (KeyError, ValueError, pygit2.InvalidSpecError):
         return None
-    target = repo.get(ref.target)
-    if not isinstance(target, pygit2.Tag):
+    kind, raw = repo.odb.read(ref.target)
+    if kind != pygit2.enums.ObjectType.TAG:
         return None
-    _, raw = repo.odb.read(target.id)
+    try:
+        target = repo.get(ref.target)
+    except pygit2.GitError:  # unparsable: `tag_state` says why; no date to check a signature at
+        return TagObject(str(ref.target), bytes(raw), None)
+    assert isinstance(target, pygit2.Tag)
     when = _tagged_at(target)
     return TagObject(str(target.id), bytes(raw), when if isinstance(when, dt.datetime) else None)
 

@@ -35,6 +35,8 @@ _BEGINS: dict[bytes, SignatureKind] = {
     b"-----BEGIN PGP MESSAGE-----": "gpg",
     b"-----BEGIN SIGNED MESSAGE-----": "x509",
 }
+# The line that closes each block: the BEGIN line with END for BEGIN.
+_ENDS = {begin: begin.replace(b"BEGIN", b"END", 1) for begin in _BEGINS}
 
 Outcome = Literal["good", "bad", "unknown-key", "expired", "revoked"]
 
@@ -49,6 +51,21 @@ class Signed:
     payload: bytes
     signature: bytes
     kind: SignatureKind | None  # None: not signed
+    trailing: int | None = 0  # bytes after the block's END line and its newline; None: no END line
+
+    @property
+    def layout_problem(self) -> str | None:
+        """Why the object is not exactly payload + one armored block (+ a final newline), as git
+        writes it; None when it is (or it is unsigned). A verifier reads the armor and ignores the
+        rest, so anything after it is unsigned text in a signed-looking tag."""
+        if self.kind is None:
+            return None
+        if self.trailing is None:
+            return "its signature has no END line of its own"
+        if self.trailing:
+            plural = "s follow" if self.trailing != 1 else " follows"
+            return f"{self.trailing} byte{plural} its END line, signed by no one"
+        return None
 
 
 @dataclass(frozen=True)
@@ -73,8 +90,19 @@ def split(raw: bytes) -> Signed:
     if start is None:
         return Signed(raw, b"", None)
     signature = raw[start:]
-    kind = next(k for begin, k in _BEGINS.items() if signature.startswith(begin))
-    return Signed(raw[:start], signature, kind)
+    begin, kind = next((b, k) for b, k in _BEGINS.items() if signature.startswith(b))
+    return Signed(raw[:start], signature, kind, _after_end(signature, _ENDS[begin]))
+
+
+def _after_end(block: bytes, end: bytes) -> int | None:
+    """How many bytes follow the END line (and its one newline) of an armored block; None when no
+    line is exactly its END line (a verifier may still find one in, e.g., "END\r")."""
+    lines = block.split(b"\n")
+    for number, line in enumerate(lines):
+        if line == end:
+            rest = b"\n".join(lines[number + 1 :])
+            return len(rest)
+    return None
 
 
 def verify_time(when: dt.datetime) -> str:

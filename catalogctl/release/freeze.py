@@ -64,12 +64,13 @@ from catalogctl.release.plan import (
     seed_sets,
 )
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
-from catalogctl.release.signers import SignatureFlags, policy_requires, trust_for
+from catalogctl.release.signers import SignatureFlags, check_signature, policy_requires, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 from catalogctl.release.tagging import check_merged, on_remote_branch, push_failure
 
 Failpoint = Callable[[str], None]
+SIGN_TRAILER = "Release-Tag: signed"  # in the release commit's message when its freeze signs the tag
 
 
 def _no_failpoint(step: str) -> None:
@@ -135,6 +136,8 @@ class _Freeze:
         if self.request.sign and self.request.tag:
             trust = trust_for(self.repo, self.request.signature)
             self.signer = signer(self.repo, self.request.signing_key, trust, self.request.signing_format)
+            if self.request.dry_run:  # as the real run would check its signature
+                self.signer.probe(self.cohort.id, gitrepo.signature(self.repo, self.request.now))
         head = gitrepo.head(self.repo)
         added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
         tag = gitrepo.tag_state(self.repo, self.cohort.id)
@@ -201,7 +204,7 @@ class _Freeze:
         if self.request.push:
             self.check_push(head, self.check_remote_before(None))
         written = self.contents(head, planned)
-        who = gitrepo.signature(self.repo)
+        who = gitrepo.signature(self.repo, self.request.now)  # the caller's clock, when given
         signed = None
         if self.signer is not None:  # signed before anything is written: see the module docstring
             commit_id = gitrepo.commit_id(self.repo, written, self.commit_message(), head, who)
@@ -389,7 +392,10 @@ class _Freeze:
                 )
 
     def commit_message(self) -> str:
-        return f"Freeze cohort {self.cohort}\n\nAdds {self.ruleset_rel} and its CHANGELOG.md section.\n"
+        # The trailer records that this run signs its tag, so that a rerun after a crash does not
+        # tag unsigned what was meant to be signed.
+        signs = f"\n{SIGN_TRAILER}\n" if self.signer is not None else ""
+        return f"Freeze cohort {self.cohort}\n\nAdds {self.ruleset_rel} and its CHANGELOG.md section.\n{signs}"
 
     # -- tag and push ---------------------------------------------------------------------------
 
@@ -444,21 +450,44 @@ class _Freeze:
                     "releases (policies.releases.require_signature): it is no release, and freeze does not push it",
                     redo,
                 )
+            self.refuse_untrusted_tag(commit, redo)
             return None
         if not self.request.tag:
             return None
+        if self.signer is None and SIGN_TRAILER in commit.message.splitlines():
+            raise UsageError(
+                f"the run that committed {str(commit.id)[:12]} asked to sign tag `{self.cohort}` (--sign): "
+                "this rerun would tag it unsigned; nothing was written",
+                "rerun with --sign (and the same --signing-key)",
+            )
         require_signed(
             load_tree(gitrepo.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
         )
         if self.signer is None or self.request.dry_run:
             return None
-        return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo))
+        return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo, self.request.now))
 
     def sign_tag(self, commit: str, digest: str, tagger: gitrepo.Signature) -> bytes:
         """The signed tag object of the release."""
         assert self.signer is not None
         message = tag_message(self.cohort.id, digest, self.request.message)
         return self.signer.sign_tag(self.cohort.id, commit, message, tagger)
+
+    def refuse_untrusted_tag(self, commit: gitrepo.Commit, redo: str) -> None:
+        """An existing signed tag is pushed only if its trust would have let the first run make it:
+        checked when --sign, a configured allowed-signers file or the policy asks for a signature."""
+        if _unsigned(self.repo, self.cohort.id):
+            return
+        trust = trust_for(self.repo, self.request.signature)
+        if not (self.request.sign or trust.allowed_signers is not None or policy_requires(commit)):
+            return
+        checked = check_signature(self.repo, self.cohort.id, trust, True)
+        if checked.state not in ("good", "not-checked"):  # not-checked: no allowed signers, as the first run
+            raise CatalogError(
+                f"tag `{self.cohort}` exists, but its signature is refused, and freeze does not push it: "
+                f"{checked.message}",
+                redo,
+            )
 
     def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
         """A rerun finishes the release as it was begun; asking for another is an error."""

@@ -81,14 +81,14 @@ class SignatureCheck:
 def _trusted_file(repo: gitrepo.Repository, value: str, named_by: str, what: str, hint: str = _CONFIGURE) -> Path:
     """A trust file that exists and is not in the working tree under check."""
     path = Path(value).expanduser().resolve()
-    git_folders = [folder.resolve() for folder in gitrepo.git_dirs(repo)]
-    if repo.workdir is not None and any(path.is_relative_to(folder) for folder in git_folders):
+    git_folders = [folder.resolve() for folder in gitrepo.git_dirs(repo)]  # a bare repository's too
+    if any(path.is_relative_to(folder) for folder in git_folders):
         raise UsageError(
             f"the {what} {path} (from {named_by}) is inside the .git folder of the repository under check: "
             "whoever controls the checkout controls its .git folder too",
             "keep it outside the clone: a copy the maintainers publish, installed by you",
         )
-    if repo.workdir is not None and path.is_relative_to(Path(repo.workdir).resolve()):
+    if any(path.is_relative_to(tree.resolve()) for tree in gitrepo.worktree_dirs(repo)):  # each worktree
         raise UsageError(
             f"the {what} {path} (from {named_by}) is inside the repository under check: "
             "whoever can change the repository could trust their own key",
@@ -215,7 +215,13 @@ def _gpg(cohort: str, signed: sshsig.Signed, trust: Trust, required: bool) -> Si
 def _check_kind(
     cohort: str, signed_at: dt.datetime, signed: sshsig.Signed, trust: Trust, required: bool
 ) -> SignatureCheck:
-    """A signature checked by the tool of its kind: ssh-keygen, or gpgv."""
+    """A signature checked by the tool of its kind: ssh-keygen, or gpgv. Unsigned bytes after the
+    armor are refused before either: no key is needed to see them."""
+    problem = signed.layout_problem
+    if problem is not None:
+        return SignatureCheck(
+            "bad", required, f"tag `{cohort}`'s signature is not the end of the tag object: {problem}", _DO_NOT_RUN
+        )
     if signed.kind == "gpg":
         return _gpg(cohort, signed, trust, required)
     return _ssh(cohort, signed_at, signed, trust, required)
@@ -260,4 +266,30 @@ def _check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, requir
             f"tag `{cohort}` has an X.509 signature: catalogctl checks SSH and OpenPGP signatures only",
             f"check it yourself with git tag -v {cohort}, or ask the maintainers to sign with SSH (gpg.format=ssh)",
         )
+    dated = _date_problem(repo, cohort, tag.tagged_at)
+    if dated is not None:
+        return SignatureCheck("bad", required, dated, _DO_NOT_RUN)
     return _check_kind(cohort, tag.tagged_at, signed, trust, required)
+
+
+CLOCK_SKEW = dt.timedelta(days=1)  # how far ahead of this machine's clock a signer's clock may be
+
+
+def _date_problem(repo: gitrepo.Repository, cohort: str, tagged_at: dt.datetime) -> str | None:
+    """Why the tagger date cannot be the signing time, or None. The key's validity is checked at
+    that date, which is the signer's claim: a retired key could backdate, a key not yet valid
+    could postdate. A tag is made after its commit, and not in the future."""
+    state = gitrepo.tag_state(repo, cohort)
+    assert state is not None
+    committed = gitrepo.committed_at(gitrepo.commit_by_id(repo, state.commit))
+    if tagged_at < committed:
+        return (
+            f"tag `{cohort}` is dated {tagged_at.isoformat()}, before its commit ({committed.isoformat()}): "
+            "the tagger date is not when it was signed"
+        )
+    if tagged_at > dt.datetime.now(dt.UTC) + CLOCK_SKEW:
+        return (
+            f"tag `{cohort}` is dated {tagged_at.isoformat()}, more than a day after this machine's clock: "
+            "a signing time not yet come"
+        )
+    return None

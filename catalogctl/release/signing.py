@@ -62,6 +62,12 @@ class Signer:
                 )
         return raw
 
+    def probe(self, name: str, tagger: gitrepo.Signature) -> None:
+        """What `sign_tag` would refuse, found by a dry run: a throwaway payload is signed and
+        checked against the configured trust (signing writes nothing)."""
+        if self._checking() is not None:
+            self.sign_tag(name, "0" * 40, "a dry run's probe, never written", tagger)
+
 
 def _format(repo: gitrepo.Repository, asked: str | None) -> SigningFormat:
     """`--signing-format`, else git config `gpg.format`, else ssh; another format is refused."""

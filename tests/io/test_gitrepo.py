@@ -128,3 +128,23 @@ def test_cohorts_before_the_first_commit_reports_the_tag_missing(catalog_dir: Pa
         "2026-09-C0  2026-09-02  1           A          missing  -",
         "next: 2026-09-C1 (2026-09-16)",
     ]
+
+
+def test_an_identity_with_angle_brackets_is_a_message_naming_its_setting(
+    catalog_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git refuses such a name or email too; libgit2's refusal was an internal error (exit 70)."""
+    repo = make_freezable(catalog_repo)
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Evil <x> Name")
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=2)
+    assert done.stderr == (
+        "error: the git identity 'Evil <x> Name' <tester@example.invalid> holds '<' or '>': git writes no such "
+        "identity in a commit; nothing was written\n"
+        'hint: set another: export GIT_COMMITTER_NAME="…" GIT_COMMITTER_EMAIL="…"\n'
+    )
+    monkeypatch.delenv("GIT_COMMITTER_NAME")
+    monkeypatch.delenv("GIT_COMMITTER_EMAIL", raising=False)
+    git(repo, "config", "user.name", "Evil <x> Name")
+    git(repo, "config", "user.email", "m@example.org")
+    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=2)
+    assert done.stderr.splitlines()[-1] == 'hint: set another: git config user.name "…" && git config user.email "…"'

@@ -161,3 +161,13 @@ def test_signing_without_ssh_keygen_says_it_is_not_installed(monkeypatch: pytest
         sshsig.key_fingerprint("key::ssh-ed25519 AAAA")
     assert str(caught.value) == "ssh-keygen is not installed: SSH signatures cannot be made"
     assert caught.value.hint == "install OpenSSH's client (apt-get install openssh-client)"
+
+
+def test_split_measures_what_follows_the_armor() -> None:
+    """A verifier reads the armored block and ignores the rest: what follows is signed by no one."""
+    ssh = b"-----BEGIN SSH SIGNATURE-----\nabc\n-----END SSH SIGNATURE-----"
+    assert [sshsig.split(PAYLOAD + ssh + tail).layout_problem for tail in (b"", b"\n")] == [None, None]
+    assert sshsig.split(PAYLOAD + ssh + b"\n\n").layout_problem == "1 byte follows its END line, signed by no one"
+    no_end = sshsig.split(PAYLOAD + ssh.replace(b"SIGNATURE-----", b"SIGNATURE-----\r") + b"\n")
+    assert no_end.layout_problem == "its signature has no END line of its own"
+    assert sshsig.split(PAYLOAD).layout_problem is None

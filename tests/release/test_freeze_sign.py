@@ -327,20 +327,20 @@ def test_a_key_the_configured_trust_refuses_signs_nothing_and_writes_nothing(
 ) -> None:
     key, flags, why = untrusted(tmp_path, repo, monkeypatch, case)
     before = state(repo)
-    done = run_cli(
-        "freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), *flags, "-C", str(repo), code=2
-    )
-    first, hint = done.stderr.splitlines()
-    assert first.startswith("error: freeze --sign refuses to tag with a key its trust refuses: tag `2026-09-C0` ")
-    prefix, _, rest = why.partition("{at}")
-    assert prefix in first
-    assert rest in first
-    assert first.endswith("; nothing was written")
-    assert hint == (
-        "hint: sign with a key the allowed-signers file names, valid now and not revoked (--signing-key), "
-        "or have the maintainers publish this key first"
-    )
-    assert state(repo) == before
+    args = ("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), *flags, "-C", str(repo))
+    for dry_run in (["--dry-run"], []):  # a dry run says what the real run would: it refuses
+        done = run_cli(*args, *dry_run, code=2)
+        first, hint = done.stderr.splitlines()
+        assert first.startswith("error: freeze --sign refuses to tag with a key its trust refuses: tag `2026-09-C0` ")
+        prefix, _, rest = why.partition("{at}")
+        assert prefix in first
+        assert rest in first
+        assert first.endswith("; nothing was written")
+        assert hint == (
+            "hint: sign with a key the allowed-signers file names, valid now and not revoked (--signing-key), "
+            "or have the maintainers publish this key first"
+        )
+        assert state(repo) == before
     assert not (repo / "CHANGELOG.md").exists()
     assert not (repo / "rulesets").exists()
 
@@ -385,3 +385,53 @@ def test_under_the_policy_a_rerun_refuses_an_unsigned_tag_and_never_pushes_it(
         assert done.stdout == ""
     assert state(repo) == before
     assert git(remote, "tag", "--list") == ""
+
+
+def test_a_rerun_never_pushes_an_existing_tag_whose_signature_its_trust_refuses(
+    repo: Path, remote: Path, tmp_path: Path
+) -> None:
+    """The first run would have refused to make it: a rerun refuses to publish it."""
+    key, other = make_key(tmp_path / "keys"), make_key(tmp_path / "keys", "other")
+    allowed = trusting(tmp_path, key)
+    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
+    rerun = ["freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "--push", "origin", "-C", str(repo)]
+    retag(repo, "2026-09-C0", other, date=None)  # after its commit, made now
+    redo = (
+        "hint: a tag never pushed may be deleted (git tag -d 2026-09-C0) and frozen again with --sign; "
+        "a published one never changes\n"
+    )
+    done = run_cli(*rerun, "--allowed-signers", str(allowed), code=1)
+    assert done.stderr == (
+        f"error: tag `2026-09-C0` exists, but its signature is refused, and freeze does not push it: tag `2026-09-C0` "
+        f"is signed by key {fingerprint(other)}, which is not in the allowed-signers file {allowed}\n" + redo
+    )
+    raw = git(repo, "cat-file", "tag", "2026-09-C0") + "\n"
+    garbage = raw.split("-----BEGIN SSH", 1)[0] + "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n"
+    made = subprocess.run(["git", "mktag"], cwd=repo, input=garbage, capture_output=True, text=True, check=True)
+    git(repo, "update-ref", "refs/tags/2026-09-C0", made.stdout.strip())
+    done = run_cli(*rerun, code=1)  # no allowed-signers file: a signature that matches nothing is still refused
+    assert done.stderr == (
+        "error: tag `2026-09-C0` exists, but its signature is refused, and freeze does not push it: "
+        "tag `2026-09-C0`'s signature does not match the tag\n" + redo
+    )
+    assert git(remote, "tag", "--list") == ""
+
+
+def test_a_rerun_without_sign_never_tags_unsigned_what_the_crashed_run_meant_to_sign(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The first run's commit records that it signs its tag: a rerun that forgot --sign refuses."""
+    key = make_key(tmp_path / "keys")
+    with pytest.raises(Crash):
+        freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=str(key)), crash_at("commit"))
+    after_crash = state(repo)
+    for extra in ([], ["--dry-run"]):
+        done = run_cli("freeze", "2026-09-C0", *extra, "-C", str(repo), code=2)
+        assert done.stderr == (
+            f"error: the run that committed {after_crash[0][:12]} asked to sign tag `2026-09-C0` (--sign): "
+            "this rerun would tag it unsigned; nothing was written\n"
+            "hint: rerun with --sign (and the same --signing-key)\n"
+        )
+    assert state(repo) == after_crash
+    run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo))
+    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0

@@ -117,15 +117,15 @@ def test_an_allowed_signers_file_in_the_tree_under_check_is_refused(release: Pat
 
 
 def test_a_tag_signed_after_its_key_s_valid_before_fails(release: Path, key: Path, tmp_path: Path) -> None:
-    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260801"'))
-    retag(release, COHORT, key, date="2026-08-28T12:00:00Z")
+    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260901"'))
+    retag(release, COHORT, key, date="2026-09-28T12:00:00Z")
     lines = verify(release, "--allowed-signers", str(retired), code=1)
     assert [line for line in lines if line.startswith("FAIL")] == [
-        f"FAIL  tag `{COHORT}` was signed at 2026-08-28T12:00:00+00:00 by key {fingerprint(key)}, outside the "
-        f"key's validity: key has expired: verify time {_local('20260828120000')} > valid-before "
-        f"{_local('20260801000000', utc=False)}"
+        f"FAIL  tag `{COHORT}` was signed at 2026-09-28T12:00:00+00:00 by key {fingerprint(key)}, outside the "
+        f"key's validity: key has expired: verify time {_local('20260928120000')} > valid-before "
+        f"{_local('20260901000000', utc=False)}"
     ]
-    retag(release, COHORT, key, date="2026-07-30T12:00:00Z")  # before the end date: still good
+    retag(release, COHORT, key, date="2026-08-30T12:00:00Z")  # before the end date: still good
     assert verify(release, "--allowed-signers", str(retired))[-1].startswith(f"{COHORT}: verified")
 
 
@@ -187,6 +187,8 @@ def forge(repo: Path, tag: str, tagger: str | None) -> None:
         (None, "it has no tagger line"),
         ("M <m@x> 253402300800 +0000", "its tagger date 253402300800 +0000 is not a date"),
         ("M <m@x> 99999999999999999 +0000", "its tagger date 99999999999999999 +0000 is not a date"),
+        ("M <m@x> 99999999999999999999 +0000", "its tagger date 99999999999999999999 +0000 is not a date"),
+        ("M <m@x> 0 +0000", "its tagger date 0 +0000 cannot be checked: ssh-keygen takes no time before 1970"),
     ],
 )
 def test_a_tag_object_without_a_readable_tagger_date_is_a_finding(
@@ -246,4 +248,103 @@ def test_a_revocation_list_that_cannot_be_read_is_said_so(release: Path, key: Pa
     assert result.stderr == (
         f"error: the revocation list {garbage} cannot be read: it is neither a KRL nor a file of public keys\n"
         "hint: pass a KRL made by ssh-keygen -k, or a file of public keys (--revocation-list FILE)\n"
+    )
+
+
+def put_tag(repo: Path, tag: str, raw: str) -> None:
+    """Point `tag` at the tag object `raw`, written as is (`git hash-object --literally`)."""
+    done = subprocess.run(
+        ["git", "hash-object", "-t", "tag", "-w", "--literally", "--stdin"],
+        cwd=repo,
+        input=raw,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    git(repo, "update-ref", f"refs/tags/{tag}", done.stdout.strip())
+
+
+def test_text_after_a_good_signature_is_refused(release: Path, key: Path, allowed: Path) -> None:
+    """ssh-keygen reads the armor and ignores what follows it: those bytes are signed by no one."""
+    retag(release, COHORT, key)
+    good = git(release, "cat-file", "tag", COHORT) + "\n"
+    put_tag(release, COHORT, good + "x\n")
+    lines = verify(release, "--allowed-signers", str(allowed), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: 2 bytes follow its END line, "
+        "signed by no one"
+    ]
+    assert verify(release, code=1)[-2:] == lines[-2:]  # the same without trust: no key is needed to see it
+
+
+def test_a_signed_tag_of_another_name_with_a_digest_appended_is_not_the_release(
+    release: Path, key: Path, allowed: Path
+) -> None:
+    """A maintainer's signed tool tag `v1.0` at the release commit, the digest appended after its
+    signature and put under the cohort's name: the digest is unsigned, the name is not the cohort's."""
+    good = git(release, "cat-file", "tag", COHORT) + "\n"
+    digest = next(line for line in good.splitlines() if line.startswith("ruleset-digest: "))
+    commit = git(release, "rev-parse", f"{COHORT}^{{commit}}")
+    sign = ["-c", "gpg.format=ssh", "-c", f"user.signingKey={key}"]
+    subprocess.run(["git", *sign, "tag", "-s", "v1.0", "-m", "tool release 1.0", commit], cwd=release, check=True)
+    put_tag(release, COHORT, git(release, "cat-file", "tag", "v1.0") + "\n" + digest + "\n")
+    lines = verify(release, "--allowed-signers", str(allowed), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` is not a tag git makes: it is tag `v1.0` (its tag header) under refs/tags/{COHORT}",
+        f"FAIL  tag `{COHORT}` carries ruleset digest none, but the ruleset's is {digest.split(': ')[1]}",
+        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: {len(digest) + 1} bytes follow its "
+        "END line, signed by no one",
+    ]
+
+
+def test_an_unsigned_tag_of_another_name_is_not_the_release(release: Path) -> None:
+    """git itself never checks a tag's header against its ref (only `git describe` warns)."""
+    raw = git(release, "cat-file", "tag", COHORT) + "\n"
+    put_tag(release, COHORT, raw.replace(f"\ntag {COHORT}\n", "\ntag v1.0\n", 1))
+    lines = run_cli("verify", COHORT, "-C", release, code=1).stdout.splitlines()
+    assert (
+        f"FAIL  tag `{COHORT}` is not a tag git makes: it is tag `v1.0` (its tag header) under refs/tags/{COHORT}"
+        in lines
+    )
+
+
+def test_a_tagger_date_before_its_commit_or_in_the_future_is_not_a_signing_time(
+    release: Path, key: Path, tmp_path: Path
+) -> None:
+    """The key's validity is checked at the tagger date, the signer's claim: a retired key cannot
+    backdate a tag to before its commit, and a key not yet valid cannot postdate one."""
+    retired = allowed_signers(tmp_path / "retired", (KEYS, key, 'valid-before="20260801"'))
+    retag(release, COHORT, key, date="2025-06-01T12:00:00Z")  # the release commit is of 2026-08-28
+    lines = verify(release, "--allowed-signers", str(retired), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` is dated 2025-06-01T12:00:00+00:00, before its commit (2026-08-28T12:00:00+00:00): "
+        "the tagger date is not when it was signed"
+    ]
+    future = allowed_signers(tmp_path / "future", (KEYS, key, 'valid-after="20300101"'))
+    retag(release, COHORT, key, date="2031-01-01T12:00:00Z")
+    lines = verify(release, "--allowed-signers", str(future), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}` is dated 2031-01-01T12:00:00+00:00, more than a day after this machine's clock: "
+        "a signing time not yet come"
+    ]
+
+
+def test_a_trust_file_in_a_bare_repository_or_another_worktree_of_it_is_refused(
+    release: Path, key: Path, tmp_path: Path
+) -> None:
+    """Whoever controls the repository controls every worktree of it, and a bare one's folder."""
+    git(release, "worktree", "add", "-q", str(tmp_path / "other"))
+    in_other = allowed_signers(tmp_path / "other" / "allowed", (KEYS, key, ""))
+    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", in_other, code=2)
+    assert result.stderr.startswith(
+        f"error: the allowed-signers file {in_other.resolve()} (from --allowed-signers) is inside the repository "
+        "under check: whoever can change the repository could trust their own key\n"
+    )
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(release), str(bare))
+    in_bare = allowed_signers(bare / "allowed", (KEYS, key, ""))
+    result = run_cli("verify", COHORT, "-C", bare, "--allowed-signers", in_bare, code=2)
+    assert result.stderr.startswith(
+        f"error: the allowed-signers file {in_bare.resolve()} (from --allowed-signers) is inside the .git folder of "
+        "the repository under check: whoever controls the checkout controls its .git folder too\n"
     )

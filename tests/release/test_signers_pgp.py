@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.gpgkeys import GpgHome, gpg_home, retag_gpg
-from tests.helpers import run_cli
+from tests.helpers import git, run_cli
+from tests.release.test_signers import put_tag
 from tests.release_repo import bare_origin, frozen_and_pushed
 from tests.signing import allowed_signers, fingerprint, make_key, retag
 
@@ -124,3 +125,15 @@ def test_an_armored_keyring_is_refused_as_unreadable_not_as_an_unknown_key(
     )
     shown = run_cli("cohorts", "-C", release, "--gpg-keyring", armored).stdout.splitlines()[1]
     assert shown.split()[-1] == "not-checked"  # not required: said, not fatal
+
+
+def test_text_after_a_good_openpgp_signature_is_refused(release: Path, key: str, keyring: Path) -> None:
+    """gpgv reads the armor and ignores what follows it: those bytes are signed by no one."""
+    retag_gpg(release, COHORT, key)
+    good = git(release, "cat-file", "tag", COHORT) + "\n"
+    put_tag(release, COHORT, good + "x\n")
+    lines = verify(release, "--gpg-keyring", str(keyring), code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: 2 bytes follow its END line, "
+        "signed by no one"
+    ]
