@@ -15,6 +15,7 @@ from catalogctl.cli.common import (
     DocFormat,
     EntityKind,
     ListFormat,
+    NoCacheOpt,
     PathArg,
     RefOpt,
     RepoOpt,
@@ -29,6 +30,7 @@ def validate(
     fmt: Annotated[
         ReportFormat, typer.Option("--format", "-f", help="text, json or github workflow commands.")
     ] = ReportFormat.text,
+    no_cache: NoCacheOpt = False,
 ) -> None:
     """Check every catalog file: YAML, schema, references, stated figures; list pending values.
 
@@ -38,7 +40,7 @@ def validate(
     from catalogctl.model.validation import ValidationReport
     from catalogctl.render import validation as render
 
-    result = load_catalog(path, ref)
+    result = load_catalog(path, ref, use_cache=not no_cache)
     report = ValidationReport.of(result.catalog.label, result.diagnostics)
     if fmt is ReportFormat.text and sys.stdout.isatty():
         render.print_validation_rich(report)

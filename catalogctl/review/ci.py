@@ -27,12 +27,14 @@ class ReviewRequest:
     base: str
     head: str | None = None  # None: the working tree
     today: dt.date | None = None
+    use_cache: bool = True  # False: check every file from scratch (`--no-cache`)
 
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
+    from catalogctl.catalog.cache import cache_for
     from catalogctl.catalog.layout import SUITE_DIR
-    from catalogctl.catalog.loader import load_tree
+    from catalogctl.catalog.loader import load_documents, load_tree
     from catalogctl.catalog.source import changed_files, open_tree
     from catalogctl.diff.trees import DiffReport, diff_trees
     from catalogctl.errors import CatalogInvalid
@@ -43,8 +45,11 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     today = request.today or dt.datetime.now(dt.UTC).date()
     base = open_tree(path, request.base)
     head = open_tree(path, request.head)
-    head_result = load_tree(head)
-    base_result = load_tree(base)
+    # One cache for both sides: a file the base holds unchanged is checked once, for the head.
+    # The base's own diagnostics are never reported, so it skips the cross-document checks.
+    cache = cache_for(head, enabled=request.use_cache)
+    head_result = load_tree(head, cache)
+    base_result = load_documents(base, cache)
     notes: list[str] = []
     for side, tree in (("base", base), ("head", head)):
         if tree.note:
