@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from catalogctl.catalog.cohorts import is_cohort_id
 from catalogctl.catalog.layout import ENTITY_DIRS, RULESETS_DIR, SUITE_DIR, ruleset_path
 from catalogctl.errors import EnvironmentProblem, RefNotFound
-from catalogctl.io import gitrepo
 from catalogctl.io.tree import Tree, WorkingTree
+
+if TYPE_CHECKING:  # pygit2 is imported only when a ref is read: `validate` of a working tree skips it
+    from catalogctl.io import gitrepo
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = 
     read-only verbs may fall back to the commit that added `rulesets/<cohort>.yaml`; the result
     says so in its note.
     """
+    from catalogctl.io import gitrepo
+
     commit = gitrepo.lookup(repo, ref)
     if commit is not None:
         return ResolvedRef(ref, commit)
@@ -68,6 +73,8 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
     start = Path.cwd() if path is None else Path(path)
     if ref is None:
         return WorkingTree(find_root(start))
+    from catalogctl.io import gitrepo
+
     repo = gitrepo.open_repository(start)
     resolved = resolve_ref(repo, ref)
     return gitrepo.GitTree(repo, resolved.commit, ref, resolved.note)
