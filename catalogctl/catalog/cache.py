@@ -67,6 +67,9 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
+_TAG_TEXT = b'"$date'  # begins both tags: a payload without it holds no tagged value
+
+
 def _tagged(value: Any) -> Any:
     if isinstance(value, dt.datetime):
         return {"$datetime": value.isoformat()}
@@ -99,21 +102,25 @@ def encode(examined: Examined) -> bytes | None:
     if examined.value is not None and examined.document is not None:
         data = examined.document.data
     rows = [[d.severity.value, d.code, d.message, d.path, d.line, d.column, d.hint] for d in examined.diagnostics]
-    try:
-        text = json.dumps({"diagnostics": rows, "data": data}, default=_tagged, ensure_ascii=False)
-    except (TypeError, ValueError):
+    entry = {"diagnostics": rows, "data": data}
+    try:  # the common case: no dates, nothing spelled like a tag; NaN and infinities refused
+        payload = json.dumps(entry, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except ValueError:
         return None
-    payload = text.encode("utf-8")
-    if decode(payload) != (examined.diagnostics, data):  # e.g. a NaN, or a key spelled like a tag
-        return None
-    return payload
+    except TypeError:  # dates: tagged, and read back to be sure
+        try:
+            payload = json.dumps(entry, default=_tagged, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError):
+            return None
+        return payload if decode(payload) == (examined.diagnostics, data) else None
+    return None if _TAG_TEXT in payload else payload
 
 
 def decode(payload: bytes) -> tuple[list[Diagnostic], Any] | None:
     """The diagnostics and the plain data (None when the file did not validate) of a payload;
     None when it is not one."""
     try:
-        entry = json.loads(payload, object_hook=_untagged)
+        entry = json.loads(payload, object_hook=_untagged if _TAG_TEXT in payload else None)
         return [_diagnostic(row) for row in entry["diagnostics"]], entry["data"]
     except (ValueError, TypeError, KeyError, AttributeError):
         return None

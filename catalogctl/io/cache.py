@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 
 NO_CACHE_ENV = "CATALOGCTL_NO_CACHE"
@@ -74,6 +73,7 @@ class EntryStore:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._folders: set[Path] = set()  # entry folders known to exist
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / key[2:]
@@ -96,9 +96,14 @@ class EntryStore:
         """Store `payload` under `key` (write, then rename); a store that cannot be written is
         skipped: the cache is only ever a speed-up."""
         path = self._path(key)
+        # A name of this process's own (nothing else writes it) spares mkstemp's retries: a cold
+        # run writes thousands of entries.
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".entry.", suffix=".tmp", dir=path.parent)
+            if path.parent not in self._folders:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._folders.add(path.parent)
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError:
             return
         try:
@@ -106,4 +111,4 @@ class EntryStore:
                 out.write(self._header(key, payload) + payload)
             os.replace(temporary, path)
         except OSError:
-            Path(temporary).unlink(missing_ok=True)
+            temporary.unlink(missing_ok=True)

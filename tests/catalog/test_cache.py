@@ -168,8 +168,8 @@ def test_an_entry_holds_only_what_reads_back_identical() -> None:
     assert decode(payload) == (examined.diagnostics, doc.data)
     tricky = parse_document("x.yaml", b'v: {"$date": "2026-01-02"}\n')
     assert encode(Examined([], tricky, object())) is None  # type: ignore[arg-type]
-    nan = parse_document("x.yaml", b"v: .nan\n")
-    assert encode(Examined([], nan, object())) is None  # type: ignore[arg-type]
+    for text in (b"v: .nan\n", b"v: .nan\nwhen: 2026-01-02\n"):
+        assert encode(Examined([], parse_document("x.yaml", text), object())) is None  # type: ignore[arg-type]
     assert decode(b"[]") is None
     assert decode(b'{"diagnostics": [["error", 1, "m", "p", 1, 1, ""]], "data": null}') is None
     assert decode(b'{"diagnostics": [["error", "c", "m", "p", "1", 1, ""]], "data": null}') is None
