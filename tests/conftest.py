@@ -29,6 +29,8 @@ def sealed_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.delenv("CATALOGCTL_NO_CACHE", raising=False)
+    # Tests that read the shipped catalog in place must not write into this checkout's .git/.
+    monkeypatch.setenv("CATALOGCTL_CACHE_DIR", str(home / "catalogctl-cache"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):

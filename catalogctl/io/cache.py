@@ -9,7 +9,8 @@ crash can at worst leave a torn entry, which its checksum refuses.
 
 The store lives in the repository's common git folder (`.git/catalogctl/cache/`, shared by its
 worktrees), or, for a tree outside git, in the user's cache folder (`$XDG_CACHE_HOME/catalogctl`,
-default `~/.cache/catalogctl`). `CATALOGCTL_NO_CACHE=1` turns the cache off.
+default `~/.cache/catalogctl`), or in `$CATALOGCTL_CACHE_DIR` when set (e.g. a folder a CI
+runner keeps between runs). `CATALOGCTL_NO_CACHE=1` turns the cache off.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 from pathlib import Path
 
 NO_CACHE_ENV = "CATALOGCTL_NO_CACHE"
+CACHE_DIR_ENV = "CATALOGCTL_CACHE_DIR"
 _MAGIC = b"catalogctl-cache/1"
 
 
@@ -62,7 +64,11 @@ def user_cache_dir() -> Path:
 
 
 def store_folder(git_dir: Path | None) -> Path:
-    """The cache folder of a repository (by its git folder), or the user's outside git."""
+    """The cache folder of a repository (by its git folder), or the user's outside git;
+    `CATALOGCTL_CACHE_DIR` (an absolute path) puts every entry there instead."""
+    chosen = os.environ.get(CACHE_DIR_ENV, "")
+    if os.path.isabs(chosen):
+        return Path(chosen)
     if git_dir is None:
         return user_cache_dir() / "cache"
     return common_git_dir(git_dir) / "catalogctl" / "cache"

@@ -25,6 +25,12 @@ from tests.helpers import commit_all, git, replace_in, run_cli
 BROKEN = "benchmark_suite/models/deepseek-r1.yaml"
 
 
+@pytest.fixture(autouse=True)
+def default_location(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests look at where entries go by default (the suite elsewhere sets the folder)."""
+    monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
+
+
 def _entries(root: Path) -> list[Path]:
     folder = root / ".git" / "catalogctl" / "cache"
     return sorted(p for p in folder.rglob("*") if p.is_file())
@@ -93,6 +99,20 @@ def test_entries_live_in_the_common_git_folder_of_a_worktree(catalog_repo: Path,
     load_tree(WorkingTree(worktree))
     assert _entries(catalog_repo)
     assert not (worktree / ".git").is_dir()
+
+
+def test_the_variable_puts_entries_in_a_folder_of_ones_choice(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CATALOGCTL_CACHE_DIR", str(tmp_path / "kept"))
+    load_tree(WorkingTree(catalog_repo))
+    assert _entries(catalog_repo) == []
+    assert len([p for p in (tmp_path / "kept").rglob("*") if p.is_file()]) == len(
+        list((catalog_repo / "benchmark_suite").rglob("*.yaml"))
+    )
+    monkeypatch.setenv("CATALOGCTL_CACHE_DIR", "relative")  # only an absolute path counts
+    load_tree(WorkingTree(catalog_repo))
+    assert _entries(catalog_repo)
 
 
 def test_a_tree_outside_git_uses_the_user_cache_folder(

@@ -38,7 +38,8 @@ def test_a_write_that_fails_leaves_nothing_behind(tmp_path: Path) -> None:
     assert store.get(KEY) is None
 
 
-def test_the_git_folder_of_a_repository_and_of_a_worktree(tmp_path: Path) -> None:
+def test_the_git_folder_of_a_repository_and_of_a_worktree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
     main = tmp_path / "main"
     (main / ".git" / "worktrees" / "second").mkdir(parents=True)
     (main / ".git" / "worktrees" / "second" / "commondir").write_text("../..\n")
@@ -57,6 +58,7 @@ def test_the_git_folder_of_a_repository_and_of_a_worktree(tmp_path: Path) -> Non
 
 
 def test_outside_git_the_user_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
     assert find_git_dir(Path("/")) is None
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert store_folder(None) == tmp_path / "xdg" / "catalogctl" / "cache"
