@@ -21,6 +21,15 @@ settings.register_profile("derandomized", derandomize=True, database=None)
 settings.load_profile("derandomized")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cache_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Module-scoped fixtures are set up before each test's environment: they too never write
+    cache entries into this checkout's .git/."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CATALOGCTL_CACHE_DIR", str(tmp_path_factory.mktemp("session-cache")))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def sealed_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No global git config, no writes to the real home, a fixed identity for commits."""
