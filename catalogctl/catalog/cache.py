@@ -169,6 +169,11 @@ class DocumentCache:
                 self.store.put(key, payload)
         self._memo[key] = examined
 
+    def flush(self) -> None:
+        """Store what this load remembered (one transaction for all new entries)."""
+        if self.store is not None:
+            self.store.flush()
+
 
 def cache_for(tree: Tree, *, enabled: bool = True) -> DocumentCache:
     """The cache a tree's files are checked through: stored beside its repository (or in the

@@ -196,6 +196,7 @@ class _Loader:
                     self.load_entities(kind, folder, self.target(kind))
         if self.check_folder(RULESETS_DIR, required=False):
             self.load_entities("ruleset", RULESETS_DIR, self.catalog.rulesets)
+        self.cache.flush()
         return LoadResult(self.catalog, self.diagnostics)
 
     def expect_only(self, folder: str, names: set[str]) -> None:

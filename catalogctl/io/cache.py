@@ -1,11 +1,13 @@
 """Where cached results are stored, and how an entry is written and read back.
 
-An entry is one file: a header line (the format, the entry's key, the SHA-256 of the payload)
-and the payload. `EntryStore.get` returns the payload only when the header names the key asked
-for and the checksum matches, so a truncated, corrupt or foreign entry reads as absent and is
-rebuilt. Writers write a temporary file in the entry's folder and rename it over the entry: a
-reader sees the old entry, the new one, or none, never half of one. Entries are not fsynced: a
-crash can at worst leave a torn entry, which its checksum refuses.
+Entries are rows of one SQLite database per cache folder (`entries.sqlite`, in WAL mode): the
+entry's key, a SHA-256 over the key and the payload, and the payload. `EntryStore.get` returns
+the payload only when the checksum matches the key asked for, so a torn, corrupt or foreign
+entry reads as absent and is rebuilt. A run's new entries are written by `flush` in one
+transaction (`INSERT OR REPLACE`): a reader sees the old entries or the new ones, never half of
+one; a concurrent writer waits for the lock (a busy timeout) rather than fail. A file that is not
+a sound database is moved aside (`entries.sqlite.corrupt.*`) and a new one is started: it is
+never trusted.
 
 The store lives in the repository's common git folder (`.git/catalogctl/cache/`, shared by its
 worktrees), or, for a tree outside git, in the user's cache folder (`$XDG_CACHE_HOME/catalogctl`,
@@ -17,11 +19,20 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 from pathlib import Path
 
 NO_CACHE_ENV = "CATALOGCTL_NO_CACHE"
 CACHE_DIR_ENV = "CATALOGCTL_CACHE_DIR"
-_MAGIC = b"catalogctl-cache/1"
+_MAGIC = b"catalogctl-cache/2"
+SQLITE_NAME = "entries.sqlite"
+_SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, payload BLOB NOT NULL)"
+_BUSY_TIMEOUT_S = 60.0  # a concurrent run holding the write lock makes this one wait, not fail
+
+
+def _checksum(key: str, payload: bytes) -> str:
+    # Over the key too: a row copied under another key does not verify.
+    return hashlib.sha256(_MAGIC + b"\0" + key.encode("ascii") + b"\0" + payload).hexdigest()
 
 
 def cache_disabled() -> bool:
@@ -75,46 +86,101 @@ def store_folder(git_dir: Path | None) -> Path:
 
 
 class EntryStore:
-    """Content-addressed entries (by a hex key) in one folder."""
+    """Content-addressed entries (by a hex key) in one SQLite database in one folder."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._folders: set[Path] = set()  # entry folders known to exist
+        self.path = folder / SQLITE_NAME
+        self._db: sqlite3.Connection | None = None
+        self._broken = False  # the database could not be opened, even afresh: no cache this run
+        self._pending: dict[str, bytes] = {}
 
-    def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / key[2:]
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses at most the last run's entries
+            db.execute(_SCHEMA)
+            db.execute("SELECT key, checksum, payload FROM entries LIMIT 1").fetchall()
+        except BaseException:
+            db.close()
+            raise
+        return db
 
-    def _header(self, key: str, payload: bytes) -> bytes:
-        return b"%s %s %s\n" % (_MAGIC, key.encode("ascii"), hashlib.sha256(payload).hexdigest().encode("ascii"))
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is not None or self._broken:
+            return self._db
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = self._connect()
+            except sqlite3.OperationalError:
+                raise  # locked too long, not writable, not a file: not the database's fault
+            except sqlite3.DatabaseError:  # not a database, or a damaged one
+                self._set_aside()
+                self._db = self._connect()
+        except (OSError, sqlite3.Error):
+            self._broken = True
+        return self._db
+
+    def _set_aside(self) -> None:
+        """Move a database that is not one (or is damaged) out of the way, with its journal."""
+        aside = f".corrupt.{os.getpid()}.{os.urandom(4).hex()}"
+        for suffix in ("", "-wal", "-shm"):
+            source = self.path.with_name(self.path.name + suffix)
+            if source.exists():
+                os.replace(source, source.with_name(source.name + aside))
+
+    def _damaged(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        try:
+            self._set_aside()
+        except OSError:
+            self._broken = True
 
     def get(self, key: str) -> bytes | None:
         """The payload stored under `key`, or None when absent, unreadable, torn or foreign."""
-        try:
-            raw = self._path(key).read_bytes()
-        except (OSError, ValueError):
+        db = self._open()
+        if db is None:
             return None
-        header, newline, payload = raw.partition(b"\n")
-        if not newline or header + b"\n" != self._header(key, payload):
+        try:
+            row = db.execute("SELECT checksum, payload FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        except sqlite3.DatabaseError:  # a damaged page: the whole database is no longer trusted
+            self._damaged()
+            return None
+        if row is None:
+            return None
+        checksum, payload = row
+        if not isinstance(payload, bytes) or checksum != _checksum(key, payload):
             return None
         return payload
 
     def put(self, key: str, payload: bytes) -> None:
-        """Store `payload` under `key` (write, then rename); a store that cannot be written is
-        skipped: the cache is only ever a speed-up."""
-        path = self._path(key)
-        # A name of this process's own (nothing else writes it) spares mkstemp's retries: a cold
-        # run writes thousands of entries.
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-        try:
-            if path.parent not in self._folders:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._folders.add(path.parent)
-            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except OSError:
+        """Keep `payload` to be stored under `key` by the next `flush`."""
+        self._pending[key] = payload
+
+    def flush(self) -> None:
+        """Store every pending entry in one transaction (`INSERT OR REPLACE`), and close; a store
+        that cannot be written is skipped: the cache is only ever a speed-up."""
+        pending, self._pending = self._pending, {}
+        db = self._open() if pending else self._db
+        if db is None:
             return
+        rows = [(key, _checksum(key, payload), payload) for key, payload in pending.items()]
         try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(self._header(key, payload) + payload)
-            os.replace(temporary, path)
-        except OSError:
-            temporary.unlink(missing_ok=True)
+            if rows:
+                with db:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", rows)
+        except sqlite3.OperationalError:
+            pass
+        except sqlite3.DatabaseError:
+            self._damaged()
+        finally:
+            if self._db is not None:
+                self._db.close()
+                self._db = None

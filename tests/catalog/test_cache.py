@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -31,9 +33,19 @@ def default_location(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
 
 
-def _entries(root: Path) -> list[Path]:
-    folder = root / ".git" / "catalogctl" / "cache"
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+def _rows(folder: Path) -> dict[str, tuple[str, bytes]]:
+    if not (folder / "entries.sqlite").is_file():
+        return {}
+    with closing(sqlite3.connect(folder / "entries.sqlite")) as db:
+        return {key: (checksum, payload) for key, checksum, payload in db.execute("SELECT * FROM entries")}
+
+
+def _entries(root: Path) -> dict[str, tuple[str, bytes]]:
+    return _rows(root / ".git" / "catalogctl" / "cache")
+
+
+def _yaml_files(root: Path) -> int:
+    return len(list((root / "benchmark_suite").rglob("*.yaml")))
 
 
 def _uncached(root: Path) -> tuple[object, ...]:
@@ -53,11 +65,13 @@ def test_a_warm_run_reads_entries_and_gives_the_same_verdict(catalog_repo: Path)
     _with_an_error(catalog_repo)
     cold = state(load_tree(WorkingTree(catalog_repo)))
     entries = _entries(catalog_repo)
-    assert len(entries) == len(list((catalog_repo / "benchmark_suite").rglob("*.yaml")))
-    before = {p: p.stat().st_mtime_ns for p in entries}
+    assert len(entries) == _yaml_files(catalog_repo)
+    database = catalog_repo / ".git" / "catalogctl" / "cache" / "entries.sqlite"
+    before = database.stat().st_mtime_ns
     warm = state(load_tree(WorkingTree(catalog_repo)))
     assert warm == cold == _uncached(catalog_repo)
-    assert {p: p.stat().st_mtime_ns for p in _entries(catalog_repo)} == before  # read, not rewritten
+    assert _entries(catalog_repo) == entries
+    assert database.stat().st_mtime_ns == before  # read, not rewritten
     assert any(d.code == "schema-unknown-key" for d in warm[0])
 
 
@@ -65,32 +79,47 @@ def test_a_warm_run_reads_entries_and_gives_the_same_verdict(catalog_repo: Path)
 def test_a_damaged_entry_is_rebuilt(catalog_repo: Path, damage: str) -> None:
     _with_an_error(catalog_repo)
     load_tree(WorkingTree(catalog_repo))
-    entries = _entries(catalog_repo)
-    good = {p: p.read_bytes() for p in entries}
-    for index, path in enumerate(entries):
-        raw = good[path]
-        if damage == "truncated":
-            path.write_bytes(raw[: len(raw) // 2])
-        elif damage == "corrupt":
-            path.write_bytes(raw.replace(b'"error"', b'"warning"').replace(b"deepseek", b"deepseeq"))
-        elif damage == "foreign":  # another file's entry, or one of another version, under this key
-            path.write_bytes(good[entries[index - 1]])
-        elif damage == "empty":
-            path.write_bytes(b"")
-        else:  # a sound entry whose data its model refuses: checked again from the file
-            forged = json.dumps({"diagnostics": [], "data": {"id": 1}}).encode()
-            key = path.parent.name + path.name
-            EntryStore(path.parent.parent).put(key, forged)
+    folder = catalog_repo / ".git" / "catalogctl" / "cache"
+    good = _entries(catalog_repo)
+    keys = sorted(good)
+    forger = EntryStore(folder)
+    with closing(sqlite3.connect(folder / "entries.sqlite")) as db, db:
+        for index, key in enumerate(keys):
+            checksum, raw = good[key]
+            if damage == "truncated":
+                row = (checksum, raw[: len(raw) // 2])
+            elif damage == "corrupt":
+                row = (checksum, raw.replace(b'"error"', b'"warning"').replace(b"deepseek", b"deepseeq"))
+            elif damage == "foreign":  # another file's entry, or one of another version, under this key
+                row = good[keys[index - 1]]
+            elif damage == "empty":
+                row = (checksum, b"")
+            else:  # a sound entry whose data its model refuses: checked again from the file
+                forger.put(key, json.dumps({"diagnostics": [], "data": {"id": 1}}).encode())
+                continue
+            db.execute("UPDATE entries SET checksum = ?, payload = ? WHERE key = ?", (*row, key))
+    forger.flush()
     assert state(load_tree(WorkingTree(catalog_repo))) == _uncached(catalog_repo)
-    assert {p: p.read_bytes() for p in _entries(catalog_repo)} == good  # rebuilt as they were
+    assert _entries(catalog_repo) == good  # rebuilt as they were
+
+
+def test_a_database_that_is_not_one_is_set_aside_and_rebuilt(catalog_repo: Path) -> None:
+    _with_an_error(catalog_repo)
+    load_tree(WorkingTree(catalog_repo))
+    good = _entries(catalog_repo)
+    folder = catalog_repo / ".git" / "catalogctl" / "cache"
+    (folder / "entries.sqlite").write_bytes(b"garbage" * 1000)
+    assert state(load_tree(WorkingTree(catalog_repo))) == _uncached(catalog_repo)
+    assert _entries(catalog_repo) == good
+    assert [p.read_bytes() for p in folder.glob("entries.sqlite.corrupt.*")] == [b"garbage" * 1000]
 
 
 def test_another_tool_version_does_not_read_the_entries(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     load_tree(WorkingTree(catalog_repo))
-    first = set(_entries(catalog_repo))
+    first = _entries(catalog_repo)
     monkeypatch.setattr(cache_module, "__version__", "99.0.0")
     assert state(load_tree(WorkingTree(catalog_repo))) == _uncached(catalog_repo)
-    assert first < set(_entries(catalog_repo))  # new keys, the old entries untouched
+    assert first.items() < _entries(catalog_repo).items()  # new keys, the old entries untouched
 
 
 def test_entries_live_in_the_common_git_folder_of_a_worktree(catalog_repo: Path, tmp_path: Path) -> None:
@@ -106,10 +135,8 @@ def test_the_variable_puts_entries_in_a_folder_of_ones_choice(
 ) -> None:
     monkeypatch.setenv("CATALOGCTL_CACHE_DIR", str(tmp_path / "kept"))
     load_tree(WorkingTree(catalog_repo))
-    assert _entries(catalog_repo) == []
-    assert len([p for p in (tmp_path / "kept").rglob("*") if p.is_file()]) == len(
-        list((catalog_repo / "benchmark_suite").rglob("*.yaml"))
-    )
+    assert _entries(catalog_repo) == {}
+    assert len(_rows(tmp_path / "kept")) == _yaml_files(catalog_repo)
     monkeypatch.setenv("CATALOGCTL_CACHE_DIR", "relative")  # only an absolute path counts
     load_tree(WorkingTree(catalog_repo))
     assert _entries(catalog_repo)
@@ -120,8 +147,7 @@ def test_a_tree_outside_git_uses_the_user_cache_folder(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     load_tree(WorkingTree(catalog_dir))
-    stored = [p for p in (tmp_path / "xdg" / "catalogctl" / "cache").rglob("*") if p.is_file()]
-    assert len(stored) == len(list((catalog_dir / "benchmark_suite").rglob("*.yaml")))
+    assert len(_rows(tmp_path / "xdg" / "catalogctl" / "cache")) == _yaml_files(catalog_dir)
     assert not (catalog_dir / ".git").exists()
 
 
@@ -129,11 +155,11 @@ def test_no_cache_option_and_variable_neither_read_nor_write(
     catalog_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     expected = run_cli("validate", "--no-cache", "--format", "json", catalog_repo).stdout
-    assert _entries(catalog_repo) == []
+    assert _entries(catalog_repo) == {}
     monkeypatch.setenv("CATALOGCTL_NO_CACHE", "1")
     assert run_cli("validate", "--format", "json", catalog_repo).stdout == expected
     assert run_cli("ci", "--base", "v1", "-C", catalog_repo, "--format", "json").stdout
-    assert _entries(catalog_repo) == []
+    assert _entries(catalog_repo) == {}
     monkeypatch.setenv("CATALOGCTL_NO_CACHE", "0")
     assert run_cli("validate", "--format", "json", catalog_repo).stdout == expected
     assert _entries(catalog_repo)
@@ -148,7 +174,8 @@ def test_two_cold_runs_at_once_both_succeed_alike(catalog_repo: Path) -> None:
     uncached = subprocess.run([*argv, "--no-cache"], capture_output=True, check=False, env=env)
     assert [run.returncode for run in runs] == [1, 1]
     assert outputs[0] == outputs[1] == (uncached.stdout, b"")
-    assert not [p for p in _entries(catalog_repo) if p.name.endswith(".tmp")]
+    assert len(_entries(catalog_repo)) == _yaml_files(catalog_repo)
+    assert not list((catalog_repo / ".git" / "catalogctl" / "cache").glob("*.corrupt.*"))
 
 
 def test_ci_over_shared_blobs_finds_what_the_uncached_path_finds(catalog_repo: Path) -> None:
