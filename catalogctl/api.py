@@ -38,11 +38,12 @@ def _configured(function: Callable[P, R]) -> Callable[P, R]:
 
 
 @_configured
-def load_catalog(path: Path | str | None = None, ref: str | None = None) -> LoadResult:
+def load_catalog(path: Path | str | None = None, ref: str | None = None, *, use_cache: bool = True) -> LoadResult:
     """Load and validate the catalog of the working tree at `path` (default: the current
     folder), or of `ref` in its repository (read from the object database, never checked out).
+    Files already checked are taken from the document cache unless `use_cache` is False.
     Returns the catalog with every diagnostic; raises EnvironmentProblem or RefNotFound."""
-    return load_tree(open_tree(None if path is None else Path(path), ref))
+    return load_tree(open_tree(None if path is None else Path(path), ref), use_cache=use_cache)
 
 
 @_configured

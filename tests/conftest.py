@@ -12,11 +12,22 @@ import pygit2
 import pytest
 from hypothesis import settings
 
+from catalogctl.catalog.loader import _Loader
+from tests.cache_corpus import checking_load
 from tests.helpers import commit_all, copy_catalog, git, init_repo
 
 # Property tests draw the same examples on every run (and in CI): a failure always reproduces.
 settings.register_profile("derandomized", derandomize=True, database=None)
 settings.load_profile("derandomized")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Module-scoped fixtures are set up before each test's environment: they too never write
+    cache entries into this checkout's .git/."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CATALOGCTL_CACHE_DIR", str(tmp_path_factory.mktemp("session-cache")))
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +36,10 @@ def sealed_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.delenv("CATALOGCTL_NO_CACHE", raising=False)
+    # Tests that read the shipped catalog in place must not write into this checkout's .git/.
+    monkeypatch.setenv("CATALOGCTL_CACHE_DIR", str(home / "catalogctl-cache"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
@@ -60,6 +75,13 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
         return real_connect(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", guarded)
+
+
+@pytest.fixture(autouse=True)
+def cache_never_changes_a_verdict(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every catalog a test loads is also loaded uncached, cold and warm, and compared
+    (`tests.cache_corpus`)."""
+    monkeypatch.setattr(_Loader, "load", checking_load(_Loader.load, lambda: tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture

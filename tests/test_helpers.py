@@ -37,7 +37,7 @@ def test_a_handled_error_shows_its_message_and_where_it_was_raised(tmp_path: Pat
 
 
 def test_a_crash_shows_its_traceback(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(*args: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom in the loader")
 
     monkeypatch.setattr(api, "load_catalog", broken)

@@ -6,19 +6,20 @@ directory or a git ref.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from catalogctl.catalog import layout
+from catalogctl.catalog.cache import DocumentCache, Examined, blob_id, cache_for
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.index import Catalog, LoadResult, Location
 from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import Diagnostic, EnvironmentProblem, error, warning
-from catalogctl.io.tree import Tree, UnsafePath
-from catalogctl.io.yamlio import Document, YamlProblem, parse_document
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
+from catalogctl.io.yamlio import Document, YamlProblem, known_document, parse_document
 from catalogctl.model import (
     Dataset,
     InferenceBenchmark,
@@ -30,19 +31,20 @@ from catalogctl.model import (
 )
 
 BENCHMARK_KINDS: dict[str, type[BaseModel]] = {"inference": InferenceBenchmark, "training": TrainingBenchmark}
+_SINGLE_KINDS = ("suite", "metrics")
 
 
 class _Loader:
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, cache: DocumentCache | None = None) -> None:
         self.tree = tree
+        self.cache = cache if cache is not None else DocumentCache(None)
         self.catalog = Catalog(label=tree.label)
         self.diagnostics: list[Diagnostic] = []
+        self.blob_ids: dict[str, str] = {}  # path -> git blob id, where the tree gives it for free
 
-    def parse(self, path: str) -> Document | None:
+    def read(self, path: str) -> bytes | None:
         try:
-            return parse_document(path, self.tree.read(path))
-        except YamlProblem as problem:
-            self.diagnostics.append(problem.diagnostic(path))
+            return self.tree.read(path)
         except UnsafePath as exc:
             # A link has no lines: 1:1 is where editors and pre-commit can point at it.
             self.diagnostics.append(error("file-symlink", str(exc), path, 1, 1))
@@ -50,6 +52,26 @@ class _Loader:
             reason = exc.strerror or str(exc)
             self.diagnostics.append(error("file-unreadable", f"cannot read the file: {reason}", path, 0, 0))
         return None
+
+    def examine(self, kind: str, path: str) -> Examined | None:
+        """One file checked on its own, through the cache; None when it cannot be read. A git
+        tree's blob ids are free: a file the cache remembers is then not even read."""
+        blob = self.blob_ids.get(path)
+        data = None if blob is not None else self.read(path)
+        if blob is None and data is None:
+            return None
+        key = self.cache.key(kind, path, blob or blob_id(data or b""))
+        found = self.cache.recall(key)
+        if found is None:
+            data = data if data is not None else self.read(path)
+            if data is None:
+                return None
+            found = self.cache.lookup(key, lambda diagnostics, plain: _rebuild(kind, path, data, diagnostics, plain))
+            if found is None:
+                found = _check(kind, path, data)
+                self.cache.remember(key, found)
+        self.diagnostics.extend(found.diagnostics)
+        return found
 
     def yaml_files(self, folder: str) -> list[str]:
         """The `.yaml` files of a folder; everything else there is reported."""
@@ -106,7 +128,7 @@ class _Loader:
             self.diagnostics.append(error("file-missing", f"`{folder}/` is missing", folder, 0, 0))
         return False
 
-    def load_single(self, path: str, model: type[BaseModel], key: tuple[str, str]) -> BaseModel | None:
+    def load_single(self, path: str, key: tuple[str, str]) -> BaseModel | None:
         kind = self.tree.kind(path)
         if kind is None:
             self.diagnostics.append(error("file-missing", f"`{path}` is missing", path, 0, 0))
@@ -121,75 +143,28 @@ class _Loader:
                 )
             )
             return None
-        doc = self.parse(path)
-        if doc is None:
+        examined = self.examine(key[0], path)
+        if examined is None or examined.value is None or examined.document is None:
             return None
-        value, problems = validate_document(doc, model)
-        self.diagnostics.extend(problems)
-        if value is not None:
-            self.catalog.locations[key] = Location(doc)
-        return value
+        self.catalog.locations[key] = Location(examined.document)
+        return examined.value
 
     def load_entities(self, kind: str, folder: str, target: dict[str, Any]) -> None:
+        if not isinstance(self.tree, WorkingTree):  # a working tree's ids cost a read each
+            self.blob_ids.update(_blob_ids(self.tree.file_ids(folder)))
         for path in self.yaml_files(folder):
             self.load_entity_file(kind, path, target)
 
     def load_entity_file(self, kind: str, path: str, target: dict[str, Any]) -> None:
         stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
         self.catalog.invalid.add((kind, stem))  # until it validates
-        doc = self.parse(path)
-        if doc is None:
+        examined = self.examine(kind, path)
+        if examined is None or examined.value is None or examined.document is None:
             return
-        model = self.model_for(kind, doc)
-        if model is None:
-            return
-        value, problems = validate_document(doc, model)
-        self.diagnostics.extend(problems)
-        if value is None:
-            return
-        ident = value.cohort if isinstance(value, Ruleset) else value.id  # type: ignore[attr-defined]
-        if stem != ident:
-            pos, _ = doc.positions.nearest(("cohort",) if kind == "ruleset" else ("id",))
-            self.diagnostics.append(
-                error(
-                    "ruleset-name-mismatch" if kind == "ruleset" else "file-name-mismatch",
-                    f"file is named `{stem}.yaml` but its {'cohort' if kind == 'ruleset' else 'id'} is `{ident}`",
-                    path,
-                    pos.line,
-                    pos.column,
-                    f"rename the file to `{ident}.yaml`",
-                )
-            )
-            return
-        target[ident] = value
+        target[stem] = examined.value
         self.catalog.invalid.discard((kind, stem))
-        self.catalog.locations[(kind, ident)] = Location(doc)
-        doc.release()  # validated: only the text is kept, for positions
-
-    def model_for(self, kind: str, doc: Document) -> type[BaseModel] | None:
-        models: dict[str, type[BaseModel]] = {"model": Model, "dataset": Dataset, "ruleset": Ruleset}
-        if kind != "benchmark":
-            return models[kind]
-        data = doc.data
-        found = data.get("kind") if isinstance(data, dict) else None
-        if isinstance(found, str) and found in BENCHMARK_KINDS:
-            return BENCHMARK_KINDS[found]
-        pos, _ = doc.positions.nearest(("kind",))
-        if found is None:
-            message, line, column = "missing key `kind` in the document", pos.key_line, pos.key_column
-        else:
-            message, line, column = f"kind: should be 'inference' or 'training' (got {found!r})", pos.line, pos.column
-        self.diagnostics.append(
-            error(
-                "schema-missing-key" if found is None else "schema-invalid-value",
-                message,
-                doc.path,
-                line,
-                column,
-                "kind: inference (performance/accuracy phases) or kind: training (time to a quality target)",
-            )
-        )
-        return None
+        self.catalog.locations[(kind, stem)] = Location(examined.document)
+        examined.document.release()  # validated: only the text is kept, for positions
 
     def target(self, kind: str) -> dict[str, Any]:
         tables: dict[str, dict[str, Any]] = {
@@ -201,9 +176,9 @@ class _Loader:
         return tables[kind]
 
     def load_suite_files(self) -> None:
-        suite = self.load_single(layout.current().suite_file, Suite, ("suite", ""))
+        suite = self.load_single(layout.current().suite_file, ("suite", ""))
         self.catalog.suite = suite if isinstance(suite, Suite) else None
-        registry = self.load_single(layout.current().metrics_file, MetricsRegistry, ("metrics", ""))
+        registry = self.load_single(layout.current().metrics_file, ("metrics", ""))
         if isinstance(registry, MetricsRegistry):
             self.index_metrics(registry)
 
@@ -223,6 +198,7 @@ class _Loader:
                     self.load_entities(kind, folder, self.target(kind))
         if self.check_folder(layout.current().rulesets_dir, required=False):
             self.load_entities("ruleset", layout.current().rulesets_dir, self.catalog.rulesets)
+        self.cache.flush()
         return LoadResult(self.catalog, self.diagnostics)
 
     def expect_only(self, folder: str, names: set[str]) -> None:
@@ -273,6 +249,96 @@ class _Loader:
             self.catalog.locations[("metric", metric.key)] = Location(location.document, ("metrics", index))
 
 
+def _blob_ids(file_ids: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """The git blob ids among a tree's file ids (`mode:id`) of regular files."""
+    for path, file_id in file_ids.items():
+        mode, _, blob = file_id.partition(":")
+        if mode in ("100644", "100755") and len(blob) == 40:
+            yield path, blob
+
+
+_MODELS: dict[str, type[BaseModel]] = {
+    "suite": Suite,
+    "metrics": MetricsRegistry,
+    "model": Model,
+    "dataset": Dataset,
+    "ruleset": Ruleset,
+}
+
+
+def _model_of(kind: str, data: Any) -> type[BaseModel] | None:
+    """The model a file of this kind is checked against (a benchmark's by its `kind` key)."""
+    if kind != "benchmark":
+        return _MODELS[kind]
+    found = data.get("kind") if isinstance(data, dict) else None
+    return BENCHMARK_KINDS.get(found) if isinstance(found, str) else None
+
+
+def _kind_problem(doc: Document) -> Diagnostic:
+    """A benchmark whose `kind` is missing or not one of the benchmark kinds."""
+    data = doc.data
+    found = data.get("kind") if isinstance(data, dict) else None
+    pos, _ = doc.positions.nearest(("kind",))
+    if found is None:
+        message, line, column = "missing key `kind` in the document", pos.key_line, pos.key_column
+    else:
+        message, line, column = f"kind: should be 'inference' or 'training' (got {found!r})", pos.line, pos.column
+    return error(
+        "schema-missing-key" if found is None else "schema-invalid-value",
+        message,
+        doc.path,
+        line,
+        column,
+        "kind: inference (performance/accuracy phases) or kind: training (time to a quality target)",
+    )
+
+
+def _check(kind: str, path: str, data: bytes) -> Examined:
+    """Parse and validate one file on its own: YAML, its model, its name against its id."""
+    try:
+        doc = parse_document(path, data)
+    except YamlProblem as problem:
+        return Examined([problem.diagnostic(path)])
+    model = _model_of(kind, doc.data)
+    if model is None:
+        return Examined([_kind_problem(doc)])
+    value, problems = validate_document(doc, model)
+    if value is None:
+        return Examined(problems)
+    if kind in _SINGLE_KINDS:
+        return Examined(problems, doc, value)
+    stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
+    ident = value.cohort if isinstance(value, Ruleset) else value.id  # type: ignore[attr-defined]
+    if stem != ident:
+        pos, _ = doc.positions.nearest(("cohort",) if kind == "ruleset" else ("id",))
+        mismatch = error(
+            "ruleset-name-mismatch" if kind == "ruleset" else "file-name-mismatch",
+            f"file is named `{stem}.yaml` but its {'cohort' if kind == 'ruleset' else 'id'} is `{ident}`",
+            path,
+            pos.line,
+            pos.column,
+            f"rename the file to `{ident}.yaml`",
+        )
+        return Examined([*problems, mismatch])
+    return Examined(problems, doc, value)
+
+
+def _rebuild(kind: str, path: str, data: bytes, diagnostics: list[Diagnostic], plain: Any) -> Examined | None:
+    """A file's outcome from a cache entry: its plain data validated again, without parsing;
+    None when the entry does not fit the file (it is then checked from scratch)."""
+    if plain is None:
+        return Examined(diagnostics)
+    model = _model_of(kind, plain)
+    if model is None:
+        return None
+    try:
+        doc = known_document(path, data, plain)
+        value = model.model_validate(plain)
+    except (YamlProblem, ValidationError):
+        return None
+    return Examined(diagnostics, doc, value)
+
+
 class SubsetLoader:
     """Loads the suite, the metric registry and, on request, single entities of a tree, without
     cross-document checks: for verbs that must not pay for the whole catalog."""
@@ -297,9 +363,20 @@ class SubsetLoader:
         return LoadResult(self._loader.catalog, sorted(self._loader.diagnostics))
 
 
-def load_tree(tree: Tree) -> LoadResult:
-    """Load and validate the catalog of a tree: documents, schemas and cross-references."""
-    result = _Loader(tree).load()
+def load_documents(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> LoadResult:
+    """Load every document of a tree, each checked on its own (through `cache`, default the
+    tree's own), without the cross-document checks (`load_tree` adds them)."""
+    if cache is None:
+        cache = cache_for(tree, enabled=use_cache)
+    return _Loader(tree, cache).load()
+
+
+def load_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> LoadResult:
+    """Load and validate the catalog of a tree: documents, schemas and cross-references.
+
+    Single files are checked through `cache` (default: the tree's own, see `cache.cache_for`;
+    none with `use_cache=False`); cross-references are checked on every call."""
+    result = load_documents(tree, cache, use_cache=use_cache)
     result.diagnostics.extend(check_catalog(result.catalog))
     result.diagnostics.sort()
     return result

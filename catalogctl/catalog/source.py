@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import is_cohort_id
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.errors import EnvironmentProblem, RefNotFound
-from catalogctl.io import gitrepo
 from catalogctl.io.tree import Tree, WorkingTree
+
+if TYPE_CHECKING:  # pygit2 is imported only when a ref is read: `validate` of a working tree skips it
+    from catalogctl.io import gitrepo
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = 
     read-only verbs may fall back to the commit that added `rulesets/<cohort>.yaml`; the result
     says so in its note.
     """
+    from catalogctl.io import gitrepo
+
     commit = gitrepo.lookup(repo, ref)
     if commit is not None:
         return ResolvedRef(ref, commit)
@@ -47,6 +52,8 @@ def _fetch_hint(repo: gitrepo.Repository, ref: str) -> str:
     """The exact command that brings `ref` into this clone: a remote branch by its own refspec (a
     clone of one branch, as CI makes them, fetches no other), else the tags; a shallow clone
     also needs its full history."""
+    from catalogctl.io import gitrepo
+
     remote, _, branch = ref.partition("/")
     refspec = f" +refs/heads/{branch}:refs/remotes/{ref}" if branch and remote in gitrepo.remote_names(repo) else ""
     if gitrepo.is_shallow(repo):
@@ -81,6 +88,8 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
     start = Path.cwd() if path is None else Path(path)
     if ref is None:
         return WorkingTree(find_root(start))
+    from catalogctl.io import gitrepo
+
     repo = gitrepo.open_repository(start)
     resolved = resolve_ref(repo, ref)
     return gitrepo.GitTree(repo, resolved.commit, ref, resolved.note)

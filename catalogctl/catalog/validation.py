@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -190,7 +191,7 @@ def find_pending(value: Any, path: PathKey = ()) -> Iterator[PendingValue]:
     if isinstance(value, Pending):
         yield PendingValue(path, str(value))
     elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
+        for name in _pending_fields(type(value)):
             yield from find_pending(getattr(value, name), (*path, name))
     elif isinstance(value, dict):
         for key, item in value.items():
@@ -198,3 +199,22 @@ def find_pending(value: Any, path: PathKey = ()) -> Iterator[PendingValue]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from find_pending(item, (*path, index))
+
+
+@functools.cache
+def _pending_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of a model whose annotation can hold a pending value: only those are walked
+    (a catalog has thousands of models, most of their fields never pending)."""
+    return tuple(name for name, info in model.model_fields.items() if _may_be_pending(info.annotation, set()))
+
+
+def _may_be_pending(annotation: Any, seen: set[type]) -> bool:
+    """Whether a value of this annotation can be, or contain, a `Pending`."""
+    if annotation is Pending or annotation is Any or annotation is object:
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if annotation in seen:  # a recursive model: its fields are being looked at already
+            return False
+        seen.add(annotation)
+        return any(_may_be_pending(info.annotation, seen) for info in annotation.model_fields.values())
+    return any(_may_be_pending(arg, seen) for arg in get_args(annotation))

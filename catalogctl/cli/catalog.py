@@ -15,6 +15,7 @@ from catalogctl.cli.common import (
     DocFormat,
     EntityKind,
     ListFormat,
+    NoCacheOpt,
     PathArg,
     RefOpt,
     RepoOpt,
@@ -42,6 +43,7 @@ def validate(
     ignore: Annotated[
         CodesOpt, typer.Option("--ignore", metavar="CODE,...", help="Leave these codes out (repeatable).")
     ] = None,
+    no_cache: NoCacheOpt = False,
 ) -> None:
     """Check every catalog file and list the values still pending.
 
@@ -58,7 +60,7 @@ def validate(
     chosen, dropped = parse_codes("--select", select or []), parse_codes("--ignore", ignore or [])
     where = one_repository(path, repo)
     config_for(where)  # a configuration every other verb would refuse fails here, in the hook, first
-    result = load_catalog(where, ref)
+    result = load_catalog(where, ref, use_cache=not no_cache)
     kept, left_out = select_codes(result.diagnostics, chosen, dropped)
     report = ValidationReport.of(result.catalog.label, kept, left_out)
     if fmt is ReportFormat.text and sys.stdout.isatty():

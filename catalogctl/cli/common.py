@@ -70,6 +70,13 @@ RefOpt = Annotated[
     typer.Option("--ref", help="Read the catalog at this tag, branch, commit or cohort instead of the working tree."),
 ]
 RepoOpt = Annotated[Path | None, typer.Option("--path", "-C", help="The catalog repository (default: current folder).")]
+NoCacheOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        help="Check every file from scratch; neither read nor write the document cache (also CATALOGCTL_NO_CACHE=1).",
+    ),
+]
 RequireSignatureOpt = Annotated[
     bool,
     typer.Option(

@@ -7,13 +7,16 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RefOpt, RepoOpt, out
 from catalogctl.errors import UsageError
-from catalogctl.io.download import DOWNLOAD_DEADLINE_S, Limits
+from catalogctl.io.transport import DOWNLOAD_DEADLINE_S
+
+if TYPE_CHECKING:  # the download module (and what it imports) is loaded only by the commands
+    from catalogctl.io.download import Limits
 
 TimeoutOpt = Annotated[
     float,
@@ -32,6 +35,8 @@ _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 
 def _limits(timeout: float, max_bytes: str) -> Limits:
     """The download limits of the flags; a value that is no size or no positive time is a usage error."""
+    from catalogctl.io.download import Limits
+
     text = max_bytes.strip().upper().removesuffix("B").removesuffix("I")
     unit = text[-1:] if text[-1:] in _UNITS else ""
     number = text[: len(text) - len(unit)]

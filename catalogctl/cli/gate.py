@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from catalogctl import words
-from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, RepoOpt, out
+from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, NoCacheOpt, RepoOpt, out
 
 
 class GateFormat(StrEnum):
@@ -38,6 +38,7 @@ def ci(
     today: Annotated[
         str | None, typer.Option("--today", metavar="YYYY-MM-DD", help="Judge expiry and seed sets as of this date.")
     ] = None,
+    no_cache: NoCacheOpt = False,
 ) -> None:
     """Run the pull request gate on a base and a head.
 
@@ -56,7 +57,7 @@ def ci(
         day = dt.date.fromisoformat(today) if today else None
     except ValueError:
         raise UsageError(f"--today {today!r} is not a date: write YYYY-MM-DD") from None
-    result, unaccepted = run_review(path, ReviewRequest(base=base, head=head, today=day))
+    result, unaccepted = run_review(path, ReviewRequest(base=base, head=head, today=day, use_cache=not no_cache))
     out(REPORTERS[fmt](result))
     if fmt is GateFormat.github or comment_file is not None:
         summary = os.environ.get("GITHUB_STEP_SUMMARY") if fmt is GateFormat.github else None

@@ -23,10 +23,17 @@ from typing import Any
 
 from catalogctl import words
 from catalogctl.errors import DownloadProblem, UsageError
-from catalogctl.io.transport import ATTEMPTS, Deadline, DeadlinePassed, Retry, deadline_client, retrying
+from catalogctl.io.transport import (
+    ATTEMPTS,
+    DOWNLOAD_DEADLINE_S,
+    Deadline,
+    DeadlinePassed,
+    Retry,
+    deadline_client,
+    retrying,
+)
 from catalogctl.io.urls import redact_text, redact_url
 
-DOWNLOAD_DEADLINE_S = 900.0  # 15 minutes: a few GB on an ordinary connection
 DEFAULT_MAX_BYTES = 8 * 1024**3  # far above any dataset the catalog pins today
 
 

@@ -19,6 +19,7 @@ from catalogctl.errors import UsageError
 
 DEADLINE_ENV = "CATALOGCTL_TIMEOUT"
 ATTEMPTS = 3
+DOWNLOAD_DEADLINE_S = 900.0  # 15 minutes: a few GB on an ordinary connection
 T = TypeVar("T")
 
 

@@ -5,6 +5,7 @@ Every verb reads through this protocol, so what is above it is identical for bot
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -64,6 +65,9 @@ class WorkingTree:
         self.root = root.resolve()
         self.label = "working tree"
         self.note = ""
+        # Within one run each file is hashed once: its blob id, by path and stat.
+        self._blobs: dict[str, tuple[tuple[int, ...], str]] = {}
+        self._safe_folders: set[Path] = {self.root}  # folders resolving to themselves, in the root
 
     def _local(self, path: str) -> Path:
         parts = [p for p in path.split("/") if p]
@@ -88,14 +92,19 @@ class WorkingTree:
         return sorted(found, key=lambda e: e.path)
 
     def file_ids(self, folder: str) -> dict[str, str]:
-        """Git blob ids computed from the files' bytes (mode-prefixed, as `GitTree` gives them)."""
+        """Git blob ids computed from the files' bytes (mode-prefixed, as `GitTree` gives them);
+        a file unchanged since this tree last read or hashed it is not read again."""
         ids: dict[str, str] = {}
         for entry in self.entries(folder):
             if entry.kind == "file":
-                data = self._local(entry.path).read_bytes()
-                blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-                mode = os.lstat(self._local(entry.path)).st_mode
-                ids[entry.path] = f"{'100755' if mode & stat.S_IXUSR else '100644'}:{blob}"
+                info = os.lstat(self._local(entry.path))
+                known = self._blobs.get(entry.path)
+                if known is not None and known[0] == _stamp(info):
+                    blob = known[1]
+                else:
+                    self._read(entry.path, self._local(entry.path))
+                    blob = self._blobs[entry.path][1]
+                ids[entry.path] = f"{'100755' if info.st_mode & stat.S_IXUSR else '100644'}:{blob}"
             else:
                 ids[entry.path] = f"{entry.kind}:"  # never equal to a git id: reported as changed
         return ids
@@ -103,7 +112,30 @@ class WorkingTree:
     def read(self, path: str) -> bytes:
         """Read a regular file; refuse anything that is or passes through a symlink."""
         local = self._local(path)
-        real = Path(os.path.realpath(local))
-        if real != local or not real.is_relative_to(self.root):
-            raise UnsafePath(f"{path} resolves through a symlink; not read")
-        return local.read_bytes()
+        folder = local.parent
+        if folder not in self._safe_folders:
+            real = Path(os.path.realpath(folder))
+            if real != folder or not real.is_relative_to(self.root):
+                raise UnsafePath(f"{path} resolves through a symlink; not read")
+            self._safe_folders.add(folder)
+        return self._read(path, local)
+
+    def _read(self, path: str, local: Path) -> bytes:
+        # O_NOFOLLOW refuses a file that is a symlink; its folders were checked once each.
+        try:
+            handle = os.open(local, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UnsafePath(f"{path} resolves through a symlink; not read") from exc
+            raise
+        with os.fdopen(handle, "rb") as file:
+            data = file.read()
+            info = os.fstat(handle)
+        blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+        self._blobs[path] = (_stamp(info), blob)
+        return data
+
+
+def _stamp(info: os.stat_result) -> tuple[int, ...]:
+    """What says a file is unchanged within a run (as git's index does)."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)

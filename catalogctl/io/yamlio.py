@@ -44,6 +44,7 @@ __all__ = [
     "Positions",
     "YamlProblem",
     "dump_yaml",
+    "known_document",
     "parse_document",
     "read_foreign_yaml",
     "update_document",
@@ -116,6 +117,12 @@ def parse_document(path: str, data: bytes) -> Document:
     """Parse one catalog file; raises `YamlProblem` with a position when it is not acceptable."""
     text = _decode(data)
     return Document(path, text, build(text))
+
+
+def known_document(path: str, data: bytes, plain: Any) -> Document:
+    """A catalog file whose plain data is already known (from a cache): decoded and limited as
+    `parse_document` decodes it, not parsed again (positions are, if someone asks)."""
+    return Document(path, _decode(data), plain)
 
 
 # Every string the tool writes reads back identical. YAML allows only its printable characters

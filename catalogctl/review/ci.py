@@ -28,15 +28,17 @@ class ReviewRequest:
     base: str
     head: str | None = None  # None: the working tree
     today: dt.date | None = None
+    use_cache: bool = True  # False: check every file from scratch (`--no-cache`)
 
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
     from catalogctl.catalog import layout
+    from catalogctl.catalog.cache import cache_for
     from catalogctl.catalog.cohorts import Calendar
     from catalogctl.catalog.config import config_for, config_in_tree
     from catalogctl.catalog.index import Catalog, LoadResult
-    from catalogctl.catalog.loader import load_tree
+    from catalogctl.catalog.loader import load_documents, load_tree
     from catalogctl.catalog.source import changed_files, open_tree
     from catalogctl.diff.trees import DiffReport, diff_trees
     from catalogctl.errors import CatalogInvalid
@@ -52,7 +54,10 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     calendar = Calendar(config.calendar)
     never = frozenset(config.never_accept) | frozenset(config_in_tree(base).config.never_accept)
     head = open_tree(path, request.head)
-    head_result = load_tree(head)
+    # One cache for both sides: a file the base holds unchanged is checked once, for the head.
+    # The base's own diagnostics are never reported, so it skips the cross-document checks.
+    cache = cache_for(head, enabled=request.use_cache)
+    head_result = load_tree(head, cache)
     notes: list[str] = []
     base_empty = base.kind(layout.current().suite_dir) is None
     if base_empty:
@@ -60,10 +65,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
         base_result = LoadResult(Catalog(label=base.label), [])
         notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
     else:
-        base_result = load_tree(base)
-    for side, tree in (("base", base), ("head", head)):
-        if tree.note:
-            notes.append(f"{side}: {tree.note}")
+        base_result = load_documents(base, cache)
+    notes += [f"{side}: {tree.note}" for side, tree in (("base", base), ("head", head)) if tree.note]
     changed = changed_files(base, head)
     findings = _numbered(
         [

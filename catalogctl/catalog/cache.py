@@ -1,0 +1,189 @@
+"""What the document cache holds: the outcome of checking one catalog file on its own.
+
+A file's outcome (its diagnostics, and its plain data when it validated) depends only on its
+bytes, its path (diagnostics name it; its folder says its kind; its name must match its id), the
+tool's version and the rules it is checked by. The key is the SHA-256 of all of these, the bytes
+by their git blob id. The rules are digested from the source of the modules that decide a
+file's verdict (the models, which the committed JSON Schemas are generated from, their
+validators, the YAML reader, the diagnostics): any change to them is a new key.
+
+A hit skips the YAML parse: the stored plain data is validated again by the same models (the
+same input gives the same value), and the document keeps its text, so positions are parsed
+again only if a later check reports one. Cross-document checks always run on what is loaded.
+Within one process (`ci` loads its base and its head) a `DocumentCache` also remembers what it
+built, so a file both sides hold is checked once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from catalogctl.errors import Diagnostic, Severity
+from catalogctl.io.cache import EntryStore, cache_disabled, find_git_dir, store_folder
+from catalogctl.io.tree import Tree
+from catalogctl.io.yamlio import Document
+from catalogctl.version import __version__
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+# The sources a single file's verdict depends on (relative to the package).
+_RULE_SOURCES = ("model", "catalog/validation.py", "catalog/loader.py", "catalog/diagnostics.py", "errors.py")
+_RULE_FILES = ("io/yamlbuild.py", "io/yamlio.py")
+
+
+@dataclass
+class Examined:
+    """A file checked on its own: its diagnostics, its document and its value when it validated."""
+
+    diagnostics: list[Diagnostic]
+    document: Document | None = None
+    value: BaseModel | None = None
+
+
+@functools.cache
+def rules_digest() -> str:
+    """A digest of the source of every module that decides a single file's verdict."""
+    files: list[Path] = []
+    for name in (*_RULE_SOURCES, *_RULE_FILES):
+        target = _PACKAGE / name
+        files.extend(sorted(target.glob("*.py")) if target.is_dir() else [target])
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of these bytes (what `git hash-object` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+_TAG_TEXT = b'"$date'  # begins both tags: a payload without it holds no tagged value
+
+
+def _tagged(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return {"$datetime": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"$date": value.isoformat()}
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+def _untagged(obj: dict[str, Any]) -> Any:
+    if len(obj) == 1:
+        if "$datetime" in obj:
+            return dt.datetime.fromisoformat(obj["$datetime"])
+        if "$date" in obj:
+            return dt.date.fromisoformat(obj["$date"])
+    return obj
+
+
+def _diagnostic(row: list[Any]) -> Diagnostic:
+    severity, code, message, path, line, column, hint = row
+    if not all(isinstance(v, str) for v in (code, message, path, hint)):
+        raise ValueError("not a diagnostic")
+    if not (isinstance(line, int) and isinstance(column, int)):
+        raise ValueError("not a diagnostic")
+    return Diagnostic(path, line, column, Severity(severity), code, message, hint)
+
+
+def encode(examined: Examined) -> bytes | None:
+    """The payload of an entry; None when the data would not read back identical."""
+    data = None
+    if examined.value is not None and examined.document is not None:
+        data = examined.document.data
+    rows = [[d.severity.value, d.code, d.message, d.path, d.line, d.column, d.hint] for d in examined.diagnostics]
+    entry = {"diagnostics": rows, "data": data}
+    try:  # the common case: no dates, nothing spelled like a tag; NaN and infinities refused
+        payload = json.dumps(entry, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except ValueError:
+        return None
+    except TypeError:  # dates: tagged, and read back to be sure
+        try:
+            payload = json.dumps(entry, default=_tagged, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError):
+            return None
+        return payload if decode(payload) == (examined.diagnostics, data) else None
+    return None if _TAG_TEXT in payload else payload
+
+
+def decode(payload: bytes) -> tuple[list[Diagnostic], Any] | None:
+    """The diagnostics and the plain data (None when the file did not validate) of a payload;
+    None when it is not one."""
+    try:
+        entry = json.loads(payload, object_hook=_untagged if _TAG_TEXT in payload else None)
+        return [_diagnostic(row) for row in entry["diagnostics"]], entry["data"]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+Rebuild = Callable[[list[Diagnostic], Any], Examined | None]
+
+
+class DocumentCache:
+    """The outcomes of single files, remembered in this process and, when a store is given,
+    across runs."""
+
+    def __init__(self, store: EntryStore | None) -> None:
+        self.store = store
+        self._memo: dict[str, Examined] = {}
+
+    def key(self, kind: str, path: str, blob: str) -> str:
+        """The key of the outcome of a file (by its git blob id)."""
+        parts = (__version__, rules_digest(), kind, path, blob)
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def recall(self, key: str) -> Examined | None:
+        """The outcome under `key` if this process already has it."""
+        return self._memo.get(key)
+
+    def lookup(self, key: str, rebuild: Rebuild) -> Examined | None:
+        """The outcome under `key`: remembered, or rebuilt from a stored entry (None on a miss,
+        or when the entry does not rebuild)."""
+        found = self._memo.get(key)
+        if found is not None or self.store is None:
+            return found
+        payload = self.store.get(key)
+        decoded = decode(payload) if payload is not None else None
+        if decoded is None:
+            return None
+        examined = rebuild(*decoded)
+        if examined is not None:
+            self._memo[key] = examined
+        return examined
+
+    def remember(self, key: str, examined: Examined) -> None:
+        """Keep an outcome for this process, and store it."""
+        if self.store is not None:
+            payload = encode(examined)
+            if payload is not None:
+                self.store.put(key, payload)
+        self._memo[key] = examined
+
+    def flush(self) -> None:
+        """Store what this load remembered (one transaction for all new entries)."""
+        if self.store is not None:
+            self.store.flush()
+
+
+def cache_for(tree: Tree, *, enabled: bool = True) -> DocumentCache:
+    """The cache a tree's files are checked through: stored beside its repository (or in the
+    user's cache folder), or in this process only when disabled (`--no-cache`, the environment)."""
+    if not enabled or cache_disabled():
+        return DocumentCache(None)
+    root: Path | None = getattr(tree, "root", None)
+    repo = getattr(tree, "repo", None)
+    if repo is not None:
+        git_dir: Path | None = Path(repo.path)
+    else:
+        git_dir = find_git_dir(root) if root is not None else None
+    return DocumentCache(EntryStore(store_folder(git_dir)))

@@ -1,0 +1,186 @@
+"""Where cached results are stored, and how an entry is written and read back.
+
+Entries are rows of one SQLite database per cache folder (`entries.sqlite`, in WAL mode): the
+entry's key, a SHA-256 over the key and the payload, and the payload. `EntryStore.get` returns
+the payload only when the checksum matches the key asked for, so a torn, corrupt or foreign
+entry reads as absent and is rebuilt. A run's new entries are written by `flush` in one
+transaction (`INSERT OR REPLACE`): a reader sees the old entries or the new ones, never half of
+one; a concurrent writer waits for the lock (a busy timeout) rather than fail. A file that is not
+a sound database is moved aside (`entries.sqlite.corrupt.*`) and a new one is started: it is
+never trusted.
+
+The store lives in the repository's common git folder (`.git/catalogctl/cache/`, shared by its
+worktrees), or, for a tree outside git, in the user's cache folder (`$XDG_CACHE_HOME/catalogctl`,
+default `~/.cache/catalogctl`), or in `$CATALOGCTL_CACHE_DIR` when set (e.g. a folder a CI
+runner keeps between runs). `CATALOGCTL_NO_CACHE=1` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+NO_CACHE_ENV = "CATALOGCTL_NO_CACHE"
+CACHE_DIR_ENV = "CATALOGCTL_CACHE_DIR"
+_MAGIC = b"catalogctl-cache/2"
+SQLITE_NAME = "entries.sqlite"
+_SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, payload BLOB NOT NULL)"
+_BUSY_TIMEOUT_S = 60.0  # a concurrent run holding the write lock makes this one wait, not fail
+
+
+def _checksum(key: str, payload: bytes) -> str:
+    # Over the key too: a row copied under another key does not verify.
+    return hashlib.sha256(_MAGIC + b"\0" + key.encode("ascii") + b"\0" + payload).hexdigest()
+
+
+def cache_disabled() -> bool:
+    """Whether the environment turns the cache off (`CATALOGCTL_NO_CACHE` set, not empty or 0)."""
+    return os.environ.get(NO_CACHE_ENV, "") not in ("", "0")
+
+
+def common_git_dir(git_dir: Path) -> Path:
+    """The folder a repository's worktrees share (`commondir` of a worktree's git folder)."""
+    try:
+        shared = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return git_dir
+    return (git_dir / shared).resolve() if shared else git_dir
+
+
+def find_git_dir(start: Path) -> Path | None:
+    """The git folder of the repository holding `start` (its `.git`, or where a `.git` file
+    points), or None outside git."""
+    for folder in (start, *start.parents):
+        dot = folder / ".git"
+        if dot.is_dir():
+            return dot
+        if dot.is_file():
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except OSError:
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            return (folder / text[len("gitdir:") :].strip()).resolve()
+    return None
+
+
+def user_cache_dir() -> Path:
+    """The user's cache folder for catalogctl (XDG base directory rules)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return root / "catalogctl"
+
+
+def store_folder(git_dir: Path | None) -> Path:
+    """The cache folder of a repository (by its git folder), or the user's outside git;
+    `CATALOGCTL_CACHE_DIR` (an absolute path) puts every entry there instead."""
+    chosen = os.environ.get(CACHE_DIR_ENV, "")
+    if os.path.isabs(chosen):
+        return Path(chosen)
+    if git_dir is None:
+        return user_cache_dir() / "cache"
+    return common_git_dir(git_dir) / "catalogctl" / "cache"
+
+
+class EntryStore:
+    """Content-addressed entries (by a hex key) in one SQLite database in one folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / SQLITE_NAME
+        self._db: sqlite3.Connection | None = None
+        self._broken = False  # the database could not be opened, even afresh: no cache this run
+        self._pending: dict[str, bytes] = {}
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses at most the last run's entries
+            db.execute(_SCHEMA)
+            db.execute("SELECT key, checksum, payload FROM entries LIMIT 1").fetchall()
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is not None or self._broken:
+            return self._db
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = self._connect()
+            except sqlite3.OperationalError:
+                raise  # locked too long, not writable, not a file: not the database's fault
+            except sqlite3.DatabaseError:  # not a database, or a damaged one
+                self._set_aside()
+                self._db = self._connect()
+        except (OSError, sqlite3.Error):
+            self._broken = True
+        return self._db
+
+    def _set_aside(self) -> None:
+        """Move a database that is not one (or is damaged) out of the way, with its journal."""
+        aside = f".corrupt.{os.getpid()}.{os.urandom(4).hex()}"
+        for suffix in ("", "-wal", "-shm"):
+            source = self.path.with_name(self.path.name + suffix)
+            if source.exists():
+                os.replace(source, source.with_name(source.name + aside))
+
+    def _damaged(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        try:
+            self._set_aside()
+        except OSError:
+            self._broken = True
+
+    def get(self, key: str) -> bytes | None:
+        """The payload stored under `key`, or None when absent, unreadable, torn or foreign."""
+        db = self._open()
+        if db is None:
+            return None
+        try:
+            row = db.execute("SELECT checksum, payload FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        except sqlite3.DatabaseError:  # a damaged page: the whole database is no longer trusted
+            self._damaged()
+            return None
+        if row is None:
+            return None
+        checksum, payload = row
+        if not isinstance(payload, bytes) or checksum != _checksum(key, payload):
+            return None
+        return payload
+
+    def put(self, key: str, payload: bytes) -> None:
+        """Keep `payload` to be stored under `key` by the next `flush`."""
+        self._pending[key] = payload
+
+    def flush(self) -> None:
+        """Store every pending entry in one transaction (`INSERT OR REPLACE`), and close; a store
+        that cannot be written is skipped: the cache is only ever a speed-up."""
+        pending, self._pending = self._pending, {}
+        db = self._open() if pending else self._db
+        if db is None:
+            return
+        rows = [(key, _checksum(key, payload), payload) for key, payload in pending.items()]
+        try:
+            if rows:
+                with db:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", rows)
+        except sqlite3.OperationalError:
+            pass
+        except sqlite3.DatabaseError:
+            self._damaged()
+        finally:
+            if self._db is not None:
+                self._db.close()
+                self._db = None

@@ -1,0 +1,47 @@
+"""Every catalog the test suite loads is loaded four ways: without the cache, through a cold
+cache, through the same cache warm, and as the test asked. All four must give the same
+diagnostics (cross-document ones included) and the same catalog; the test goes on with the
+last. So every catalog fixture and every property example is a case of "the cache never
+changes a verdict"."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from catalogctl.catalog import loader
+from catalogctl.catalog.cache import DocumentCache
+from catalogctl.catalog.crossref import check_catalog
+from catalogctl.catalog.index import LoadResult
+from catalogctl.io.cache import EntryStore
+
+Load = Callable[[Any], LoadResult]
+
+
+def state(result: LoadResult) -> tuple[Any, ...]:
+    """What a load decided: every diagnostic (single-file and cross-document), every entity."""
+    catalog = result.catalog
+    diagnostics = sorted([*result.diagnostics, *check_catalog(catalog)])
+    tables = tuple(catalog.table(kind) for kind in ("model", "dataset", "benchmark", "ruleset", "metric"))
+    return diagnostics, catalog.suite, tables, sorted(catalog.invalid), sorted(catalog.locations)
+
+
+def checking_load(real: Load, folders: Callable[[], Path]) -> Load:
+    """`_Loader.load` that loads uncached, cold and warm first and compares them with its own."""
+    counter = itertools.count()
+
+    def load(self: Any) -> LoadResult:
+        folder = folders() / str(next(counter))
+        outcomes = []
+        for cache in (DocumentCache(None), DocumentCache(EntryStore(folder)), DocumentCache(EntryStore(folder))):
+            outcomes.append(state(real(loader._Loader(self.tree, cache))))
+        result = real(self)
+        outcomes.append(state(result))
+        uncached = outcomes[0]
+        for name, outcome in zip(("cold", "warm", "as asked"), outcomes[1:], strict=True):
+            assert outcome == uncached, f"the cache changed a verdict ({name} differs from uncached)"
+        return result
+
+    return load

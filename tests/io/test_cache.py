@@ -1,0 +1,130 @@
+"""Cache storage: where entries live, and that only whole, matching entries are read back."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from catalogctl.io import cache as cache_module
+from catalogctl.io.cache import EntryStore, cache_disabled, common_git_dir, find_git_dir, store_folder, user_cache_dir
+
+KEY = "0123456789abcdef" * 4
+
+
+def _rows(folder: Path) -> list[tuple[str, str, bytes]]:
+    with closing(sqlite3.connect(folder / "entries.sqlite")) as db:
+        return db.execute("SELECT key, checksum, payload FROM entries ORDER BY key").fetchall()
+
+
+def _set(folder: Path, key: str, checksum: str, payload: bytes) -> None:
+    with closing(sqlite3.connect(folder / "entries.sqlite")) as db, db:
+        db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, checksum, payload))
+
+
+def test_an_entry_reads_back_only_whole_and_under_its_key(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    store = EntryStore(folder)
+    assert store.get(KEY) is None
+    store.put(KEY, b"payload\nwith lines")
+    assert store.get(KEY) is None  # kept for the flush
+    store.flush()
+    assert store.get(KEY) == b"payload\nwith lines"
+    store.flush()  # nothing pending: closes only
+    [(key, checksum, payload)] = _rows(folder)
+    assert (key, payload) == (KEY, b"payload\nwith lines")
+    other = "f" * 64
+    _set(folder, other, checksum, payload)  # a copy under another key
+    assert EntryStore(folder).get(other) is None
+    _set(folder, KEY, checksum, payload[:-1])
+    assert EntryStore(folder).get(KEY) is None
+    _set(folder, KEY, checksum, "text, not bytes")  # type: ignore[arg-type]
+    assert EntryStore(folder).get(KEY) is None
+
+
+@pytest.mark.parametrize("damage", [b"not a database at all" * 100, b"SQLite format 3\x00" + b"\x01" * 200, "torn"])
+def test_a_damaged_database_is_set_aside_and_started_again(tmp_path: Path, damage: bytes | str) -> None:
+    folder = tmp_path / "cache"
+    store = EntryStore(folder)
+    for index in range(200):
+        store.put(f"{index:064x}", b"x" * 500)
+    store.flush()
+    database = folder / "entries.sqlite"
+    raw = database.read_bytes()
+    database.write_bytes(raw[:4096] + b"\xff" * (len(raw) - 4096) if isinstance(damage, str) else damage)
+    store = EntryStore(folder)
+    found = [store.get(f"{index:064x}") for index in range(200)]
+    assert b"x" * 500 not in found[1:]  # never trusted; a damaged page is found on reading
+    store.put(KEY, b"again")
+    store.flush()
+    assert _rows(folder) == [(KEY, _rows(folder)[0][1], b"again")]
+    assert [p.name.split(".corrupt.")[0] for p in folder.iterdir() if ".corrupt." in p.name] in (
+        ["entries.sqlite"],
+        ["entries.sqlite", "entries.sqlite"],  # set aside on opening, and again on reading
+    )
+
+
+def test_a_store_that_cannot_be_opened_is_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    (folder / "entries.sqlite" / "in-the-way").mkdir(parents=True)  # a folder where the database goes
+    store = EntryStore(folder)
+    store.put(KEY, b"x")
+    store.flush()
+    assert store.get(KEY) is None
+    assert sorted(p.name for p in folder.iterdir()) == ["entries.sqlite"]
+
+
+def test_a_locked_database_is_waited_for_then_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    EntryStore(folder).flush()
+    store = EntryStore(folder)
+    store.put(KEY, b"first")
+    store.flush()
+    monkeypatch.setattr(cache_module, "_BUSY_TIMEOUT_S", 0.05)
+    with closing(sqlite3.connect(folder / "entries.sqlite", isolation_level=None)) as holder:
+        holder.execute("BEGIN EXCLUSIVE")
+        waiting = EntryStore(folder)
+        waiting.put("e" * 64, b"later")
+        waiting.flush()  # the lock outlasts the timeout: skipped, no error
+        holder.execute("ROLLBACK")
+    assert [row[0] for row in _rows(folder)] == [KEY]
+
+
+def test_the_git_folder_of_a_repository_and_of_a_worktree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
+    main = tmp_path / "main"
+    (main / ".git" / "worktrees" / "second").mkdir(parents=True)
+    (main / ".git" / "worktrees" / "second" / "commondir").write_text("../..\n")
+    (main / "sub").mkdir()
+    assert find_git_dir(main / "sub") == main / ".git"
+    second = tmp_path / "second"
+    second.mkdir()
+    (second / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'second'}\n")
+    git_dir = find_git_dir(second)
+    assert git_dir == main / ".git" / "worktrees" / "second"
+    assert common_git_dir(git_dir) == main / ".git"
+    assert common_git_dir(main / ".git") == main / ".git"
+    assert store_folder(git_dir) == main / ".git" / "catalogctl" / "cache"
+    (second / ".git").write_text("not a pointer\n")
+    assert find_git_dir(second) is None
+
+
+def test_outside_git_the_user_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
+    assert find_git_dir(Path("/")) is None
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert store_folder(None) == tmp_path / "xdg" / "catalogctl" / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the spec: only absolute paths count
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache_dir() == tmp_path / "home" / ".cache" / "catalogctl"
+
+
+@pytest.mark.parametrize(("value", "disabled"), [(None, False), ("", False), ("0", False), ("1", True), ("yes", True)])
+def test_the_variable_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch, value: str | None, disabled: bool) -> None:
+    if value is None:
+        monkeypatch.delenv("CATALOGCTL_NO_CACHE", raising=False)
+    else:
+        monkeypatch.setenv("CATALOGCTL_NO_CACHE", value)
+    assert cache_disabled() is disabled
