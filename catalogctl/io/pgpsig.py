@@ -9,6 +9,8 @@ this module only reads its machine-readable status lines (doc/DETAILS in GnuPG's
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import os
 import re
@@ -24,7 +26,8 @@ from typing import Literal
 from catalogctl.errors import EnvironmentProblem
 from catalogctl.io.sshsig import Signed
 
-ARMOR = b"-----BEGIN PGP SIGNATURE-----"  # a detached signature; git's other PGP armor is not one
+ARMOR = b"-----BEGIN PGP SIGNATURE-----"
+_SIGNATURE_PACKET = 2  # RFC 4880, 5.2  # a detached signature; git's other PGP armor is not one
 _STATUS = "[GNUPG:] "
 _INSTALL = "install GnuPG (apt-get install gnupg; it brings gpgv)"
 
@@ -118,9 +121,81 @@ def _gpgv(signed: Signed, keyring: Path) -> tuple[list[list[str]], str]:
         sig = Path(home) / "tag.sig"
         sig.write_bytes(signed.signature)
         env = {**os.environ, "GNUPGHOME": home, "LC_ALL": "C", "LANGUAGE": ""}  # its words are read below
-        argv = [gpgv, "--homedir", home, "--keyring", str(keyring), "--status-fd", "1", str(sig), "-"]
+        # SHA-1 is refused as weak (collisions), as gpg does for keys but not by default for signatures
+        argv = [gpgv, "--homedir", home, "--keyring", str(keyring), "--weak-digest", "SHA1", "--status-fd", "1"]
+        argv += [str(sig), "-"]
         _, out, err = _run(argv, signed.payload, env)
     return _statuses(out), err
+
+
+def _dearmored(signature: bytes) -> bytes | None:
+    """The bytes an ASCII-armored block encodes (RFC 4880, 6.2: header lines, a blank line, base64,
+    an optional `=` checksum line), or None when it is no armor base64 can decode."""
+    lines = signature.decode("ascii", errors="replace").splitlines()[1:]
+    try:
+        body = lines[lines.index("") + 1 :] if ": " in (lines[0] if lines else "") else lines
+        text = "".join(line for line in body if not line.startswith(("=", "-----END")))
+        return base64.b64decode(text, validate=True)
+    except (ValueError, binascii.Error):
+        return None
+
+
+def _new_format_length(rest: bytes) -> tuple[int, int] | None:
+    """A new-format packet's body length and the octets of its length field (RFC 4880, 4.2.2);
+    None for a partial or truncated length."""
+    if rest and rest[0] < 192:
+        return rest[0], 1
+    if len(rest) > 1 and rest[0] < 224:
+        return ((rest[0] - 192) << 8) + rest[1] + 192, 2
+    if len(rest) > 4 and rest[0] == 255:
+        return int.from_bytes(rest[1:5], "big"), 5
+    return None
+
+
+def _packet(data: bytes) -> tuple[int, int] | str:
+    """The first packet's tag and total size (header and body), or why it has none."""
+    first = data[0]
+    if not first & 0x80:
+        return "its first byte is no OpenPGP packet header"
+    if first & 0x40:  # new format: the tag in the low six bits, then the length
+        sized = _new_format_length(data[1:])
+        if sized is None:
+            return "its packet has a partial or truncated length"
+        return first & 0x3F, 1 + sized[1] + sized[0]
+    size = first & 0x03  # old format: the tag in bits 2-5, the length's octets in bits 0-1
+    if size == 3:
+        return "its packet has an indeterminate length"
+    octets = 1 << size
+    return (first >> 2) & 0x0F, 1 + octets + int.from_bytes(data[1 : 1 + octets], "big")
+
+
+def packet_problem(signature: bytes) -> str | None:
+    """Why an armored block is not exactly one signature packet, or None. gpgv skips marker and
+    other packets around a good signature and unpacks compressed ones: a tag pusher could make
+    another object that still verifies, or a block that expands without bound in gpg's output.
+    Only the packet framing is read here (RFC 4880, 4.2); the signature itself is gpgv's."""
+    data = _dearmored(signature)
+    if not data:
+        return "its armor is not base64"
+    packet = _packet(data)
+    if isinstance(packet, str):
+        return packet
+    tag, size = packet
+    if tag != _SIGNATURE_PACKET:
+        return f"it holds an OpenPGP packet of type {tag}, not a signature"
+    if size != len(data):
+        return "it holds more than the one signature packet"
+    return None
+
+
+def _refused_unread(signed: Signed) -> Checked | None:
+    """A block refused before gpgv reads it: not a detached signature, or not one signature packet."""
+    if not signed.signature.startswith(ARMOR):
+        return Checked("bad", None, None, "a PGP message, not a detached signature")
+    framing = packet_problem(signed.signature)
+    if framing is not None:
+        return Checked("bad", None, None, f"the signature block is not one signature: {framing}")
+    return None
 
 
 def check(signed: Signed, keyring: Path) -> Checked:
@@ -129,8 +204,9 @@ def check(signed: Signed, keyring: Path) -> Checked:
     unknown-key (no key of the keyring made it), expired (the key, or the signature, has
     expired), revoked (the key is revoked in the keyring). A keyring gpgv cannot read (an armored
     export, not a keyring) is an `EnvironmentProblem`, never an unknown key."""
-    if not signed.signature.startswith(ARMOR):
-        return Checked("bad", None, None, "a PGP message, not a detached signature")
+    refused = _refused_unread(signed)
+    if refused is not None:
+        return refused
     statuses, err = _gpgv(signed, keyring)
     unreadable = [line.strip() for line in err.splitlines() if "keydb_search failed" in line]
     if unreadable:  # gpgv then says NO_PUBKEY of every key: not "unknown", but no keyring at all
@@ -142,8 +218,10 @@ def check(signed: Signed, keyring: Path) -> Checked:
     if [words[0] for words in statuses].count("NEWSIG") > 1:
         return Checked("bad", None, None, "more than one signature in the block")
     valid = seen.get("VALIDSIG")
+    if valid and len(valid) > 8 and valid[8] != "00":  # git signs in binary mode: a text-mode one
+        return Checked("bad", None, None, "a text-mode signature (it also matches a CRLF copy of the tag)")
     fingerprint = (valid[9] if len(valid) > 9 else valid[0]) if valid else None
-    user = next((" ".join(seen[k][1:]) for k in ("GOODSIG", "EXPKEYSIG", "REVKEYSIG") if k in seen), None)
+    user = next((" ".join(seen[k][1:]) for k in ("GOODSIG", "EXPKEYSIG", "EXPSIG", "REVKEYSIG") if k in seen), None)
     if "BADSIG" in seen:
         return Checked("bad", None, None, "the signature does not match the tag")
     if "NO_PUBKEY" in seen:
@@ -163,6 +241,8 @@ def check(signed: Signed, keyring: Path) -> Checked:
 def issuer(signed: Signed) -> str | None:
     """The fingerprint (else the key id) of the key an OpenPGP signature names as its maker, read
     by `gpg --list-packets` without any key: what the signature claims, not checked."""
+    if packet_problem(signed.signature) is not None:
+        return None  # nothing gpg should be asked to unpack
     gpg = _binary("gpg", "read")
     with tempfile.TemporaryDirectory(prefix="catalogctl-gpg-") as home:
         env = {**os.environ, "GNUPGHOME": home}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,8 +70,9 @@ def test_a_key_not_in_the_keyring_is_unknown(home: GpgHome, keyring: Path) -> No
 def test_garbage_is_bad_in_gpgv_s_words(keyring: Path) -> None:
     garbage = b"-----BEGIN PGP SIGNATURE-----\n\nabc\n-----END PGP SIGNATURE-----\n"
     checked = pgpsig.check(signed(PAYLOAD, garbage), keyring)
-    assert checked.outcome == "bad"
-    assert "gpgv:" in checked.detail
+    assert checked == pgpsig.Checked(
+        "bad", None, None, "the signature block is not one signature: its armor is not base64"
+    )
     assert pgpsig.issuer(signed(PAYLOAD, garbage)) is None
 
 
@@ -95,19 +97,24 @@ def _armored(home: GpgHome, binary: bytes) -> bytes:
 def test_a_signed_message_labelled_a_signature_is_bad(home: GpgHome, key: str, keyring: Path) -> None:
     inside = home.gpg("--batch", "-s", "-u", key, stdin=b"other data\n")  # its own data, good by itself
     checked = pgpsig.check(signed(PAYLOAD, _armored(home, inside)), keyring)
-    assert checked == pgpsig.Checked("bad", None, None, "gpgv: not a detached signature")
+    assert checked == pgpsig.Checked(
+        "bad", None, None, "the signature block is not one signature: its packet has an indeterminate length"
+    )
 
 
 def test_two_signatures_in_one_block_are_bad(home: GpgHome, key: str, keyring: Path) -> None:
     one = home.gpg("--batch", "-bs", "-u", key, stdin=PAYLOAD)
     checked = pgpsig.check(signed(PAYLOAD, _armored(home, one + one)), keyring)
-    assert checked == pgpsig.Checked("bad", None, None, "more than one signature in the block")
+    assert checked == pgpsig.Checked(
+        "bad", None, None, "the signature block is not one signature: it holds more than the one signature packet"
+    )
 
 
-def test_a_missing_gpgv_is_an_environment_problem(keyring: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_gpgv_is_an_environment_problem(key: str, keyring: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = signed(PAYLOAD, pgpsig.sign(PAYLOAD, key))
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(EnvironmentProblem) as caught:
-        pgpsig.check(signed(PAYLOAD, pgpsig.ARMOR + b"\n"), keyring)
+        pgpsig.check(good, keyring)
     assert str(caught.value) == "gpgv is not installed: OpenPGP signatures cannot be checked"
     assert caught.value.hint == "install GnuPG (apt-get install gnupg; it brings gpgv)"
 
@@ -125,11 +132,12 @@ def hanging(folder: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_hanging_gpgv_is_stopped_with_its_children(
-    keyring: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    key: str, keyring: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    good = signed(PAYLOAD, pgpsig.sign(PAYLOAD, key))
     child = hanging(tmp_path / "bin", "gpgv", monkeypatch)
     with pytest.raises(EnvironmentProblem) as caught:
-        pgpsig.check(signed(PAYLOAD, pgpsig.ARMOR + b"\n"), keyring)
+        pgpsig.check(good, keyring)
     assert str(caught.value) == "gpgv did not answer within 0.5 s: stopped it"
     assert caught.value.hint == (
         "a gpg-agent that never answers, or a passphrase asked where no one can type it: unlock the key "
@@ -146,10 +154,11 @@ def test_signing_times_out_when_no_terminal_can_answer(tmp_path: Path, monkeypat
     assert gone(int(child.read_text()))
 
 
-def test_a_timeout_that_is_not_a_number_is_refused(keyring: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_timeout_that_is_not_a_number_is_refused(key: str, keyring: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = signed(PAYLOAD, pgpsig.sign(PAYLOAD, key))
     monkeypatch.setenv("CATALOGCTL_GPG_TIMEOUT", "0")
     with pytest.raises(EnvironmentProblem) as caught:
-        pgpsig.check(signed(PAYLOAD, pgpsig.ARMOR + b"\n"), keyring)
+        pgpsig.check(good, keyring)
     assert str(caught.value) == "CATALOGCTL_GPG_TIMEOUT is '0': not a number of seconds"
     monkeypatch.setenv("CATALOGCTL_GPG_TIMEOUT", "soon")
     with pytest.raises(EnvironmentProblem, match="'soon': not a number"):
@@ -178,3 +187,55 @@ def test_a_keyring_gpgv_cannot_read_is_said_to_be_unreadable(
     assert caught.value.hint == (
         "pass a binary keyring: gpg --export KEYID > keyring.gpg (an armored export: gpg --dearmor it)"
     )
+
+
+def _dearmor(home: GpgHome, armored: bytes) -> bytes:
+    return home.gpg("--dearmor", stdin=armored)
+
+
+@pytest.mark.parametrize("extra", ["marker after", "compressed"])
+def test_a_good_signature_among_other_packets_is_refused_before_gpg_reads_it(
+    home: GpgHome, key: str, keyring: Path, extra: str
+) -> None:
+    """gpgv finds the good signature among marker packets, or inside a compressed packet (which
+    can expand without bound in gpg --list-packets): the block must be that one packet alone."""
+    binary = _dearmor(home, pgpsig.sign(PAYLOAD, key))
+    marker = b"\xa8\x03PGP"  # an old-format marker packet (RFC 4880, 5.8)
+    if extra == "marker after":
+        block, why = binary + marker, "it holds more than the one signature packet"
+    else:
+        compressed = zlib.compressobj(9, zlib.DEFLATED, -15)
+        body = b"\x01" + compressed.compress(binary + marker * 1000) + compressed.flush()  # 1: ZIP
+        block = b"\xc8" + _new_length(len(body)) + body
+        why = "it holds an OpenPGP packet of type 8, not a signature"
+    checked = pgpsig.check(signed(PAYLOAD, _armored(home, block)), keyring)
+    assert checked == pgpsig.Checked("bad", None, None, f"the signature block is not one signature: {why}")
+    assert pgpsig.issuer(signed(PAYLOAD, _armored(home, block))) is None
+
+
+def _new_length(length: int) -> bytes:
+    """A new-format packet length (RFC 4880, 4.2.2)."""
+    if length < 192:
+        return bytes([length])
+    if length < 8384:
+        length -= 192
+        return bytes([(length >> 8) + 192, length & 0xFF])
+    return b"\xff" + length.to_bytes(4, "big")
+
+
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [
+        (("--digest-algo", "SHA1"), None),
+        (("--textmode",), "a text-mode signature (it also matches a CRLF copy of the tag)"),
+    ],
+)
+def test_weak_or_text_mode_signatures_are_bad(
+    home: GpgHome, key: str, keyring: Path, option: tuple[str, ...], why: str | None
+) -> None:
+    """SHA-1 is open to collisions; a text-mode signature also matches the tag with CRLF lines."""
+    signature = home.gpg("--batch", "--armor", *option, "-bs", "-u", key, stdin=PAYLOAD)
+    checked = pgpsig.check(signed(PAYLOAD, signature), keyring)
+    assert checked.outcome == "bad"
+    if why is not None:
+        assert checked.detail == why
