@@ -41,6 +41,25 @@ class SigningFormatChoice(StrEnum):
     openpgp = "openpgp"
 
 
+SigningFormatOpt = Annotated[
+    SigningFormatChoice | None,
+    typer.Option(
+        "--signing-format",
+        help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
+        show_default=False,
+    ),
+]
+SigningKeyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--signing-key",
+        metavar="KEY",
+        help="The key to sign with: for SSH a private key, a public key whose private key is in ssh-agent, "
+        "or key::LITERAL; for OpenPGP a gpg key id; default: git config user.signingKey.",
+    ),
+]
+
+
 class FailOn(StrEnum):
     """When a diff exits 1."""
 
@@ -112,27 +131,12 @@ def freeze(
             "--sign", help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp."
         ),
     ] = False,
-    signing_key: Annotated[
-        str | None,
-        typer.Option(
-            "--signing-key",
-            metavar="KEY",
-            help="The key to sign with: for SSH a private key, a public key whose private key is in ssh-agent, "
-            "or key::LITERAL; for OpenPGP a gpg key id; default: git config user.signingKey.",
-        ),
-    ] = None,
+    signing_key: SigningKeyOpt = None,
     today: Annotated[
         str | None,
         typer.Option("--today", metavar="YYYY-MM-DD", help="Warn of passed or skipped cohorts as of this date."),
     ] = None,
-    signing_format: Annotated[
-        SigningFormatChoice | None,
-        typer.Option(
-            "--signing-format",
-            help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
-            show_default=False,
-        ),
-    ] = None,
+    signing_format: SigningFormatOpt = None,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
     gpg_keyring: GpgKeyringOpt = None,
@@ -187,18 +191,8 @@ def tag(
     sign: Annotated[
         bool, typer.Option("--sign", help="Sign the tag as git tag -s does (SSH, or GPG where configured).")
     ] = False,
-    signing_key: Annotated[
-        str | None,
-        typer.Option("--signing-key", metavar="KEY", help="The key to sign with (as for freeze --sign)."),
-    ] = None,
-    signing_format: Annotated[
-        SigningFormatChoice | None,
-        typer.Option(
-            "--signing-format",
-            help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
-            show_default=False,
-        ),
-    ] = None,
+    signing_key: SigningKeyOpt = None,
+    signing_format: SigningFormatOpt = None,
     allowed_signers: AllowedSignersOpt = None,
     revocation_list: RevocationListOpt = None,
     gpg_keyring: GpgKeyringOpt = None,

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -24,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from catalogctl.errors import EnvironmentProblem
+from catalogctl.io import bounded as bounded_run
 from catalogctl.io.sshsig import Signed
 
 ARMOR = b"-----BEGIN PGP SIGNATURE-----"
@@ -50,21 +48,6 @@ class Checked:
 
 
 ENV_TIMEOUT = "CATALOGCTL_GPG_TIMEOUT"
-_TIMEOUT = 60.0  # seconds: gpg answers at once unless it waits on its agent or a pinentry
-
-
-def _timeout() -> float:
-    """How long gpg or gpgv may take: `$CATALOGCTL_GPG_TIMEOUT` seconds, else 60."""
-    value = os.environ.get(ENV_TIMEOUT)
-    if not value:
-        return _TIMEOUT
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0:
-        raise EnvironmentProblem(f"{ENV_TIMEOUT} is {value!r}: not a number of seconds", "unset it, or set e.g. 60")
-    return seconds
 
 
 def _binary(program: str, purpose: str) -> str:
@@ -80,27 +63,13 @@ def _run(
 ) -> tuple[int, str, str]:
     """`argv` with `payload` on its stdin; exit status, stdout and stderr. `bounded`, it runs in a
     session of its own and is killed with its children when it does not answer in time."""
-    timeout = _timeout() if bounded else None
-    with subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        start_new_session=bounded,
-    ) as process:
-        try:
-            out, err = process.communicate(payload, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):  # its session's group: gpg and what it started
-                os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise EnvironmentProblem(
-                f"{Path(argv[0]).name} did not answer within {timeout:g} s: stopped it",
-                "a gpg-agent that never answers, or a passphrase asked where no one can type it: "
-                f"unlock the key (gpg-agent), or raise {ENV_TIMEOUT} (seconds)",
-            ) from None
-    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+    timeout = bounded_run.seconds_from(ENV_TIMEOUT) if bounded else None
+    stalled = bounded_run.Stalled(
+        Path(argv[0]).name,
+        "a gpg-agent that never answers, or a passphrase asked where no one can type it: "
+        f"unlock the key (gpg-agent), or raise {ENV_TIMEOUT} (seconds)",
+    )
+    return bounded_run.run(argv, payload, timeout, stalled, env)
 
 
 def _statuses(text: str) -> list[list[str]]:

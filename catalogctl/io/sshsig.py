@@ -9,13 +9,10 @@ apart, by asking ssh-keygen again, why a signature fails.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -23,6 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from catalogctl.errors import EnvironmentProblem
+from catalogctl.io import bounded as bounded_run
 
 NAMESPACE = "git"  # what git signs tags and commits under
 _LITERAL = "key::"  # git's form of user.signingKey that holds the public key itself
@@ -122,48 +120,21 @@ def _keygen(purpose: str = "checked") -> str:
 
 
 ENV_TIMEOUT = "CATALOGCTL_SSH_TIMEOUT"
-_TIMEOUT = 60.0  # seconds: ssh-keygen answers at once unless it waits on an agent or a prompt
-
-
-def _timeout() -> float:
-    """How long ssh-keygen may take: `$CATALOGCTL_SSH_TIMEOUT` seconds, else 60."""
-    value = os.environ.get(ENV_TIMEOUT)
-    if not value:
-        return _TIMEOUT
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0:
-        raise EnvironmentProblem(f"{ENV_TIMEOUT} is {value!r}: not a number of seconds", "unset it, or set e.g. 60")
-    return seconds
 
 
 def _run(args: list[str], payload: bytes | None = None, bounded: bool = True) -> tuple[int, str, str]:
     """ssh-keygen with `args`, `payload` on its stdin; exit status, stdout and stderr. `bounded`,
     it runs in a session of its own and is killed with its children when it does not answer in
     time; unbounded, it keeps the terminal (a passphrase prompt) and may take as long as it needs."""
-    timeout = _timeout() if bounded else None
+    timeout = bounded_run.seconds_from(ENV_TIMEOUT) if bounded else None
     keygen = _keygen("made" if args[:2] in (["-Y", "sign"], ["-l", "-E"]) else "checked")
-    with subprocess.Popen(
-        [keygen, *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=bounded,
-    ) as process:
-        try:
-            out, err = process.communicate(payload if payload is not None else b"", timeout=timeout)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):  # its session's group: ssh-keygen and what it started
-                os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise EnvironmentProblem(
-                f"ssh-keygen did not answer within {timeout:g} s (ssh-keygen {' '.join(args[:2])}): stopped it",
-                "a signing key whose agent never answers, or a passphrase asked where no one can type it: "
-                f"ssh-add the key, or raise {ENV_TIMEOUT} (seconds)",
-            ) from None
-    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+    stalled = bounded_run.Stalled(
+        "ssh-keygen",
+        "a signing key whose agent never answers, or a passphrase asked where no one can type it: "
+        f"ssh-add the key, or raise {ENV_TIMEOUT} (seconds)",
+        f" (ssh-keygen {' '.join(args[:2])})",
+    )
+    return bounded_run.run([keygen, *args], payload if payload is not None else b"", timeout, stalled)
 
 
 def _first_line(text: str, default: str) -> str:

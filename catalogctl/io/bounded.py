@@ -1,0 +1,63 @@
+"""Running a signing tool (ssh-keygen, gpg, gpgv) within a time limit: in a session of its own,
+so that a tool that never answers is killed with everything it started (an agent, a pinentry)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from dataclasses import dataclass
+
+from catalogctl.errors import EnvironmentProblem
+
+DEFAULT_SECONDS = 60.0  # these tools answer at once unless they wait on an agent or a prompt
+
+
+def seconds_from(variable: str) -> float:
+    """The limit `$variable` sets in seconds, else 60; anything but a positive number is refused."""
+    value = os.environ.get(variable)
+    if not value:
+        return DEFAULT_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise EnvironmentProblem(f"{variable} is {value!r}: not a number of seconds", "unset it, or set e.g. 60")
+    return seconds
+
+
+@dataclass(frozen=True)
+class Stalled:
+    """What to say when the tool does not answer in time: who it is, and the usual cause."""
+
+    what: str  # e.g. "ssh-keygen", "gpg"
+    hint: str
+    doing: str = ""  # what it was asked, e.g. " (ssh-keygen -Y sign)"
+
+
+def run(
+    argv: list[str], payload: bytes, timeout: float | None, stalled: Stalled, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """`argv` with `payload` on its stdin; exit status, stdout and stderr. With a `timeout` it runs
+    in a session of its own and is killed with its children when it does not answer in time;
+    without one it keeps the caller's terminal (a passphrase prompt) and may take what it needs."""
+    with subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=timeout is not None,
+    ) as process:
+        try:
+            out, err = process.communicate(payload, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):  # its session's group: the tool and what it started
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise EnvironmentProblem(
+                f"{stalled.what} did not answer within {timeout:g} s{stalled.doing}: stopped it", stalled.hint
+            ) from None
+    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
