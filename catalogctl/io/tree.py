@@ -47,6 +47,11 @@ class Tree(Protocol):
         for the same content: two trees hold the same file when the ids match."""
 
 
+def blob_id(data: bytes) -> str:
+    """The git blob id of `data` (what `git hash-object` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
 def _kind_of(mode: int) -> EntryKind:
     if stat.S_ISLNK(mode):
         return "symlink"
@@ -93,7 +98,7 @@ class WorkingTree:
         for entry in self.entries(folder):
             if entry.kind == "file":
                 data = self._local(entry.path).read_bytes()
-                blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+                blob = blob_id(data)
                 mode = os.lstat(self._local(entry.path)).st_mode
                 ids[entry.path] = f"{'100755' if mode & stat.S_IXUSR else '100644'}:{blob}"
             else:
