@@ -19,6 +19,7 @@ from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import digest_of, metric_keys, resolve_contract
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.layout import RULESETS_DIR
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import rotation_due, valid_sets
 from catalogctl.catalog.source import find_root, open_tree
@@ -26,6 +27,7 @@ from catalogctl.diff.markdown import describe
 from catalogctl.diff.trees import diff_trees
 from catalogctl.errors import CatalogError, CatalogInvalid
 from catalogctl.io import gitrepo
+from catalogctl.io.yamlio import reusing_parses
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
 from catalogctl.model.common import I18n
 from catalogctl.model.diff import DiffReport
@@ -70,9 +72,20 @@ def cohort_url(ident: str) -> str:
     return f"cohorts/{ident}/index.html"
 
 
+def _is_ruleset(path: str) -> bool:
+    return path.startswith(f"{RULESETS_DIR}/")
+
+
 def gather_site(path: Path | None = None, ref: str | None = None, today: dt.date | None = None) -> SiteData:
     """The site of the catalog at `ref` (default: the working tree) of the repository at `path`;
     an invalid catalog is refused (exit 1), as a freeze refuses it."""
+    # Every cohort's ruleset (5,000 entries in a large catalog) is read by the catalog, then by
+    # the two diffs around it, from trees that hold the same blob: parse each blob once.
+    with reusing_parses(keep=_is_ruleset):
+        return _gather(path, ref, today)
+
+
+def _gather(path: Path | None, ref: str | None, today: dt.date | None) -> SiteData:
     start = Path.cwd() if path is None else Path(path)
     tree = open_tree(start, ref)
     root = find_root(start) if ref is None else start
