@@ -62,11 +62,6 @@ def rules_digest() -> str:
     return digest.hexdigest()
 
 
-def blob_id(data: bytes) -> str:
-    """The git blob id of these bytes (what `git hash-object` prints)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
 _TAG_TEXT = b'"$date'  # begins both tags: a payload without it holds no tagged value
 
 

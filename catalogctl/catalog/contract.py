@@ -114,8 +114,24 @@ def _inline_dataset(dataset: Any, display: bool) -> dict[str, Any]:
     return data
 
 
+Shared = dict[tuple[int, str, bool], tuple[Any, Any]]  # (id, form, display) -> (entity, its plain data)
+
+
+def _once(shared: Shared | None, entity: Any, form: str, display: bool) -> Any:
+    """`entity` as plain data (`form`: "plain" or "dataset", as a contract inlines it), made once
+    per `shared` memo when one is given: models, datasets and metrics are inlined by many
+    benchmarks."""
+    if shared is None:
+        return _inline_dataset(entity, display) if form == "dataset" else plain(entity, display=display)
+    key = (id(entity), form, display)
+    hit = shared.get(key)
+    if hit is None or hit[0] is not entity:  # the entity is kept, so its id is never reused
+        hit = shared[key] = (entity, _once(None, entity, form, display))
+    return hit[1]
+
+
 def _accuracy_entry(
-    catalog: Catalog, bench_id: str, base: Generation, entry: AccuracyDataset, display: bool
+    catalog: Catalog, bench_id: str, base: Generation, entry: AccuracyDataset, display: bool, shared: Shared | None
 ) -> dict[str, Any]:
     dataset = _lookup(catalog.datasets, "dataset", entry.dataset, bench_id)
     recipe = dataset.evaluation_recipes.get(entry.evaluation_recipe)
@@ -123,36 +139,42 @@ def _accuracy_entry(
         raise CatalogError(f"dataset `{entry.dataset}` has no evaluation recipe `{entry.evaluation_recipe}`")
     aggregation = entry.repeat_aggregation
     return {
-        "dataset": _inline_dataset(dataset, display),
-        "evaluation_recipe": {"name": entry.evaluation_recipe, **plain(recipe, display=display)},
+        "dataset": _once(shared, dataset, "dataset", display),
+        "evaluation_recipe": {"name": entry.evaluation_recipe, **_once(shared, recipe, "plain", display)},
         "num_repeats": entry.num_repeats,
         "generation": plain(merge_generation(base, entry.generation)),
         "repeat_aggregation": plain(aggregation) if aggregation else {"method": "mean_of_k", "k": entry.num_repeats},
     }
 
 
-def resolve_contract(catalog: Catalog, bench_id: str, *, display: bool = True) -> dict[str, Any]:
-    """The full contract of a benchmark, with nothing left to look up or merge."""
+def resolve_contract(
+    catalog: Catalog, bench_id: str, *, display: bool = True, shared: Shared | None = None
+) -> dict[str, Any]:
+    """The full contract of a benchmark, with nothing left to look up or merge. With a `shared`
+    memo (one per catalog), the inlined models, datasets, recipes and metrics are built once and
+    shared between the contracts resolved with it: such contracts are read, never changed."""
     if bench_id not in catalog.benchmarks:
         raise EntityNotFound(f"no benchmark `{bench_id}` in the {catalog.label}")
     bench = catalog.benchmarks[bench_id]
     out: dict[str, Any] = plain(bench, display=display)
-    out["model"] = plain(_lookup(catalog.models, "model", bench.model, bench_id), display=display)
+    out["model"] = _once(shared, _lookup(catalog.models, "model", bench.model, bench_id), "plain", display)
     if isinstance(bench, InferenceBenchmark):
         if bench.performance is not None:
             out["performance"]["datasets"] = [
-                _inline_dataset(_lookup(catalog.datasets, "dataset", d, bench_id), display)
+                _once(shared, _lookup(catalog.datasets, "dataset", d, bench_id), "dataset", display)
                 for d in bench.performance.datasets
             ]
         if bench.accuracy is not None:
             acc = bench.accuracy
             out["accuracy"]["datasets"] = [
-                _accuracy_entry(catalog, bench_id, acc.generation, e, display) for e in acc.datasets
+                _accuracy_entry(catalog, bench_id, acc.generation, e, display, shared) for e in acc.datasets
             ]
     else:
-        out["dataset"] = _inline_dataset(_lookup(catalog.datasets, "dataset", bench.dataset, bench_id), display)
+        dataset = _lookup(catalog.datasets, "dataset", bench.dataset, bench_id)
+        out["dataset"] = _once(shared, dataset, "dataset", display)
     out["metrics"] = {
-        key: plain(_lookup(catalog.metrics, "metric", key, bench_id), display=display) for key in metric_keys(bench)
+        key: _once(shared, _lookup(catalog.metrics, "metric", key, bench_id), "plain", display)
+        for key in metric_keys(bench)
     }
     return out
 

@@ -12,13 +12,13 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from catalogctl.catalog import layout
-from catalogctl.catalog.cache import DocumentCache, Examined, blob_id, cache_for
+from catalogctl.catalog.cache import DocumentCache, Examined, cache_for
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.index import Catalog, LoadResult, Location
 from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import Diagnostic, EnvironmentProblem, error, warning
-from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id
 from catalogctl.io.yamlio import Document, YamlProblem, known_document, parse_document
 from catalogctl.model import (
     Dataset,

@@ -134,6 +134,8 @@ class Differ:
         """The file, line and column of a normalized path below `location`."""
         if location is None:
             return ("", 0, 0)
+        if not normalized and not location.path:  # a whole file: its root, without every position
+            return (location.document.path, *location.document.root_position())
         path = document_path(value_at(location.document.data, location.path), normalized)
         line, column = location.child(*path).position(key=bool(path))
         return location.document.path, line, column

@@ -48,6 +48,11 @@ class Tree(Protocol):
         for the same content: two trees hold the same file when the ids match."""
 
 
+def blob_id(data: bytes) -> str:
+    """The git blob id of `data` (what `git hash-object` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
 def _kind_of(mode: int) -> EntryKind:
     if stat.S_ISLNK(mode):
         return "symlink"

@@ -247,6 +247,12 @@ _NO_KEY: Any = object()  # a mapping's next event is a key
 _NODE_EVENTS = (ScalarEvent, MappingStartEvent, SequenceStartEvent, AliasEvent)
 
 
+def root_mark(text: str) -> tuple[int, int]:
+    """The line and column of the root node of a document that `build` accepts (what its
+    positions hold for the path ()), read from the first events only."""
+    return next((_mark(e) for e in _SAFE.parse(text) if type(e) in _NODE_EVENTS), (1, 1))
+
+
 @dataclass(slots=True)
 class _Open:
     """A mapping or sequence still being filled."""

@@ -13,7 +13,9 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -21,6 +23,7 @@ from ruamel.yaml.representer import SafeRepresenter
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
 from catalogctl.errors import CatalogError
+from catalogctl.io.tree import blob_id
 from catalogctl.io.yamlbuild import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
@@ -32,6 +35,7 @@ from catalogctl.io.yamlbuild import (
     YamlProblem,
     build,
     line_column,
+    root_mark,
 )
 
 __all__ = [
@@ -47,6 +51,7 @@ __all__ = [
     "known_document",
     "parse_document",
     "read_foreign_yaml",
+    "reusing_parses",
     "update_document",
 ]
 
@@ -69,6 +74,24 @@ def _decode(data: bytes) -> str:
         raise YamlProblem("yaml-encoding", "the file is not valid UTF-8", line, column) from None
 
 
+class _Parse:
+    """One text's data and (once asked) positions, shared by the documents of that text."""
+
+    __slots__ = ("data", "positions")
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.positions: Positions | None = None
+
+    def with_positions(self, text: str) -> Positions:
+        """The positions, built on first use (the data built beside them is the same data)."""
+        if self.positions is None:
+            positions = Positions()
+            build(text, positions)
+            self.positions = positions
+        return self.positions
+
+
 class Document:
     """One parsed YAML file: its text, its plain data, and its positions on demand.
 
@@ -76,22 +99,34 @@ class Document:
     the text of each file, and the data comes back (parsed again) only if someone asks.
     """
 
-    __slots__ = ("_data", "_positions", "path", "text")
+    __slots__ = ("_data", "_positions", "_shared", "path", "text")
 
-    def __init__(self, path: str, text: str, data: Any) -> None:
+    def __init__(self, path: str, text: str, data: Any, shared: _Parse | None = None) -> None:
         self.path = path
         self.text = text
         self._data = data
         self._positions: Positions | None = None
+        self._shared = shared
 
     @property
     def data(self) -> Any:
         """The plain data (parsed again after `release`)."""
         if self._data is _RELEASED:
+            if self._shared is not None:
+                self._data, self._positions = self._shared.data, self._shared.with_positions(self.text)
+                return self._data
             positions = Positions()
             self._data = build(self.text, positions)
             self._positions = positions
         return self._data
+
+    def root_position(self) -> tuple[int, int]:
+        """Line and column of the root value, as `positions` has them, without building them all
+        (a whole file added or removed is shown there; a ruleset holds thousands of positions)."""
+        if self._positions is not None:
+            pos, _ = self._positions.nearest(())
+            return pos.line, pos.column
+        return root_mark(self.text)
 
     def release(self) -> None:
         """Drop the parsed data (and positions) to save memory; `data` parses again on demand."""
@@ -102,6 +137,11 @@ class Document:
     def positions(self) -> Positions:
         """Positions of every key and value (computed on first use)."""
         if self._positions is None:
+            if self._shared is not None:
+                self._positions = self._shared.with_positions(self.text)
+                if self._data is _RELEASED:
+                    self._data = self._shared.data
+                return self._positions
             positions = Positions()
             data = build(self.text, positions)
             if self._data is _RELEASED:
@@ -112,11 +152,35 @@ class Document:
 
 _RELEASED: Any = object()
 
+# While `reusing_parses` is on: which paths to keep, and their parses by the git blob id of the bytes.
+_PARSES: ContextVar[tuple[Callable[[str], bool], dict[str, _Parse]] | None] = ContextVar(
+    "catalogctl_parses", default=None
+)
+
+
+@contextmanager
+def reusing_parses(keep: Callable[[str], bool]) -> Iterator[None]:
+    """Within this block, the bytes of a file whose path `keep` accepts are parsed once: documents
+    of the same bytes share their data and positions (which nobody mutates). For a verb that reads
+    the same large blobs from many trees (the site's rulesets); kept until the block ends."""
+    token = _PARSES.set((keep, {}))
+    try:
+        yield
+    finally:
+        _PARSES.reset(token)
+
 
 def parse_document(path: str, data: bytes) -> Document:
     """Parse one catalog file; raises `YamlProblem` with a position when it is not acceptable."""
     text = _decode(data)
-    return Document(path, text, build(text))
+    reuse = _PARSES.get()
+    if reuse is None or not reuse[0](path):
+        return Document(path, text, build(text))
+    parses, key = reuse[1], blob_id(data)
+    shared = parses.get(key)
+    if shared is None:
+        shared = parses[key] = _Parse(build(text))
+    return Document(path, text, shared.data, shared)
 
 
 def known_document(path: str, data: bytes, plain: Any) -> Document:

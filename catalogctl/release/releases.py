@@ -15,7 +15,7 @@ from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, EntityNotFound, UsageError
 from catalogctl.io import gitrepo
 from catalogctl.model.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
-from catalogctl.release.ruleset import parse_ruleset, ruleset_digest
+from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
 from catalogctl.release.signers import SignatureCheck, Trust
 from catalogctl.release.statement import ReleaseState, state_release
 
@@ -65,6 +65,7 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None
         ruleset = catalog.rulesets[cohort_id]
         cohort = Cohort.parse(cohort_id)
         text = catalog.locate("ruleset", cohort_id).document.text.encode("utf-8")
+        remember_ruleset(text, ruleset)  # parsed already: the tag's blob is usually this one
         state = state_release(repo, cohort_id, trust)
         status, tag_commit, ruleset_commit = tag_status(repo, cohort_id, text, state)
         valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]

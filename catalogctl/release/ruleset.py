@@ -9,6 +9,7 @@ from catalogctl.catalog.contract import canonical_json
 from catalogctl.catalog.layout import modeline, ruleset_path
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import CatalogInvalid
+from catalogctl.io.tree import blob_id
 from catalogctl.io.yamlio import YamlProblem, dump_yaml, parse_document
 from catalogctl.model import Ruleset
 
@@ -16,6 +17,11 @@ RULESET_HEADER = (
     "# Frozen by `catalogctl freeze`: never edit. A cohort's ruleset changes only by freezing a new cohort.\n"
 )
 _DIGEST_KEY = "ruleset-digest: "
+
+# Ruleset digests by the git blob id of the file's bytes: a blob never changes, and the list of
+# cohorts would otherwise parse each 5,000-entry ruleset twice (at its tag and in HEAD).
+_DIGESTS: dict[str, str] = {}
+_DIGESTS_KEPT = 256
 
 
 def parse_ruleset(text: bytes, path: str = "ruleset") -> Ruleset:
@@ -31,9 +37,20 @@ def parse_ruleset(text: bytes, path: str = "ruleset") -> Ruleset:
 
 
 def ruleset_digest(text: bytes, path: str = "ruleset") -> str:
-    """The digest a release tag carries: sha256 of the ruleset's canonical JSON."""
-    ruleset = parse_ruleset(text, path)
-    return "sha256:" + hashlib.sha256(canonical_json(ruleset.model_dump(mode="json"))).hexdigest()
+    """The digest a release tag carries: sha256 of the ruleset's canonical JSON (parsed once per
+    blob in a process)."""
+    found = _DIGESTS.get(blob_id(text))
+    return found if found is not None else remember_ruleset(text, parse_ruleset(text, path))
+
+
+def remember_ruleset(text: bytes, ruleset: Ruleset) -> str:
+    """The digest of `ruleset`, the model of the file `text` (as `parse_ruleset` reads it, e.g.
+    by the catalog's loader), kept so that `ruleset_digest` does not parse that blob again."""
+    digest = "sha256:" + hashlib.sha256(canonical_json(ruleset.model_dump(mode="json"))).hexdigest()
+    if len(_DIGESTS) >= _DIGESTS_KEPT:
+        _DIGESTS.clear()  # a long-lived process: a small cache, never a growing one
+    _DIGESTS[blob_id(text)] = digest
+    return digest
 
 
 def render_ruleset(ruleset: Ruleset) -> str:

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from catalogctl.catalog import cache as cache_module
-from catalogctl.catalog.cache import DocumentCache, Examined, blob_id, cache_for, decode, encode
+from catalogctl.catalog.cache import DocumentCache, Examined, cache_for, decode, encode
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import error
 from catalogctl.io.cache import EntryStore
 from catalogctl.io.gitrepo import GitTree, lookup, open_repository
-from catalogctl.io.tree import WorkingTree
+from catalogctl.io.tree import WorkingTree, blob_id
 from catalogctl.io.yamlio import parse_document
 from catalogctl.review.ci import ReviewRequest, run_review
 from tests.cache_corpus import state

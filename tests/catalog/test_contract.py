@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.catalog.contract import canonical_form, canonical_json, contract_digest, resolve_contract
+from catalogctl.catalog.contract import Shared, canonical_form, canonical_json, contract_digest, resolve_contract
 from catalogctl.errors import EntityNotFound
 from tests.catalog_edit import load
 from tests.helpers import replace_in, write
@@ -146,3 +146,15 @@ def test_digest_of_an_unvalidated_reference_is_a_clear_error(catalog_dir: Path) 
 
     with pytest.raises(CatalogError, match="uses model `llama3-1-8b`, which is not in the catalog"):
         contract_digest(load(catalog_dir).catalog, "gsm8k")
+
+
+def test_a_shared_memo_resolves_the_same_contracts_and_builds_each_entity_once(catalog_dir: Path) -> None:
+    catalog = load(catalog_dir).catalog
+    shared: Shared = {}
+    for display in (False, True):
+        for ident in sorted(catalog.benchmarks):
+            alone = resolve_contract(catalog, ident, display=display)
+            assert resolve_contract(catalog, ident, display=display, shared=shared) == alone
+    first, again = (resolve_contract(catalog, "gsm8k", display=False, shared=shared) for _ in range(2))
+    assert first["model"] is again["model"]
+    assert first["metrics"] == again["metrics"]

@@ -683,3 +683,37 @@ def test_foreign_yaml_keeps_the_size_and_encoding_limits() -> None:
     with pytest.raises(YamlProblem) as info:
         read_foreign_yaml(b"a: \xff\n")
     assert info.value == YamlProblem("yaml-encoding", "the file is not valid UTF-8", 1, 4)
+
+
+# -- parses reused within a block (the site's rulesets) --------------------------------------------
+
+RULESET_TEXT = b"# a comment first\n\ncohort: 2026-09-C0\nbenchmarks:\n  - id: a\n    digest: x\n"
+
+
+def test_reusing_parses_shares_the_data_and_positions_of_kept_paths_only() -> None:
+    from catalogctl.io.yamlio import reusing_parses
+
+    with reusing_parses(keep=lambda path: path.startswith("rulesets/")):
+        first = parse_document("rulesets/a.yaml", RULESET_TEXT)
+        again = parse_document("rulesets/b.yaml", RULESET_TEXT)  # another tree's copy of the blob
+        other = parse_document("models/a.yaml", RULESET_TEXT)
+        assert again.data is first.data
+        assert again.path == "rulesets/b.yaml"
+        assert other.data is not first.data
+        assert other.data == first.data
+        first.release()
+        assert first.positions is again.positions  # built once, for both
+        assert first.data is again.data
+        again.release()
+        assert again.data is first.data
+        assert again.positions is first.positions
+    assert parse_document("rulesets/a.yaml", RULESET_TEXT).data is not first.data  # the block ended
+
+
+def test_root_position_is_what_the_positions_hold_for_the_root() -> None:
+    for text in (RULESET_TEXT, b"- 1\n- 2\n", b"  plain\n"):
+        doc = parse_document("x.yaml", text)
+        quick = doc.root_position()
+        pos, _ = doc.positions.nearest(())
+        assert quick == (pos.line, pos.column) == doc.root_position()
+    assert parse_document("x.yaml", RULESET_TEXT).root_position() == (3, 1)
