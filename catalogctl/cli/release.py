@@ -49,6 +49,12 @@ SigningFormatOpt = Annotated[
         show_default=False,
     ),
 ]
+SignOpt = Annotated[
+    bool,
+    typer.Option(
+        "--sign", help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp."
+    ),
+]
 SigningKeyOpt = Annotated[
     str | None,
     typer.Option(
@@ -125,12 +131,7 @@ def freeze(
         int,
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
     ] = 0,
-    sign: Annotated[
-        bool,
-        typer.Option(
-            "--sign", help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp."
-        ),
-    ] = False,
+    sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
     today: Annotated[
         str | None,
@@ -188,9 +189,7 @@ def tag(
     ] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say which commit it would tag; write nothing.")] = False,
-    sign: Annotated[
-        bool, typer.Option("--sign", help="Sign the tag as git tag -s does (SSH, or GPG where configured).")
-    ] = False,
+    sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
     signing_format: SigningFormatOpt = None,
     allowed_signers: AllowedSignersOpt = None,
