@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from catalogctl.catalog.config import layout_for
-from catalogctl.catalog.index import LoadResult
 from catalogctl.catalog.layout import using
-from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import open_tree
 
 if TYPE_CHECKING:
+    from catalogctl.catalog.index import LoadResult
+    from catalogctl.catalog.verdict import Verdict
     from catalogctl.model.diff import DiffReport
     from catalogctl.model.release import Releases, Verification
     from catalogctl.model.resolved import ResolvedConfig
@@ -43,7 +43,18 @@ def load_catalog(path: Path | str | None = None, ref: str | None = None, *, use_
     folder), or of `ref` in its repository (read from the object database, never checked out).
     Files already checked are taken from the document cache unless `use_cache` is False.
     Returns the catalog with every diagnostic; raises EnvironmentProblem or RefNotFound."""
+    from catalogctl.catalog.loader import load_tree
+
     return load_tree(open_tree(None if path is None else Path(path), ref), use_cache=use_cache)
+
+
+@_configured
+def validate_catalog(path: Path | str | None = None, ref: str | None = None, *, use_cache: bool = True) -> Verdict:
+    """The diagnostics `load_catalog` gives, without the catalog: answered from the remembered
+    verdict when nothing it depends on changed since a run that checked it (`catalog.verdict`)."""
+    from catalogctl.catalog.verdict import check_tree
+
+    return check_tree(open_tree(None if path is None else Path(path), ref), use_cache=use_cache)
 
 
 @_configured
@@ -72,6 +83,8 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
 
     root = find_root(Path.cwd() if path is None else Path(path))
     repo = gitrepo.open_repository(root)
+    from catalogctl.catalog.loader import load_tree
+
     catalog = load_tree(WorkingTree(root)).catalog
     frozen = list_cohorts(repo, catalog, trust_for(repo, signature))
     return releases(frozen, dt.datetime.now(dt.UTC).date(), calendar_for(root))

@@ -23,15 +23,17 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from catalogctl.errors import Diagnostic, Severity
 from catalogctl.io.cache import EntryStore, cache_disabled, find_git_dir, store_folder
-from catalogctl.io.tree import Tree
-from catalogctl.io.yamlio import Document
 from catalogctl.version import __version__
+
+if TYPE_CHECKING:  # not imported at run time: a remembered verdict needs neither
+    from pydantic import BaseModel
+
+    from catalogctl.io.tree import Tree, WorkingTree
+    from catalogctl.io.yamlio import Document
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The sources a single file's verdict depends on (relative to the package).
@@ -51,8 +53,14 @@ class Examined:
 @functools.cache
 def rules_digest() -> str:
     """A digest of the source of every module that decides a single file's verdict."""
+    return sources_digest((*_RULE_SOURCES, *_RULE_FILES))
+
+
+@functools.cache
+def sources_digest(names: tuple[str, ...]) -> str:
+    """A digest of the source of these modules and packages (paths relative to the package)."""
     files: list[Path] = []
-    for name in (*_RULE_SOURCES, *_RULE_FILES):
+    for name in names:
         target = _PACKAGE / name
         files.extend(sorted(target.glob("*.py")) if target.is_dir() else [target])
     digest = hashlib.sha256()
@@ -128,9 +136,13 @@ class DocumentCache:
     """The outcomes of single files, remembered in this process and, when a store is given,
     across runs."""
 
-    def __init__(self, store: EntryStore | None) -> None:
+    def __init__(self, store: EntryStore | None, tree: WorkingTree | None = None) -> None:
         self.store = store
         self._memo: dict[str, Examined] = {}
+        # A working tree's blob ids by stat, kept across runs in the store (as git's index).
+        self._tree = tree
+        if store is not None and tree is not None:
+            tree.known_ids(store.stamps(str(tree.root)))
 
     def key(self, kind: str, path: str, blob: str) -> str:
         """The key of the outcome of a file (by its git blob id)."""
@@ -167,6 +179,8 @@ class DocumentCache:
     def flush(self) -> None:
         """Store what this load remembered (one transaction for all new entries)."""
         if self.store is not None:
+            if self._tree is not None:
+                self.store.keep_stamps(str(self._tree.root), self._tree.settled_ids())
             self.store.flush()
 
 
@@ -175,10 +189,13 @@ def cache_for(tree: Tree, *, enabled: bool = True) -> DocumentCache:
     user's cache folder), or in this process only when disabled (`--no-cache`, the environment)."""
     if not enabled or cache_disabled():
         return DocumentCache(None)
+    from catalogctl.io.tree import WorkingTree
+
     root: Path | None = getattr(tree, "root", None)
     repo = getattr(tree, "repo", None)
     if repo is not None:
         git_dir: Path | None = Path(repo.path)
     else:
         git_dir = find_git_dir(root) if root is not None else None
-    return DocumentCache(EntryStore(store_folder(git_dir)))
+    working = tree if type(tree) is WorkingTree else None  # a subclass may replace a file's bytes
+    return DocumentCache(EntryStore(store_folder(git_dir)), working)

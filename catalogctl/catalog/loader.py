@@ -363,6 +363,15 @@ class SubsetLoader:
         return LoadResult(self._loader.catalog, sorted(self._loader.diagnostics))
 
 
+def load_rulesets(tree: Tree, cache: DocumentCache | None = None) -> Catalog:
+    """The rulesets of a tree (and where each stands), without the rest of its catalog: what
+    the release policy reads first."""
+    loader = _Loader(tree, cache)
+    if loader.tree.kind(layout.current().rulesets_dir) == "dir":
+        loader.load_entities("ruleset", layout.current().rulesets_dir, loader.catalog.rulesets)
+    return loader.catalog
+
+
 def load_documents(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> LoadResult:
     """Load every document of a tree, each checked on its own (through `cache`, default the
     tree's own), without the cross-document checks (`load_tree` adds them)."""

@@ -51,7 +51,7 @@ def validate(
     Exit 0 when valid (warnings allowed), 1 when there are errors among the codes selected, 2 on
     a usage or environment error (an unknown code included).
     """
-    from catalogctl.api import load_catalog
+    from catalogctl.api import validate_catalog
     from catalogctl.catalog.config import config_for
     from catalogctl.catalog.diagnostics import parse_codes, select_codes
     from catalogctl.model.validation import ValidationReport
@@ -60,9 +60,9 @@ def validate(
     chosen, dropped = parse_codes("--select", select or []), parse_codes("--ignore", ignore or [])
     where = one_repository(path, repo)
     config_for(where)  # a configuration every other verb would refuse fails here, in the hook, first
-    result = load_catalog(where, ref, use_cache=not no_cache)
-    kept, left_out = select_codes(result.diagnostics, chosen, dropped)
-    report = ValidationReport.of(result.catalog.label, kept, left_out)
+    verdict = validate_catalog(where, ref, use_cache=not no_cache)
+    kept, left_out = select_codes(verdict.diagnostics, chosen, dropped)
+    report = ValidationReport.of(verdict.label, kept, left_out)
     if fmt is ReportFormat.text and sys.stdout.isatty():
         render.print_validation_rich(report, errors_only=errors_only)
     else:

@@ -27,12 +27,23 @@ CACHE_DIR_ENV = "CATALOGCTL_CACHE_DIR"
 _MAGIC = b"catalogctl-cache/2"
 SQLITE_NAME = "entries.sqlite"
 _SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, payload BLOB NOT NULL)"
+_STAMPS = (
+    "CREATE TABLE IF NOT EXISTS stamps (root TEXT NOT NULL, path TEXT NOT NULL, stamp TEXT NOT NULL, "
+    "blob TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (root, path))"
+)
 _BUSY_TIMEOUT_S = 60.0  # a concurrent run holding the write lock makes this one wait, not fail
 
 
 def _checksum(key: str, payload: bytes) -> str:
     # Over the key too: a row copied under another key does not verify.
     return hashlib.sha256(_MAGIC + b"\0" + key.encode("ascii") + b"\0" + payload).hexdigest()
+
+
+Stamps = dict[str, tuple[tuple[int, ...], str]]  # path -> (stat stamp, git blob id)
+
+
+def _stamp_checksum(root: str, path: str, stamp: str, blob: str) -> str:
+    return hashlib.sha256(b"\0".join(part.encode() for part in (_MAGIC.decode(), root, path, stamp, blob))).hexdigest()
 
 
 def cache_disabled() -> bool:
@@ -94,6 +105,7 @@ class EntryStore:
         self._db: sqlite3.Connection | None = None
         self._broken = False  # the database could not be opened, even afresh: no cache this run
         self._pending: dict[str, bytes] = {}
+        self._pending_stamps: dict[str, Stamps] = {}
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
@@ -101,6 +113,7 @@ class EntryStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses at most the last run's entries
             db.execute(_SCHEMA)
+            db.execute(_STAMPS)
             db.execute("SELECT key, checksum, payload FROM entries LIMIT 1").fetchall()
         except BaseException:
             db.close()
@@ -159,23 +172,66 @@ class EntryStore:
             return None
         return payload
 
+    def stamps(self, root: str) -> Stamps:
+        """The blob ids a run recorded for the files of the working tree at `root`, by path and
+        stat; rows that do not verify are left out (the file is hashed again)."""
+        db = self._open()
+        if db is None:
+            return {}
+        try:
+            rows = db.execute("SELECT path, stamp, blob, checksum FROM stamps WHERE root = ?", (root,)).fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        except sqlite3.DatabaseError:
+            self._damaged()
+            return {}
+        known: Stamps = {}
+        for path, stamp, blob, checksum in rows:
+            if not all(isinstance(v, str) for v in (path, stamp, blob, checksum)):
+                continue
+            if checksum != _stamp_checksum(root, path, stamp, blob):
+                continue
+            try:
+                known[path] = (tuple(int(part) for part in stamp.split(",")), blob)
+            except ValueError:
+                continue
+        return known
+
+    def keep_stamps(self, root: str, stamps: Stamps) -> None:
+        """Keep these blob ids of the working tree at `root` to be stored by the next `flush`."""
+        if stamps:
+            self._pending_stamps.setdefault(root, {}).update(stamps)
+
     def put(self, key: str, payload: bytes) -> None:
         """Keep `payload` to be stored under `key` by the next `flush`."""
         self._pending[key] = payload
+
+    def close(self) -> None:
+        """Close the database (pending entries stay pending: `flush` opens it again)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     def flush(self) -> None:
         """Store every pending entry in one transaction (`INSERT OR REPLACE`), and close; a store
         that cannot be written is skipped: the cache is only ever a speed-up."""
         pending, self._pending = self._pending, {}
-        db = self._open() if pending else self._db
+        pending_stamps, self._pending_stamps = self._pending_stamps, {}
+        db = self._open() if pending or pending_stamps else self._db
         if db is None:
             return
         rows = [(key, _checksum(key, payload), payload) for key, payload in pending.items()]
+        stamp_rows = []
+        for root, stamps in pending_stamps.items():
+            for path, (stamp, blob) in stamps.items():
+                text = ",".join(str(part) for part in stamp)
+                stamp_rows.append((root, path, text, blob, _stamp_checksum(root, path, text, blob)))
         try:
-            if rows:
+            if rows or stamp_rows:
                 with db:
                     db.execute("BEGIN IMMEDIATE")
                     db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", rows)
+                    db.executemany("INSERT OR REPLACE INTO stamps VALUES (?, ?, ?, ?, ?)", stamp_rows)
         except sqlite3.OperationalError:
             pass
         except sqlite3.DatabaseError:

@@ -9,11 +9,15 @@ import errno
 import hashlib
 import os
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
 EntryKind = Literal["file", "dir", "symlink", "other"]
+# A file changed less than this before it was hashed may change again with the same stat (a
+# coarse clock, or a filesystem with 1 s or 2 s timestamps): its blob id is not kept across runs.
+_SETTLED_NS = 3_000_000_000
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ class WorkingTree:
         self.note = ""
         # Within one run each file is hashed once: its blob id, by path and stat.
         self._blobs: dict[str, tuple[tuple[int, ...], str]] = {}
+        self._hashed: dict[str, tuple[tuple[int, ...], str]] = {}  # hashed by this run
+        self._settled: set[tuple[int, ...]] = set()  # stamps of files changed well before hashing
         self._safe_folders: set[Path] = {self.root}  # folders resolving to themselves, in the root
 
     def _local(self, path: str) -> Path:
@@ -98,21 +104,38 @@ class WorkingTree:
 
     def file_ids(self, folder: str) -> dict[str, str]:
         """Git blob ids computed from the files' bytes (mode-prefixed, as `GitTree` gives them);
-        a file unchanged since this tree last read or hashed it is not read again."""
+        a file whose stat is what it was when this tree hashed it (or when a run recorded it,
+        `known_ids`) is not read again."""
+        if self.kind(folder) != "dir":
+            return {}
+        prefix = f"{folder.rstrip('/')}/" if folder else ""
+        local = os.path.join(self.root, *[p for p in folder.split("/") if p])
         ids: dict[str, str] = {}
-        for entry in self.entries(folder):
-            if entry.kind == "file":
-                info = os.lstat(self._local(entry.path))
-                known = self._blobs.get(entry.path)
-                if known is not None and known[0] == _stamp(info):
-                    blob = known[1]
-                else:
-                    self._read(entry.path, self._local(entry.path))
-                    blob = self._blobs[entry.path][1]
-                ids[entry.path] = f"{'100755' if info.st_mode & stat.S_IXUSR else '100644'}:{blob}"
-            else:
-                ids[entry.path] = f"{entry.kind}:"  # never equal to a git id: reported as changed
-        return ids
+        with os.scandir(local) as it:
+            for found in it:
+                path = prefix + found.name
+                info = found.stat(follow_symlinks=False)
+                if not stat.S_ISREG(info.st_mode):
+                    ids[path] = f"{_kind_of(info.st_mode)}:"  # never equal to a git id: reported as changed
+                    continue
+                known = self._blobs.get(path)
+                if known is None or known[0] != _stamp(info):
+                    self._read(path, Path(found.path))
+                    known = self._blobs[path]
+                ids[path] = f"{'100755' if info.st_mode & stat.S_IXUSR else '100644'}:{known[1]}"
+        return dict(sorted(ids.items()))
+
+    def known_ids(self, known: dict[str, tuple[tuple[int, ...], str]]) -> None:
+        """Blob ids by path and stat from an earlier run (`settled_ids`): taken while the stat
+        is unchanged, as git's index is."""
+        for path, entry in known.items():
+            self._blobs.setdefault(path, entry)
+
+    def settled_ids(self) -> dict[str, tuple[tuple[int, ...], str]]:
+        """The blob ids this run hashed that a later run may trust by stat: files last changed
+        well before they were hashed. A file changed in the same clock tick as its hashing could
+        change again with the same stat ("racily clean" in git's terms): it is hashed again."""
+        return {path: entry for path, entry in self._hashed.items() if entry[0] in self._settled}
 
     def read(self, path: str) -> bytes:
         """Read a regular file; refuse anything that is or passes through a symlink."""
@@ -137,7 +160,10 @@ class WorkingTree:
             data = file.read()
             info = os.fstat(handle)
         blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-        self._blobs[path] = (_stamp(info), blob)
+        stamp = _stamp(info)
+        self._blobs[path] = self._hashed[path] = (stamp, blob)
+        if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > _SETTLED_NS:
+            self._settled.add(stamp)
         return data
 
 

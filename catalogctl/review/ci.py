@@ -9,6 +9,8 @@ error is not accepted.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +20,9 @@ from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSum
 from catalogctl.review.findings import order
 
 if TYPE_CHECKING:
-    pass
+    from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.index import LoadResult
+    from catalogctl.io.tree import Tree
 
 
 @dataclass
@@ -37,9 +41,10 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     from catalogctl.catalog.cache import cache_for
     from catalogctl.catalog.cohorts import Calendar
     from catalogctl.catalog.config import config_for, config_in_tree
-    from catalogctl.catalog.index import Catalog, LoadResult
-    from catalogctl.catalog.loader import load_documents, load_tree
+    from catalogctl.catalog.diagnostics import has_errors
+    from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files, open_tree
+    from catalogctl.catalog.verdict import check_tree
     from catalogctl.diff.trees import DiffReport, diff_trees
     from catalogctl.errors import CatalogInvalid
     from catalogctl.review.accepted import apply_accepted, read_accepted
@@ -55,23 +60,24 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     never = frozenset(config.never_accept) | frozenset(config_in_tree(base).config.never_accept)
     head = open_tree(path, request.head)
     # One cache for both sides: a file the base holds unchanged is checked once, for the head.
-    # The base's own diagnostics are never reported, so it skips the cross-document checks.
+    # The head's verdict is remembered by its files' ids (`catalog.verdict`); the whole catalogs
+    # are loaded only if a policy rule needs them. The base's own diagnostics are never
+    # reported, so it skips the cross-document checks.
     cache = cache_for(head, enabled=request.use_cache)
-    head_result = load_tree(head, cache)
+    verdict = check_tree(head, cache)
+    head_result = verdict.loaded or functools.partial(load_tree, head, cache)
     notes: list[str] = []
     base_empty = base.kind(layout.current().suite_dir) is None
     if base_empty:
         # A consortium's first pull request adds the catalog: against nothing, all of it is new.
-        base_result = LoadResult(Catalog(label=base.label), [])
         notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
-    else:
-        base_result = load_documents(base, cache)
+    base_result = _base_side(base, cache, empty=base_empty)
     notes += [f"{side}: {tree.note}" for side, tree in (("base", base), ("head", head)) if tree.note]
     changed = changed_files(base, head)
     findings = _numbered(
         [
             from_diagnostic(d)
-            for d in head_result.diagnostics
+            for d in verdict.diagnostics
             if d.severity.value == "error" or d.path in changed  # warnings only where the PR edits
         ]
     )
@@ -80,7 +86,7 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
         if not base_empty:
             diff = diff_trees(base, head, request.base, request.head or "working tree")
     except CatalogInvalid as exc:
-        if head_result.ok:
+        if not has_errors(verdict.diagnostics):
             findings.append(
                 Finding(
                     severity="warning",
@@ -92,16 +98,13 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
         else:
             notes.append("the head does not validate: contract changes were not classified")
     if head.kind(layout.current().suite_dir) is not None:
-        findings += check_policy(PolicyInput(base, head, base_result, head_result, diff, today, calendar))
+        given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed)
+        findings += check_policy(given)
     accepted = read_accepted(head)
     findings += accepted.problems
     findings, stale = apply_accepted(findings, accepted, today, never)
     findings.sort(key=order)
-    if stale:
-        notes.append(
-            f"{words.count(len(stale), 'accepted finding')} matched nothing: remove "
-            f"{words.noun(len(stale), 'it', 'them')} from .catalogctl/accepted.yaml"
-        )
+    notes += _stale_note(stale)
     result = ReviewResult(
         base=ReviewSide(ref=request.base, label=base.label),
         head=ReviewSide(ref=request.head or "working tree", label=head.label),
@@ -113,6 +116,25 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     )
     unaccepted = [f for f in findings if f.status in ("open", "expired")]
     return result, unaccepted
+
+
+def _stale_note(stale: list[str]) -> list[str]:
+    if not stale:
+        return []
+    return [
+        f"{words.count(len(stale), 'accepted finding')} matched nothing: remove "
+        f"{words.noun(len(stale), 'it', 'them')} from .catalogctl/accepted.yaml"
+    ]
+
+
+def _base_side(base: Tree, cache: DocumentCache, *, empty: bool) -> LoadResult | Callable[[], LoadResult]:
+    """The base as the policy reads it: loaded when a rule asks (single files only)."""
+    from catalogctl.catalog.index import Catalog, LoadResult
+    from catalogctl.catalog.loader import load_documents
+
+    if empty:
+        return LoadResult(Catalog(label=base.label), [])
+    return functools.partial(load_documents, base, cache)
 
 
 def _numbered(findings: list[Finding]) -> list[Finding]:

@@ -34,7 +34,7 @@ def check_policy(given: PolicyInput) -> list[Finding]:
 
 def next_freeze_changes(given: PolicyInput) -> list[Finding]:
     """Contract changes to benchmarks of the latest frozen cohort (warnings)."""
-    base = given.base_catalog
+    base = given.base_rulesets
     if given.diff is None or not base.rulesets:
         return []
     latest = max(base.rulesets, key=Cohort.parse)

@@ -46,6 +46,12 @@ def _present(catalog: Catalog, kind: str, ident: str) -> bool:
 
 def removed_references(given: PolicyInput) -> list[Finding]:
     """Entities of the base that a frozen cohort uses, gone (or renamed) at the head."""
+    if not given.base_rulesets.rulesets or not given.removes_entities():
+        return []  # no frozen cohort, or nothing gone that one could use: no catalog is loaded
+    return _removed(given)
+
+
+def _removed(given: PolicyInput) -> list[Finding]:
     base, head = given.base_catalog, given.head_catalog
     reference = reference_cohort(base, given.today, given.calendar)
     renames: dict[tuple[str, str], str] = {}

@@ -102,11 +102,11 @@ def _field_changes(given: PolicyInput, cohort: str) -> list[Change]:
     """The fields of a frozen ruleset the head changed, compared on their own: the catalog's
     diff is skipped when anything else fails to validate, and a finding's fingerprint must not
     depend on what else the pull request does."""
-    before, after = given.base_catalog.rulesets.get(cohort), given.head_catalog.rulesets.get(cohort)
+    before, after = given.base_rulesets.rulesets.get(cohort), given.head_rulesets.rulesets.get(cohort)
     if before is None or after is None or before == after:
         return []
     differ = Differ(given.base, given.head)
-    location = given.head_catalog.locations.get(("ruleset", cohort))
+    location = given.head_rulesets.locations.get(("ruleset", cohort))
     differ.compare("ruleset", cohort, Ruleset, before, after, location)
     return differ.changes
 
@@ -116,9 +116,13 @@ def _field_changes(given: PolicyInput, cohort: str) -> list[Change]:
 
 def new_rulesets(given: PolicyInput) -> list[Finding]:
     """Rulesets the head adds must be what `freeze` writes for them."""
-    base, head = given.base_catalog, given.head_catalog
+    base = given.base_rulesets
     base_files = {p.rsplit("/", 1)[-1][: -len(".yaml")] for p in given.base.file_ids(layout.current().rulesets_dir)}
-    added = sorted(Cohort.parse(c) for c in head.rulesets if c not in base.rulesets and c not in base_files)
+    frozen = base.rulesets.keys() | base_files
+    added = sorted(Cohort.parse(c) for c in given.head_rulesets.rulesets if c not in frozen)
+    if not added:
+        return []
+    head = given.head_catalog  # contract digests: the head's whole catalog
     previous = max((Cohort.parse(c) for c in base.rulesets), default=None)
     published = unique_sets(s for r in base.rulesets.values() for s in r.seed_sets)
     out: list[Finding] = []

@@ -1,34 +1,90 @@
-"""Both sides of a pull request, loaded: what every rule of the release policy reads."""
+"""Both sides of a pull request: what every rule of the release policy reads.
+
+A side's whole catalog is loaded only when a rule needs it (a ruleset the head adds, an entity
+a frozen cohort may use removed); every rule first reads the rulesets alone, which are a few
+files. So the policy costs what the pull request touches.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.diff.trees import DiffReport
 from catalogctl.io.tree import Tree
 
+Side = LoadResult | Callable[[], LoadResult]  # loaded, or how to load it when a rule needs it
+
 
 @dataclass
 class PolicyInput:
-    """Both sides of a pull request, loaded."""
+    """Both sides of a pull request."""
 
     base: Tree
     head: Tree
-    base_result: LoadResult
-    head_result: LoadResult
+    base_result: Side
+    head_result: Side
     diff: DiffReport | None
     today: dt.date
     calendar: Calendar = field(default=MLCOMMONS)  # the repository's (its configuration)
+    changed: set[str] | None = None  # the catalog files that differ (None: found when asked)
+    _loaded: dict[str, Catalog] = field(default_factory=dict, repr=False)
+
+    def _side(self, name: str, side: Side) -> Catalog:
+        if name not in self._loaded:
+            self._loaded[name] = (side if isinstance(side, LoadResult) else side()).catalog
+        return self._loaded[name]
 
     @property
     def base_catalog(self) -> Catalog:
-        """The catalog of the base."""
-        return self.base_result.catalog
+        """The whole catalog of the base."""
+        return self._side("base", self.base_result)
 
     @property
     def head_catalog(self) -> Catalog:
-        """The catalog of the head."""
-        return self.head_result.catalog
+        """The whole catalog of the head."""
+        return self._side("head", self.head_result)
+
+    def _rulesets(self, name: str, tree: Tree, side: Side) -> Catalog:
+        if isinstance(side, LoadResult) or name in self._loaded:
+            return self._side(name, side)
+        key = f"{name} rulesets"
+        if key not in self._loaded:
+            from catalogctl.catalog.loader import load_rulesets
+
+            self._loaded[key] = load_rulesets(tree)
+        return self._loaded[key]
+
+    @property
+    def base_rulesets(self) -> Catalog:
+        """The base's rulesets (and where they stand), without the rest of its catalog."""
+        return self._rulesets("base", self.base, self.base_result)
+
+    @property
+    def head_rulesets(self) -> Catalog:
+        """The head's rulesets (and where they stand), without the rest of its catalog."""
+        return self._rulesets("head", self.head, self.head_result)
+
+    def changed_files(self) -> set[str]:
+        """The catalog files that differ between the sides (added and removed ones included)."""
+        if self.changed is None:
+            from catalogctl.catalog.source import changed_files
+
+            self.changed = changed_files(self.base, self.head)
+        return self.changed
+
+    def removes_entities(self) -> bool:
+        """Whether the head lacks an entity file the base has, or changes the metric registry:
+        only then can an entity a frozen cohort uses be gone."""
+        current = layout.current()
+        entity_dirs = set(current.entity_dirs.values())
+        for path in self.changed_files():
+            if path == current.metrics_file:
+                return True
+            if path.rsplit("/", 1)[0] in entity_dirs and self.head.kind(path) is None:
+                return True
+        return False

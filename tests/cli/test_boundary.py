@@ -45,7 +45,7 @@ def test_every_command_is_registered_inside_the_boundary() -> None:
 
 
 def test_a_bug_is_one_line_and_exit_70(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("catalogctl.api.load_catalog", raising(RuntimeError("boom in\ntwo lines")))
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(RuntimeError("boom in\ntwo lines")))
     done = invoke("validate", str(catalog_dir))
     assert (done.exit_code, done.stdout, done.stderr) == (70, "", INTERNAL)
 
@@ -61,7 +61,7 @@ def test_a_bug_without_a_message(catalog_dir: Path, monkeypatch: pytest.MonkeyPa
 def test_traceback_on_request(
     args: list[str], env: dict[str, str] | None, catalog_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("catalogctl.api.load_catalog", raising(RuntimeError("boom in\ntwo lines")))
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(RuntimeError("boom in\ntwo lines")))
     done = invoke(*args, "validate", str(catalog_dir), env=env)
     assert done.exit_code == 70
     assert done.stderr.startswith("Traceback (most recent call last):\n")
@@ -69,11 +69,12 @@ def test_traceback_on_request(
 
 
 def test_no_traceback_when_the_variable_says_no(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("catalogctl.api.load_catalog", raising(RuntimeError("boom in\ntwo lines")))
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(RuntimeError("boom in\ntwo lines")))
     assert invoke("validate", str(catalog_dir), env={"CATALOGCTL_TRACEBACK": "0"}).stderr == INTERNAL
 
 
 def test_ctrl_c_is_interrupted_and_exit_130(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(KeyboardInterrupt()))
     monkeypatch.setattr("catalogctl.api.load_catalog", raising(KeyboardInterrupt()))
     done = invoke("validate", str(catalog_dir))
     assert (done.exit_code, done.stdout, done.stderr) == (130, "", "interrupted\n")
@@ -91,7 +92,7 @@ def test_a_datasets_command_is_inside_the_boundary_too(catalog_dir: Path, monkey
 
 def test_a_failed_check_names_its_code_and_exits_with_it(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        "catalogctl.api.load_catalog", raising(CheckFailed("remote-mismatch", "the remote disagrees", "fetch"))
+        "catalogctl.api.validate_catalog", raising(CheckFailed("remote-mismatch", "the remote disagrees", "fetch"))
     )
     done = invoke("validate", str(catalog_dir))
     assert (done.exit_code, done.stderr) == (6, "error [remote-mismatch]: the remote disagrees\nhint: fetch\n")
@@ -99,7 +100,7 @@ def test_a_failed_check_names_its_code_and_exits_with_it(catalog_dir: Path, monk
 
 def test_an_invalid_document_lists_its_diagnostics(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     problem = error("yaml-syntax", "did not find expected ','", "x.yaml", 2, 1)
-    monkeypatch.setattr("catalogctl.api.load_catalog", raising(CatalogInvalid("x.yaml is not valid YAML", [problem])))
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(CatalogInvalid("x.yaml is not valid YAML", [problem])))
     done = invoke("validate", str(catalog_dir))
     assert done.exit_code == 1
     assert (
@@ -108,11 +109,11 @@ def test_an_invalid_document_lists_its_diagnostics(catalog_dir: Path, monkeypatc
 
 
 def test_typer_exits_and_usage_errors_pass_through(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("catalogctl.api.load_catalog", raising(typer.BadParameter("not like that")))
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(typer.BadParameter("not like that")))
     done = invoke("validate", str(catalog_dir))
     assert done.exit_code == 2
     assert "Invalid value: not like that" in done.stderr
-    monkeypatch.setattr("catalogctl.api.load_catalog", raising(typer.Exit(3)))
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(typer.Exit(3)))
     assert invoke("validate", str(catalog_dir)).exit_code == 3
 
 
@@ -141,9 +142,9 @@ def test_a_process_reports_a_bug_as_one_line(catalog_dir: Path) -> None:
     # A bug planted in the library before the real entry point runs, as `python -m catalogctl` would.
     plant = (
         "import runpy, catalogctl.api\n"
-        "def load_catalog(*args, **kwargs):\n"
+        "def validate_catalog(*args, **kwargs):\n"
         "    raise RuntimeError('boom in\\ntwo lines')\n"
-        "catalogctl.api.load_catalog = load_catalog\n"
+        "catalogctl.api.validate_catalog = validate_catalog\n"
         "runpy.run_module('catalogctl', run_name='__main__', alter_sys=True)\n"
     )
     args = [sys.executable, "-c", plant, "validate", str(catalog_dir)]
@@ -154,7 +155,7 @@ def test_a_process_reports_a_bug_as_one_line(catalog_dir: Path) -> None:
     )
     assert traced.returncode == 70
     assert traced.stderr.startswith("Traceback (most recent call last):\n")
-    assert '  File "<string>", line 3, in load_catalog\n' in traced.stderr
+    assert '  File "<string>", line 3, in validate_catalog\n' in traced.stderr
     assert traced.stderr.endswith(INTERNAL)
 
 

@@ -1,0 +1,98 @@
+"""The verdict of a whole catalog, remembered by everything it depends on.
+
+The diagnostics `load_tree` gives (single-file and cross-document) are a function of the tool
+(its version and the source of the modules that decide them: models, catalog checks, readers),
+the layout, and what the catalog's folders hold: the kind of each folder, and the name, kind
+and content id (the git blob id) of every entry in them. `check_tree` keys the diagnostics by
+the SHA-256 of all of these. When a run already checked exactly these inputs, the stored
+diagnostics are the verdict: no document is read, parsed or built. Otherwise the catalog is
+loaded through the document cache and every cross-document check runs; the verdict is stored
+only if the folders still hold what they held before the load (a file edited meanwhile is not
+filed under the old content).
+
+A stored verdict is an entry of the document cache (same store, same checksums): one that is
+torn, corrupt or foreign reads as absent and the catalog is checked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from catalogctl.catalog import layout
+from catalogctl.catalog.cache import Examined, cache_for, decode, sources_digest
+from catalogctl.version import __version__
+
+if TYPE_CHECKING:
+    from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.index import LoadResult
+    from catalogctl.errors import Diagnostic
+    from catalogctl.io.tree import Tree
+
+# Everything the whole verdict depends on: the single-file rules and the cross-document ones.
+_VERDICT_SOURCES = ("model", "catalog", "io/tree.py", "io/yamlio.py", "io/yamlbuild.py", "errors.py", "words.py")
+
+
+def catalog_key(tree: Tree) -> str | None:
+    """The key of the verdict on a tree's catalog; None when a file cannot be read (its
+    diagnostic is then the loader's to give)."""
+    current = layout.current()
+    digest = hashlib.sha256()
+    for part in (b"catalogctl-verdict/1", __version__.encode(), sources_digest(_VERDICT_SOURCES).encode()):
+        digest.update(part + b"\0")
+    suite_kind = tree.kind(current.suite_dir)
+    folders = [current.rulesets_dir]
+    if suite_kind == "dir":
+        folders += [current.suite_dir, *current.entity_dirs.values()]
+    try:
+        for folder in sorted({current.suite_dir, *folders}):
+            kind = tree.kind(folder) if folder != current.suite_dir else suite_kind
+            digest.update(f"folder\0{folder}\0{kind}\0".encode())
+            if kind == "dir" and folder in folders:
+                for path, file_id in sorted(tree.file_ids(folder).items()):
+                    digest.update(f"{path}\0{file_id}\0".encode())
+    except (OSError, ValueError):
+        return None
+    return digest.hexdigest()
+
+
+@dataclass
+class Verdict:
+    """Every diagnostic of a tree's catalog (sorted), and whether it was remembered."""
+
+    label: str
+    diagnostics: list[Diagnostic]
+    remembered: bool = False
+    loaded: LoadResult | None = None  # the catalog, when this run loaded it
+
+
+def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> Verdict:
+    """The diagnostics of the catalog of a tree, as `load_tree` gives them: the remembered
+    verdict when nothing it depends on changed, else a full load and check (through `cache`,
+    default the tree's own; none with `use_cache=False`)."""
+    if cache is None:
+        cache = cache_for(tree, enabled=use_cache)
+    before = catalog_key(tree) if cache.store is not None else None
+    if before is not None:
+        known = _recall(cache, before)
+        if known is not None:
+            cache.flush()  # the blob ids hashed again (a file touched, not changed)
+            return Verdict(tree.label, known, remembered=True)
+    from catalogctl.catalog.loader import load_tree  # a remembered verdict imports no model
+
+    loaded = load_tree(tree, cache)
+    if before is not None and catalog_key(tree) == before:
+        cache.remember(before, Examined(loaded.diagnostics))
+        cache.flush()
+    return Verdict(tree.label, loaded.diagnostics, loaded=loaded)
+
+
+def _recall(cache: DocumentCache, key: str) -> list[Diagnostic] | None:
+    assert cache.store is not None
+    payload = cache.store.get(key)
+    decoded = decode(payload) if payload is not None else None
+    cache.store.close()
+    if decoded is None or decoded[1] is not None:
+        return None
+    return sorted(decoded[0])
