@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from catalogctl.catalog import layout
 from catalogctl.catalog.cache import Examined, cache_for, decode, sources_digest
+from catalogctl.io.tree import WorkingTree
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:
@@ -37,6 +38,12 @@ _VERDICT_SOURCES = ("model", "catalog", "io/tree.py", "io/yamlio.py", "io/yamlbu
 def catalog_key(tree: Tree) -> str | None:
     """The key of the verdict on a tree's catalog; None when a file cannot be read (its
     diagnostic is then the loader's to give)."""
+    found = _manifest(tree)
+    return None if found is None else found[0]
+
+
+def _manifest(tree: Tree) -> tuple[str, dict[str, str]] | None:
+    """The key, and the file id of every entry it covers."""
     current = layout.current()
     digest = hashlib.sha256()
     for part in (b"catalogctl-verdict/1", __version__.encode(), sources_digest(_VERDICT_SOURCES).encode()):
@@ -45,6 +52,7 @@ def catalog_key(tree: Tree) -> str | None:
     folders = [current.rulesets_dir]
     if suite_kind == "dir":
         folders += [current.suite_dir, *current.entity_dirs.values()]
+    ids: dict[str, str] = {}
     try:
         for folder in sorted({current.suite_dir, *folders}):
             kind = tree.kind(folder) if folder != current.suite_dir else suite_kind
@@ -52,9 +60,22 @@ def catalog_key(tree: Tree) -> str | None:
             if kind == "dir" and folder in folders:
                 for path, file_id in sorted(tree.file_ids(folder).items()):
                     digest.update(f"{path}\0{file_id}\0".encode())
+                    ids[path] = file_id
     except (OSError, ValueError):
         return None
-    return digest.hexdigest()
+    return digest.hexdigest(), ids
+
+
+def _saw_keyed_content(tree: Tree, ids: dict[str, str], key: str) -> bool:
+    """Whether a load read exactly what `key` covers: the folders hold it still, and every
+    file read had the blob id the key has for it (a file edited and put back meanwhile did
+    not)."""
+    after = _manifest(tree)
+    if after is None or after[0] != key:
+        return False
+    if not isinstance(tree, WorkingTree):
+        return True  # a git tree does not change
+    return all(ids.get(path, "").endswith(f":{blob}") for path, blob in tree.served_ids().items())
 
 
 @dataclass
@@ -73,7 +94,8 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     default the tree's own; none with `use_cache=False`)."""
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
-    before = catalog_key(tree) if cache.store is not None else None
+    manifest = _manifest(tree) if cache.store is not None else None
+    before = None if manifest is None else manifest[0]
     if before is not None:
         known = _recall(cache, before)
         if known is not None:
@@ -82,7 +104,7 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     from catalogctl.catalog.loader import load_tree  # a remembered verdict imports no model
 
     loaded = load_tree(tree, cache)
-    if before is not None and catalog_key(tree) == before:
+    if manifest is not None and _saw_keyed_content(tree, manifest[1], manifest[0]):
         cache.remember(before, Examined(loaded.diagnostics))
         cache.flush()
     return Verdict(tree.label, loaded.diagnostics, loaded=loaded)

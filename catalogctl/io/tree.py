@@ -77,6 +77,7 @@ class WorkingTree:
         # Within one run each file is hashed once: its blob id, by path and stat.
         self._blobs: dict[str, tuple[tuple[int, ...], str]] = {}
         self._hashed: dict[str, tuple[tuple[int, ...], str]] = {}  # hashed by this run
+        self._served: dict[str, str] = {}  # path -> blob id of what `read` returned last
         self._settled: set[tuple[int, ...]] = set()  # stamps of files changed well before hashing
         self._safe_folders: set[Path] = {self.root}  # folders resolving to themselves, in the root
 
@@ -146,7 +147,13 @@ class WorkingTree:
             if real != folder or not real.is_relative_to(self.root):
                 raise UnsafePath(f"{path} resolves through a symlink; not read")
             self._safe_folders.add(folder)
-        return self._read(path, local)
+        data = self._read(path, local)
+        self._served[path] = self._blobs[path][1]
+        return data
+
+    def served_ids(self) -> dict[str, str]:
+        """The blob id of what `read` last returned for each path read."""
+        return dict(self._served)
 
     def _read(self, path: str, local: Path) -> bytes:
         # O_NOFOLLOW refuses a file that is a symlink; its folders were checked once each.

@@ -100,7 +100,8 @@ def test_a_failed_check_names_its_code_and_exits_with_it(catalog_dir: Path, monk
 
 def test_an_invalid_document_lists_its_diagnostics(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     problem = error("yaml-syntax", "did not find expected ','", "x.yaml", 2, 1)
-    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(CatalogInvalid("x.yaml is not valid YAML", [problem])))
+    invalid = CatalogInvalid("x.yaml is not valid YAML", [problem])
+    monkeypatch.setattr("catalogctl.api.validate_catalog", raising(invalid))
     done = invoke("validate", str(catalog_dir))
     assert done.exit_code == 1
     assert (
