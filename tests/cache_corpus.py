@@ -45,3 +45,17 @@ def checking_load(real: Load, folders: Callable[[], Path]) -> Load:
         return result
 
     return load
+
+
+def checking_verdict(real: Callable[..., Any]) -> Callable[..., Any]:
+    """`verdict.check_tree` that checks every remembered verdict against a load from scratch:
+    so every test that validates twice is a case of "a remembered verdict is the verdict"."""
+
+    def check(tree: Any, *args: Any, **kwargs: Any) -> Any:
+        found = real(tree, *args, **kwargs)
+        if found.remembered:
+            fresh = loader.load_tree(tree, DocumentCache(None))
+            assert found.diagnostics == fresh.diagnostics, "a remembered verdict differs from the catalog's"
+        return found
+
+    return check

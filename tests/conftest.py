@@ -12,8 +12,9 @@ import pygit2
 import pytest
 from hypothesis import settings
 
+from catalogctl.catalog import verdict
 from catalogctl.catalog.loader import _Loader
-from tests.cache_corpus import checking_load
+from tests.cache_corpus import checking_load, checking_verdict
 from tests.helpers import commit_all, copy_catalog, git, init_repo
 
 # Property tests draw the same examples on every run (and in CI): a failure always reproduces.
@@ -82,6 +83,7 @@ def cache_never_changes_a_verdict(tmp_path_factory: pytest.TempPathFactory, monk
     """Every catalog a test loads is also loaded uncached, cold and warm, and compared
     (`tests.cache_corpus`)."""
     monkeypatch.setattr(_Loader, "load", checking_load(_Loader.load, lambda: tmp_path_factory.mktemp("cache")))
+    monkeypatch.setattr(verdict, "check_tree", checking_verdict(verdict.check_tree))
 
 
 @pytest.fixture

@@ -66,7 +66,7 @@ def _manifest(tree: Tree) -> tuple[str, dict[str, str]] | None:
     return digest.hexdigest(), ids
 
 
-def _saw_keyed_content(tree: Tree, ids: dict[str, str], key: str) -> bool:
+def _saw_keyed_content(tree: Tree, key: str, ids: dict[str, str]) -> bool:
     """Whether a load read exactly what `key` covers: the folders hold it still, and every
     file read had the blob id the key has for it (a file edited and put back meanwhile did
     not)."""
@@ -95,17 +95,16 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
     manifest = _manifest(tree) if cache.store is not None else None
-    before = None if manifest is None else manifest[0]
-    if before is not None:
-        known = _recall(cache, before)
+    if manifest is not None:
+        known = _recall(cache, manifest[0])
         if known is not None:
             cache.flush()  # the blob ids hashed again (a file touched, not changed)
             return Verdict(tree.label, known, remembered=True)
     from catalogctl.catalog.loader import load_tree  # a remembered verdict imports no model
 
     loaded = load_tree(tree, cache)
-    if manifest is not None and _saw_keyed_content(tree, manifest[1], manifest[0]):
-        cache.remember(before, Examined(loaded.diagnostics))
+    if manifest is not None and _saw_keyed_content(tree, *manifest):
+        cache.remember(manifest[0], Examined(loaded.diagnostics))
         cache.flush()
     return Verdict(tree.label, loaded.diagnostics, loaded=loaded)
 
