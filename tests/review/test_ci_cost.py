@@ -1,0 +1,48 @@
+"""`ci` costs what the pull request touches: the head's verdict is remembered, and the whole
+catalogs are loaded only when a policy rule needs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalogctl.catalog import loader
+from tests.helpers import replace_in
+from tests.review_repo import GSM8K, gate
+
+
+def _count_whole_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    loads: list[str] = []
+    for name in ("load_tree", "load_documents"):
+        real = getattr(loader, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            loads.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(loader, name, counted)
+    return loads
+
+
+def test_a_second_gate_on_a_contract_change_loads_no_whole_catalog(
+    frozen: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replace_in(frozen, GSM8K, "max_new_tokens: 256", "max_new_tokens: 512")
+    first = gate(frozen, "-f", "json").stdout
+    loads = _count_whole_loads(monkeypatch)
+    assert gate(frozen, "-f", "json").stdout == first
+    assert loads == []  # the head's verdict is remembered; no rule needed a whole catalog
+    assert "contract-change-next-freeze" in first
+
+
+def test_a_removal_a_frozen_cohort_uses_still_loads_both_sides(frozen: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
+    first = gate(frozen, code=1).stdout
+    loads = _count_whole_loads(monkeypatch)
+    second = gate(frozen, code=1).stdout
+    assert second == first
+    assert "frozen-reference-removed" in second
+    # the head's whole catalog (load_tree, through load_documents), and the base's documents
+    assert sorted(loads) == ["load_documents", "load_documents", "load_tree"]
