@@ -15,6 +15,7 @@ limits, which every YAML the tool reads passes through.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,11 +172,20 @@ def _plain_tag(text: str) -> str:
     return tag
 
 
+_SHARED_MAX = 48  # ids, metric keys, enum values: the strings thousands of documents repeat
+
+
+def _shared(text: str) -> str:
+    """One string object for each short text: a catalog of thousands of files repeats the same
+    ids and keys, which the validated models keep (9 MB of a 5,000-benchmark catalog)."""
+    return sys.intern(text) if len(text) <= _SHARED_MAX else text
+
+
 def _scalar_value(event: ScalarEvent, foreign: bool) -> tuple[Any, bool]:
     """The typed value of a scalar, and whether it was a plain scalar typed as a non-string."""
     if event.style:  # quoted or block scalar: always a string
-        return event.value, False
-    text = event.value
+        return _shared(event.value), False
+    text = _shared(event.value)
     tag = _plain_tag(text)
     if tag == STR_TAG:
         if not foreign and YAML11_BOOLS.fullmatch(text):
