@@ -40,7 +40,7 @@ def test_a_crash_shows_its_traceback(catalog_dir: Path, monkeypatch: pytest.Monk
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom in the loader")
 
-    monkeypatch.setattr(api, "load_catalog", broken)
+    monkeypatch.setattr(api, "validate_catalog", broken)
     # Whatever exit code a crash maps to, a test that expects a finding (1) must not pass.
     with pytest.raises(AssertionError) as failed:
         run_cli("validate", catalog_dir, code=1)
