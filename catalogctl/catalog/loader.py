@@ -41,6 +41,7 @@ class _Loader:
         self.catalog = Catalog(label=tree.label)
         self.diagnostics: list[Diagnostic] = []
         self.blob_ids: dict[str, str] = {}  # path -> git blob id, where the tree gives it for free
+        self.read_blobs: dict[str, str] = {}  # path -> git blob id of the bytes examined
 
     def read(self, path: str) -> bytes | None:
         try:
@@ -60,7 +61,9 @@ class _Loader:
         data = None if blob is not None else self.read(path)
         if blob is None and data is None:
             return None
-        key = self.cache.key(kind, path, blob or blob_id(data or b""))
+        blob = blob or blob_id(data or b"")
+        self.read_blobs[path] = blob
+        key = self.cache.key(kind, path, blob)
         found = self.cache.recall(key)
         if found is None:
             data = data if data is not None else self.read(path)
@@ -164,7 +167,12 @@ class _Loader:
         target[stem] = examined.value
         self.catalog.invalid.discard((kind, stem))
         self.catalog.locations[(kind, stem)] = Location(examined.document)
-        examined.document.release()  # validated: only the text is kept, for positions
+        # Validated: neither data nor text is kept; positions read the file again (checked to be
+        # the same bytes). A ruleset keeps its text: `freeze` and the policy compare it as written.
+        if kind == "ruleset":
+            examined.document.release()
+        else:
+            examined.document.release(self.tree.read, self.read_blobs[path])
 
     def target(self, kind: str) -> dict[str, Any]:
         tables: dict[str, dict[str, Any]] = {

@@ -22,7 +22,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.representer import SafeRepresenter
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
-from catalogctl.errors import CatalogError
+from catalogctl.errors import CatalogError, EnvironmentProblem
 from catalogctl.io.tree import blob_id
 from catalogctl.io.yamlbuild import (
     MAX_DEPTH,
@@ -96,17 +96,34 @@ class Document:
     """One parsed YAML file: its text, its plain data, and its positions on demand.
 
     A loader may `release()` the data once it has validated it: a large catalog then keeps only
-    the text of each file, and the data comes back (parsed again) only if someone asks.
+    the text of each file (or not even that, when it can read the file again), and the data
+    comes back (parsed again) only if someone asks.
     """
 
-    __slots__ = ("_data", "_positions", "_shared", "path", "text")
+    __slots__ = ("_blob", "_data", "_positions", "_reread", "_shared", "_text", "path")
 
     def __init__(self, path: str, text: str, data: Any, shared: _Parse | None = None) -> None:
         self.path = path
-        self.text = text
+        self._text: str | None = text
         self._data = data
         self._positions: Positions | None = None
         self._shared = shared
+        self._reread: Callable[[str], bytes] | None = None
+        self._blob = ""
+
+    @property
+    def text(self) -> str:
+        """The file's text (read again, and checked to be the same bytes, after `release`)."""
+        if self._text is None:
+            assert self._reread is not None
+            data = self._reread(self.path)
+            if blob_id(data) != self._blob:
+                raise DocumentChanged(
+                    f"{self.path} changed while catalogctl was reading the catalog",
+                    "run the command again",
+                )
+            self._text = _decode(data)
+        return self._text
 
     @property
     def data(self) -> Any:
@@ -128,10 +145,14 @@ class Document:
             return pos.line, pos.column
         return root_mark(self.text)
 
-    def release(self) -> None:
-        """Drop the parsed data (and positions) to save memory; `data` parses again on demand."""
+    def release(self, reread: Callable[[str], bytes] | None = None, blob: str = "") -> None:
+        """Drop the parsed data (and positions) to save memory; `data` parses again on demand.
+        Given how to read a file again (by its path) and the git blob id of its bytes, the text is dropped
+        too: read again when someone asks, and refused if the bytes are no longer those."""
         self._data = _RELEASED
         self._positions = None
+        if reread is not None and blob:
+            self._text, self._reread, self._blob = None, reread, blob
 
     @property
     def positions(self) -> Positions:
@@ -151,6 +172,11 @@ class Document:
 
 
 _RELEASED: Any = object()
+
+
+class DocumentChanged(EnvironmentProblem):
+    """A file read again (for a position) no longer holds the bytes the catalog was built from."""
+
 
 # While `reusing_parses` is on: which paths to keep, and their parses by the git blob id of the bytes.
 _PARSES: ContextVar[tuple[Callable[[str], bool], dict[str, _Parse]] | None] = ContextVar(

@@ -189,3 +189,25 @@ def test_os_error_while_reading_is_a_diagnostic(catalog_dir: Path, monkeypatch: 
     assert (
         "benchmark_suite/datasets/gsm8k.yaml: error file-unreadable: cannot read the file: Input/output error" in found
     )
+
+
+def test_a_validated_file_keeps_no_text_and_reads_it_again_for_a_position(catalog_dir: Path) -> None:
+    from catalogctl.catalog.loader import load_tree
+
+    result = load_tree(WorkingTree(catalog_dir), use_cache=False)
+    where = result.catalog.locate("dataset", "mlperf_deepseek_r1", "samples")
+    assert where.document._text is None  # neither data nor text held after validation
+    assert where.position() == (11, 10)
+
+
+def test_a_file_changed_before_its_position_is_read_is_refused(catalog_dir: Path) -> None:
+    from catalogctl.catalog.loader import load_tree
+    from catalogctl.io.yamlio import DocumentChanged
+
+    result = load_tree(WorkingTree(catalog_dir), use_cache=False)
+    replace_in(catalog_dir, "benchmark_suite/datasets/mlperf_deepseek_r1.yaml", "samples: 4388", "\n\nsamples: 4388")
+    with pytest.raises(DocumentChanged) as changed:
+        result.catalog.locate("dataset", "mlperf_deepseek_r1", "samples").position()
+    path = "benchmark_suite/datasets/mlperf_deepseek_r1.yaml"
+    assert str(changed.value) == f"{path} changed while catalogctl was reading the catalog"
+    assert changed.value.exit_code == 2
