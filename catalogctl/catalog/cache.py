@@ -20,6 +20,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,31 @@ def sources_digest(names: tuple[str, ...]) -> str:
         digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+# The libraries whose behaviour or wording is part of a verdict (pydantic's messages, ruamel's
+# parser): another version, or ruamel without its C parser, is another key.
+_LIBRARIES = ("pydantic", "pydantic-core", "ruamel.yaml")
+
+
+@functools.cache
+def environment_digest() -> str:
+    """A digest of what besides catalogctl's own source decides a verdict: the Python version,
+    the versions of the libraries it validates and parses with, and which YAML parser loads."""
+    from importlib import import_module, metadata
+
+    parts = [sys.implementation.name, sys.version]
+    for name in _LIBRARIES:
+        try:
+            parts.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name} absent")
+    try:
+        import_module("_ruamel_yaml")  # ruamel.yaml's C parser: its messages differ from the Python one's
+        parts.append("C parser")
+    except ImportError:
+        parts.append("pure-Python parser")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 _TAG_TEXT = b'"$date'  # begins both tags: a payload without it holds no tagged value
@@ -146,7 +172,7 @@ class DocumentCache:
 
     def key(self, kind: str, path: str, blob: str) -> str:
         """The key of the outcome of a file (by its git blob id)."""
-        parts = (__version__, rules_digest(), kind, path, blob)
+        parts = (__version__, rules_digest(), environment_digest(), kind, path, blob)
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def recall(self, key: str) -> Examined | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from catalogctl.catalog import layout
-from catalogctl.catalog.cache import Examined, cache_for, decode, sources_digest
+from catalogctl.catalog.cache import Examined, cache_for, decode, environment_digest, sources_digest
 from catalogctl.io.tree import WorkingTree
 from catalogctl.version import __version__
 
@@ -46,8 +46,15 @@ def _manifest(tree: Tree) -> tuple[str, dict[str, str]] | None:
     """The key, and the file id of every entry it covers."""
     current = layout.current()
     digest = hashlib.sha256()
-    for part in (b"catalogctl-verdict/1", __version__.encode(), sources_digest(_VERDICT_SOURCES).encode()):
-        digest.update(part + b"\0")
+    for part in ("catalogctl-verdict/2", __version__, sources_digest(_VERDICT_SOURCES), environment_digest()):
+        digest.update(part.encode() + b"\0")
+    # What each configured folder's path passes through (a parent replaced by a link makes every
+    # file below it refused), then what the folders hold.
+    for folder in (current.suite_dir, current.rulesets_dir):
+        parts = folder.split("/")
+        for depth in range(1, len(parts)):
+            above = "/".join(parts[:depth])
+            digest.update(f"above\0{above}\0{tree.kind(above)}\0".encode())
     suite_kind = tree.kind(current.suite_dir)
     folders = [current.rulesets_dir]
     if suite_kind == "dir":

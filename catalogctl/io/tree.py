@@ -91,7 +91,7 @@ class WorkingTree:
         """What `path` is, without following a symlink."""
         try:
             return _kind_of(os.lstat(self._local(path)).st_mode)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # absent, or below a file
             return None
 
     def entries(self, folder: str) -> list[Entry]:

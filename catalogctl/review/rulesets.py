@@ -46,7 +46,7 @@ def frozen_rulesets(given: PolicyInput) -> list[Finding]:
         if not path.endswith(".yaml") or before[path] == after.get(path):
             continue
         cohort = path.rsplit("/", 1)[-1][: -len(".yaml")]
-        if path not in after:
+        if path not in after or given.head.kind(path) != "file":  # gone, or a folder or a link now
             out.append(
                 Finding(
                     severity="error",

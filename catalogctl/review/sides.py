@@ -78,13 +78,13 @@ class PolicyInput:
         return self.changed
 
     def removes_entities(self) -> bool:
-        """Whether the head lacks an entity file the base has, or changes the metric registry:
-        only then can an entity a frozen cohort uses be gone."""
+        """Whether the head lacks an entity file the base has (gone, or no longer a regular file),
+        or changes the metric registry: only then can an entity a frozen cohort uses be gone."""
         current = layout.current()
         entity_dirs = set(current.entity_dirs.values())
         for path in self.changed_files():
             if path == current.metrics_file:
                 return True
-            if path.rsplit("/", 1)[0] in entity_dirs and self.head.kind(path) is None:
+            if path.rsplit("/", 1)[0] in entity_dirs and self.head.kind(path) != "file":
                 return True
         return False

@@ -22,7 +22,7 @@ from catalogctl.io import tree as tree_module
 from catalogctl.io.cache import EntryStore
 from catalogctl.io.gitrepo import GitTree, lookup, open_repository
 from catalogctl.io.tree import WorkingTree
-from tests.helpers import replace_in
+from tests.helpers import copy_catalog, replace_in
 
 DATASET = "benchmark_suite/datasets/gsm8k.yaml"
 MODEL = "benchmark_suite/models/gpt-oss-120b.yaml"
@@ -265,3 +265,37 @@ def test_a_damaged_stamp_is_ignored(catalog_repo: Path, monkeypatch: pytest.Monk
     assert found.remembered
     assert found.diagnostics == expected
     assert reads == [DATASET]  # the one row that does not verify: hashed again
+
+
+def test_a_folder_moved_behind_a_symlink_is_checked_again(tmp_path: Path) -> None:
+    """The configured catalog folder's parent becomes a link: every file is then refused."""
+    from catalogctl.api import validate_catalog
+
+    root = tmp_path / "repo"
+    copy_catalog(root / "sub")
+    (root / "catalogctl.toml").write_text('catalog = "sub/benchmark_suite"\n', encoding="utf-8")
+    (root / ".git").mkdir()
+    assert not validate_catalog(root).remembered
+    assert validate_catalog(root).remembered
+    (root / "sub").rename(tmp_path / "elsewhere")
+    (root / "sub").symlink_to(tmp_path / "elsewhere")
+    found = validate_catalog(root)
+    assert not found.remembered
+    assert found.diagnostics == validate_catalog(root, use_cache=False).diagnostics
+    assert any(d.code == "file-symlink" for d in found.diagnostics)
+
+
+def test_another_yaml_parser_is_not_the_same_verdict(catalog_repo: Path, tmp_path: Path) -> None:
+    """Without ruamel's C parser (a machine where it did not build) messages differ: a verdict
+    found with one parser is not given for the other."""
+    (catalog_repo / "benchmark_suite/models/broken.yaml").write_text("a: [x\nb: {\n", encoding="utf-8")
+    no_c = tmp_path / "no-c-parser"
+    no_c.mkdir()
+    (no_c / "_ruamel_yaml.py").write_text("raise ImportError('no C parser here')\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "catalogctl", "validate", "--format", "json", str(catalog_repo)]
+    with_c = subprocess.run(argv, capture_output=True, check=False, timeout=120)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(no_c), *sys.path])}
+    fresh = subprocess.run([*argv, "--no-cache"], capture_output=True, check=False, timeout=120, env=env)
+    without_c = subprocess.run(argv, capture_output=True, check=False, timeout=120, env=env)
+    assert with_c.stdout != fresh.stdout  # the parsers do word it differently
+    assert without_c.stdout == fresh.stdout

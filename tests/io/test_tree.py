@@ -52,3 +52,11 @@ def test_a_symlinked_file_or_folder_is_never_read(tmp_path: Path) -> None:
             tree.read(path)
     with pytest.raises(FileNotFoundError):
         tree.read("d/missing.yaml")
+
+
+def test_a_path_under_a_regular_file_is_absent(tmp_path: Path) -> None:
+    (tmp_path / "models").write_text("not a folder\n", encoding="utf-8")
+    tree = WorkingTree(tmp_path)
+    assert tree.kind("models/x.yaml") is None
+    assert tree.entries("models") == []
+    assert tree.file_ids("models") == {}

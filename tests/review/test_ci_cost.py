@@ -10,7 +10,7 @@ import pytest
 
 from catalogctl.catalog import loader
 from tests.helpers import replace_in
-from tests.review_repo import GSM8K, gate
+from tests.review_repo import GSM8K, RULESET, gate
 
 
 def _count_whole_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -46,3 +46,37 @@ def test_a_removal_a_frozen_cohort_uses_still_loads_both_sides(frozen: Path, mon
     assert "frozen-reference-removed" in second
     # the head's whole catalog (load_tree, through load_documents), and the base's documents
     assert sorted(loads) == ["load_documents", "load_documents", "load_tree"]
+
+
+@pytest.mark.parametrize("replacement", ["folder", "symlink"])
+def test_a_frozen_benchmark_replaced_by_what_is_no_file_is_a_removal(frozen: Path, replacement: str) -> None:
+    path = frozen / GSM8K
+    text = path.read_text(encoding="utf-8")
+    path.unlink()
+    if replacement == "folder":
+        path.mkdir()
+        (path / "README").write_text("x\n", encoding="utf-8")
+    else:
+        (frozen / "gsm8k.yaml").write_text(text, encoding="utf-8")
+        path.symlink_to(frozen / "gsm8k.yaml")
+    done = gate(frozen, code=1)
+    assert "frozen-reference-removed" in done.stdout
+
+
+def test_a_frozen_ruleset_replaced_by_a_folder_is_a_deletion(frozen: Path) -> None:
+    path = frozen / RULESET
+    path.unlink()
+    path.mkdir()
+    (path / "README").write_text("x\n", encoding="utf-8")
+    done = gate(frozen, code=1)
+    assert "ruleset-deleted" in done.stdout
+
+
+def test_an_entity_folder_replaced_by_a_file_is_findings_not_a_crash(frozen: Path) -> None:
+    folder = frozen / "benchmark_suite/models"
+    for child in folder.iterdir():
+        child.unlink()
+    folder.rmdir()
+    folder.write_text("not a folder\n", encoding="utf-8")
+    done = gate(frozen, code=1)
+    assert "frozen-reference-removed" in done.stdout
