@@ -30,6 +30,7 @@ _WHY_NOT = {
     "ruleset-deleted": "a published cohort's ruleset is never removed",
     "frozen-reference-removed": "a frozen cohort with a seed set still valid uses what was removed",
     "accepted-invalid": "the file that accepts findings must itself be valid",
+    "layout-changed": "the gate cannot tell what a move of the catalog's folders removes",
 }
 _NEW_RULESET = "a new ruleset must be exactly what `catalogctl freeze` writes"
 _UNFREEZABLE = "a head that does not validate cannot be frozen"

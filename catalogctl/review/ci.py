@@ -22,7 +22,9 @@ from catalogctl.review.findings import order
 if TYPE_CHECKING:
     from catalogctl.catalog.cache import DocumentCache
     from catalogctl.catalog.index import LoadResult
+    from catalogctl.diff.trees import DiffReport
     from catalogctl.io.tree import Tree
+    from catalogctl.model.config import Config
 
 
 @dataclass
@@ -45,10 +47,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files, open_tree
     from catalogctl.catalog.verdict import check_tree
-    from catalogctl.diff.trees import DiffReport, diff_trees
-    from catalogctl.errors import CatalogInvalid
     from catalogctl.review.accepted import apply_accepted, read_accepted
-    from catalogctl.review.findings import from_diagnostic, subject_fingerprint
+    from catalogctl.review.findings import from_diagnostic
     from catalogctl.review.policy import PolicyInput, check_policy
 
     today = request.today or dt.datetime.now(dt.UTC).date()
@@ -57,7 +57,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     # The head's calendar (a change to it is reviewed like any other); the codes never accepted
     # are the base's too: a pull request cannot drop a code from the list and accept it at once.
     calendar = Calendar(config.calendar)
-    never = frozenset(config.never_accept) | frozenset(config_in_tree(base).config.never_accept)
+    base_config = config_in_tree(base).config
+    never = frozenset(config.never_accept) | frozenset(base_config.never_accept)
     head = open_tree(path, request.head)
     # One cache for both sides: a file the base holds unchanged is checked once, for the head.
     # The head's verdict is remembered by its files' ids (`catalog.verdict`); the whole catalogs
@@ -81,22 +82,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
             if d.severity.value == "error" or d.path in changed  # warnings only where the PR edits
         ]
     )
-    diff: DiffReport | None = None
-    try:
-        if not base_empty:
-            diff = diff_trees(base, head, request.base, request.head or "working tree")
-    except CatalogInvalid as exc:
-        if not has_errors(verdict.diagnostics):
-            findings.append(
-                Finding(
-                    severity="warning",
-                    code="base-invalid",
-                    message=f"{exc}: contract changes were not classified",
-                    fingerprint=subject_fingerprint("base-invalid", request.base),
-                )
-            )
-        else:
-            notes.append("the head does not validate: contract changes were not classified")
+    findings += _moved_folders(base_config, config)
+    diff = None if base_empty else _diff(base, head, request, has_errors(verdict.diagnostics), findings, notes)
     if head.kind(layout.current().suite_dir) is not None:
         given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed)
         findings += check_policy(given)
@@ -116,6 +103,58 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     )
     unaccepted = [f for f in findings if f.status in ("open", "expired")]
     return result, unaccepted
+
+
+def _diff(
+    base: Tree, head: Tree, request: ReviewRequest, head_invalid: bool, findings: list[Finding], notes: list[str]
+) -> DiffReport | None:
+    """The semantic diff between the sides; None (and a finding or a note) when the base or the
+    head does not validate."""
+    from catalogctl.diff.trees import diff_trees
+    from catalogctl.errors import CatalogInvalid
+    from catalogctl.review.findings import subject_fingerprint
+
+    try:
+        return diff_trees(base, head, request.base, request.head or "working tree")
+    except CatalogInvalid as exc:
+        if not head_invalid:
+            findings.append(
+                Finding(
+                    severity="warning",
+                    code="base-invalid",
+                    message=f"{exc}: contract changes were not classified",
+                    fingerprint=subject_fingerprint("base-invalid", request.base),
+                )
+            )
+        else:
+            notes.append("the head does not validate: contract changes were not classified")
+    return None
+
+
+def _moved_folders(base: Config, head: Config) -> list[Finding]:
+    """A pull request that moves the catalog or rulesets folder: both sides are read with the
+    head's folders, where the base would look empty (and every frozen thing new)."""
+    from catalogctl.review.findings import subject_fingerprint
+
+    out: list[Finding] = []
+    for what, before, after, key in (
+        ("catalog", base.catalog, head.catalog, "catalog"),
+        ("rulesets", base.rulesets, head.rulesets, "rulesets"),
+    ):
+        if before == after:
+            continue
+        out.append(
+            Finding(
+                severity="error",
+                code="layout-changed",
+                message=f"the pull request moves the {what} folder from {before} to {after}: the gate compares "
+                "both sides folder by folder and cannot review a move",
+                hint=f"move it in a pull request that changes nothing else (`{key}` in the configuration), "
+                "merged by a maintainer past the gate",
+                fingerprint=subject_fingerprint("layout-changed", what, before, after),
+            )
+        )
+    return out
 
 
 def _stale_note(stale: list[str]) -> list[str]:

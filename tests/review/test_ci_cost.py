@@ -3,6 +3,7 @@ catalogs are loaded only when a policy rule needs them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +81,18 @@ def test_an_entity_folder_replaced_by_a_file_is_findings_not_a_crash(frozen: Pat
     folder.write_text("not a folder\n", encoding="utf-8")
     done = gate(frozen, code=1)
     assert "frozen-reference-removed" in done.stdout
+
+
+def test_moving_the_catalog_folder_is_an_error_the_gate_cannot_accept(frozen: Path) -> None:
+    """Read with the head's folders, the base looked empty: a pull request that moved the catalog
+    and deleted a frozen benchmark on the way passed the gate."""
+    (frozen / "benchmark_suite").rename(frozen / "suite2")
+    (frozen / "suite2/benchmarks/gsm8k.yaml").unlink()
+    (frozen / "catalogctl.toml").write_text('catalog = "suite2"\n', encoding="utf-8")
+    done = gate(frozen, "-f", "json", code=1)
+    moved = [f for f in json.loads(done.stdout)["findings"] if f["code"] == "layout-changed"]
+    assert [(f["severity"], f["status"]) for f in moved] == [("error", "open")]
+    assert moved[0]["message"] == (
+        "the pull request moves the catalog folder from benchmark_suite to suite2: the gate compares "
+        "both sides folder by folder and cannot review a move"
+    )
