@@ -16,6 +16,9 @@ one run on one machine:
   ci --base T1             catalogctl ci --base bench-v1, the cache off (the same 10 changed)
   ci --base T1, cold       the same with the cache on, emptied first
   ci --base T1, warm       the same again: the cache holds both sides
+  ci --base T1, new head   the cache warm, one more benchmark edited before each run (a new
+                           push: the head's verdict is new, the other files are cached)
+  validate, one edited     validate with the cache warm after one more edit (a pre-commit run)
   validate, cold           validate with the cache on, emptied first (it writes every entry)
   validate, warm           validate again: every file from the cache
   check-jsonschema         the committed benchmark schema over benchmarks/*.yaml
@@ -30,7 +33,9 @@ Targets (issue "The PR gate costs what the pull request changed"): ci --base (wa
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -54,6 +59,20 @@ def _empty_cache(root: Path) -> Callable[[], None]:
     return empty
 
 
+def _edit_one(root: Path) -> Callable[[], None]:
+    """Before each run, one benchmark's title set to a new text: a head no run has checked."""
+    benchmarks = sorted((root / SUITE_DIR / "benchmarks").glob("*.yaml"))
+    path = benchmarks[len(benchmarks) // 3]
+    original = path.read_text(encoding="utf-8")
+    counter = itertools.count(1)
+
+    def edit() -> None:
+        text = re.sub(r"^title: .*$", f"title: Edited {next(counter)}", original, count=1, flags=re.MULTILINE)
+        path.write_text(text, encoding="utf-8")
+
+    return edit
+
+
 def _nothing() -> None:
     return None
 
@@ -72,6 +91,7 @@ def _series(root: Path, shipped: Path) -> Series:
     benchmarks = sorted(str(p) for p in (root / SUITE_DIR / "benchmarks").glob("*.yaml"))
     jsonschema = str(Path(python).parent / "check-jsonschema")
     empty = _empty_cache(root)
+    edit = _edit_one(root)
     return {
         "parse floor": ([python, "-c", PARSE_ONLY, str(root / SUITE_DIR)], _nothing, {0}, False),
         "validate": ([*cli, "validate", str(root)], _nothing, {0, 1}, False),
@@ -80,6 +100,8 @@ def _series(root: Path, shipped: Path) -> Series:
         "ci --base T1": ([*cli, "ci", "--base", OLD, "-C", str(root)], _nothing, {0, 1}, False),
         "ci --base T1, cold": ([*cli, "ci", "--base", OLD, "-C", str(root)], empty, {0, 1}, True),
         "ci --base T1, warm": ([*cli, "ci", "--base", OLD, "-C", str(root)], _nothing, {0, 1}, True),
+        "ci --base T1, new head": ([*cli, "ci", "--base", OLD, "-C", str(root)], edit, {0, 1}, True),
+        "validate, one edited": ([*cli, "validate", str(root)], edit, {0, 1}, True),
         "validate, cold": ([*cli, "validate", str(root)], empty, {0, 1}, True),
         "validate, warm": ([*cli, "validate", str(root)], _nothing, {0, 1}, True),
         "check-jsonschema": ([jsonschema, "--schemafile", schema, *benchmarks], _nothing, {0}, False),
@@ -143,6 +165,8 @@ def _report(
         "ci_vs_validate": ratio("ci --base T1", "validate"),
         "ci_cold_vs_validate": ratio("ci --base T1, cold", "validate"),
         "ci_warm_vs_validate": ratio("ci --base T1, warm", "validate"),
+        "ci_new_head_vs_validate": ratio("ci --base T1, new head", "validate"),
+        "validate_one_edited_vs_parse": ratio("validate, one edited", "parse floor"),
         "check_jsonschema_vs_validate": ratio("check-jsonschema", "validate"),
         "validate_cold_vs_parse": ratio("validate, cold", "parse floor"),
         "validate_warm_vs_parse": ratio("validate, warm", "parse floor"),
@@ -175,10 +199,10 @@ def table(result: dict[str, Any]) -> str:
         f"N={result['n']} benchmarks ({result['files']} files), {len(result['changed_files'])} files changed "
         f"between {OLD} and {NEW}; median of {result['repeat']}; Python {result['python']}",
         "",
-        f"{'command':<22} {'median s':>9} {'peak RSS MB':>12}",
+        f"{'command':<24} {'median s':>9} {'peak RSS MB':>12}",
     ]
     for name, median in result["median_s"].items():
-        lines.append(f"{name:<22} {median:9.3f} {result['peak_rss_mb'][name]:12.1f}")
+        lines.append(f"{name:<24} {median:9.3f} {result['peak_rss_mb'][name]:12.1f}")
     lines += ["", "ratios:"]
     lines += [f"  {k:<30} {v:.3f}" for k, v in result["ratio"].items() if v is not None]
     lines += ["", "targets:"]
