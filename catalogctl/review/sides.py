@@ -85,6 +85,13 @@ class PolicyInput:
         for path in self.changed_files():
             if path == current.metrics_file:
                 return True
-            if path.rsplit("/", 1)[0] in entity_dirs and self.head.kind(path) != "file":
+            if path.rsplit("/", 1)[0] in entity_dirs and not self._regular_file(path):
                 return True
         return False
+
+    def _regular_file(self, path: str) -> bool:
+        """Whether the head holds `path` as a regular file in real folders (the loader reads
+        nothing through a link: a folder replaced by one removes what it held)."""
+        parts = path.split("/")
+        folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))
+        return all(self.head.kind(f) == "dir" for f in folders) and self.head.kind(path) == "file"

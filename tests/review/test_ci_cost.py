@@ -96,3 +96,11 @@ def test_moving_the_catalog_folder_is_an_error_the_gate_cannot_accept(frozen: Pa
         "the pull request moves the catalog folder from benchmark_suite to suite2: the gate compares "
         "both sides folder by folder and cannot review a move"
     )
+
+
+def test_an_entity_folder_replaced_by_a_symlink_removes_what_it_held(frozen: Path) -> None:
+    folder = frozen / "benchmark_suite/benchmarks"
+    folder.rename(frozen / ".benchmarks-elsewhere")
+    folder.symlink_to(frozen / ".benchmarks-elsewhere")
+    done = gate(frozen, code=1)
+    assert done.stdout.count("frozen-reference-removed") == 2  # gsm8k and deepseek-r1
