@@ -78,6 +78,7 @@ class WorkingTree:
         self._blobs: dict[str, tuple[tuple[int, ...], str]] = {}
         self._hashed: dict[str, tuple[tuple[int, ...], str]] = {}  # hashed by this run
         self._served: dict[str, str] = {}  # path -> blob id of what `read` returned last
+        self._recorded: dict[str, tuple[tuple[int, ...], str]] = {}  # as the store holds them
         self._settled: set[tuple[int, ...]] = set()  # stamps of files changed well before hashing
         self._safe_folders: set[Path] = {self.root}  # folders resolving to themselves, in the root
 
@@ -131,12 +132,20 @@ class WorkingTree:
         is unchanged, as git's index is."""
         for path, entry in known.items():
             self._blobs.setdefault(path, entry)
+            self._recorded[path] = entry
 
     def settled_ids(self) -> dict[str, tuple[tuple[int, ...], str]]:
-        """The blob ids this run hashed that a later run may trust by stat: files last changed
-        well before they were hashed. A file changed in the same clock tick as its hashing could
-        change again with the same stat ("racily clean" in git's terms): it is hashed again."""
-        return {path: entry for path, entry in self._hashed.items() if entry[0] in self._settled}
+        """The blob ids this run hashed that a later run may trust by stat, and that the store
+        does not hold yet: files last changed well before they were hashed. A file changed in
+        the same clock tick as its hashing could change again with the same stat ("racily
+        clean" in git's terms): it is hashed again."""
+        fresh = {
+            path: entry
+            for path, entry in self._hashed.items()
+            if entry[0] in self._settled and self._recorded.get(path) != entry
+        }
+        self._recorded.update(fresh)  # given once: a second flush does not write them again
+        return fresh
 
     def read(self, path: str) -> bytes:
         """Read a regular file; refuse anything that is or passes through a symlink."""
