@@ -210,7 +210,7 @@ def test_ctrl_c_of_a_process_waiting_on_the_network_exits_130(
         if process.poll() is None:
             process.kill()
             process.communicate()
-    assert (process.returncode, out) == (130, "")
+    assert (process.returncode, out) == (130, ""), err  # what it said, when it says something else
     if traceback:
         assert err.startswith("Traceback (most recent call last):\n")
         assert err.endswith("\nKeyboardInterrupt\ninterrupted\n")
