@@ -195,8 +195,15 @@ def test_ctrl_c_of_a_process_waiting_on_the_network_exits_130(
     env = {**os.environ, "GITHUB_API_URL": url, "GITHUB_TOKEN": "t0ken"}
     if traceback:
         env["CATALOGCTL_TRACEBACK"] = "1"
+    # Ctrl-C as a terminal delivers it: to a process that has Python's own handler, which a
+    # process started in the background by a shell without job control (SIGINT ignored) lacks.
+    interruptible = (
+        "import runpy, signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "runpy.run_module('catalogctl', run_name='__main__', alter_sys=True)\n"
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "catalogctl", "comment", "--repo", "o/r", "--pr", "7", "--body", str(body)],
+        [sys.executable, "-c", interruptible, "comment", "--repo", "o/r", "--pr", "7", "--body", str(body)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
