@@ -2,13 +2,15 @@
 
 The diagnostics `load_tree` gives (single-file and cross-document) are a function of the tool
 (its version and the source of the modules that decide them: models, catalog checks, readers),
-the layout, and what the catalog's folders hold: the kind of each folder, and the name, kind
-and content id (the git blob id) of every entry in them. `check_tree` keys the diagnostics by
-the SHA-256 of all of these. When a run already checked exactly these inputs, the stored
-diagnostics are the verdict: no document is read, parsed or built. Otherwise the catalog is
-loaded through the document cache and every cross-document check runs; the verdict is stored
-only if the folders still hold what they held before the load (a file edited meanwhile is not
-filed under the old content).
+of its environment (Python, the pydantic and ruamel versions, which YAML parser loads), of the
+layout and what each configured folder's path passes through, and of what the catalog's
+folders hold: the kind of each folder, and the name, kind, mode and content id (the git blob
+id) of every entry in them. `check_tree` keys the diagnostics by the SHA-256 of all of these.
+When a run already checked exactly these inputs, the stored diagnostics are the verdict: no
+document is read, parsed or built. Otherwise the catalog is loaded through the document cache
+and every cross-document check runs; the verdict is stored only if every file the load read
+had the blob id the key covers and the folders still hold what the key covers (a file edited
+meanwhile, even if put back, is not filed under the old content).
 
 A stored verdict is an entry of the document cache (same store, same checksums): one that is
 torn, corrupt or foreign reads as absent and the catalog is checked again.
@@ -32,7 +34,16 @@ if TYPE_CHECKING:
     from catalogctl.io.tree import Tree
 
 # Everything the whole verdict depends on: the single-file rules and the cross-document ones.
-_VERDICT_SOURCES = ("model", "catalog", "io/tree.py", "io/yamlio.py", "io/yamlbuild.py", "errors.py", "words.py")
+_VERDICT_SOURCES = (
+    "model",
+    "catalog",
+    "io/tree.py",
+    "io/gitrepo.py",  # how a ref's tree is listed and read
+    "io/yamlio.py",
+    "io/yamlbuild.py",
+    "errors.py",
+    "words.py",
+)
 
 
 def catalog_key(tree: Tree) -> str | None:
@@ -48,19 +59,19 @@ def _manifest(tree: Tree) -> tuple[str, dict[str, str]] | None:
     digest = hashlib.sha256()
     for part in ("catalogctl-verdict/2", __version__, sources_digest(_VERDICT_SOURCES), environment_digest()):
         digest.update(part.encode() + b"\0")
-    # What each configured folder's path passes through (a parent replaced by a link makes every
-    # file below it refused), then what the folders hold.
-    for folder in (current.suite_dir, current.rulesets_dir):
-        parts = folder.split("/")
-        for depth in range(1, len(parts)):
-            above = "/".join(parts[:depth])
-            digest.update(f"above\0{above}\0{tree.kind(above)}\0".encode())
-    suite_kind = tree.kind(current.suite_dir)
-    folders = [current.rulesets_dir]
-    if suite_kind == "dir":
-        folders += [current.suite_dir, *current.entity_dirs.values()]
     ids: dict[str, str] = {}
     try:
+        # What each configured folder's path passes through (a parent replaced by a link makes
+        # every file below it refused), then what the folders hold.
+        for folder in (current.suite_dir, current.rulesets_dir):
+            parts = folder.split("/")
+            for depth in range(1, len(parts)):
+                above = "/".join(parts[:depth])
+                digest.update(f"above\0{above}\0{tree.kind(above)}\0".encode())
+        suite_kind = tree.kind(current.suite_dir)
+        folders = [current.rulesets_dir]
+        if suite_kind == "dir":
+            folders += [current.suite_dir, *current.entity_dirs.values()]
         for folder in sorted({current.suite_dir, *folders}):
             kind = tree.kind(folder) if folder != current.suite_dir else suite_kind
             digest.update(f"folder\0{folder}\0{kind}\0".encode())
