@@ -38,28 +38,53 @@ class ReviewRequest:
 
 
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
-    """Run the review; returns the result and the findings nobody accepted yet (for drafts)."""
+    """Run the review; returns the result and the findings nobody accepted yet (for drafts).
+
+    The head's configuration is the working tree's, or the head ref's with `--head`: the review
+    reads both sides with the head's folders, its calendar and its never-accepted codes."""
+    from catalogctl.catalog.config import config_for
+    from catalogctl.catalog.layout import Layout, using
+    from catalogctl.catalog.source import open_tree
+
+    base = open_tree(path, request.base)
+    base_config = _configuration(base, f"the base {request.base}")
+    head = open_tree(path, request.head)
+    config = config_for(path).config if request.head is None else _configuration(head, f"the head {request.head}")
+    with using(Layout(config.catalog, config.rulesets)):
+        return _review(request, base, head, base_config, config)
+
+
+def _configuration(tree: Tree, side: str) -> Config:
+    """The configuration a side of the review holds; one it cannot use names that side."""
+    from catalogctl.catalog.config import config_in_tree
+    from catalogctl.errors import ConfigInvalid
+
+    try:
+        return config_in_tree(tree).config
+    except ConfigInvalid as exc:
+        raise ConfigInvalid(f"the configuration at {side}: {exc}", exc.diagnostics) from None
+
+
+def _review(
+    request: ReviewRequest, base: Tree, head: Tree, base_config: Config, config: Config
+) -> tuple[ReviewResult, list[Finding]]:
     from catalogctl.catalog import layout
     from catalogctl.catalog.cache import cache_for
     from catalogctl.catalog.cohorts import Calendar
-    from catalogctl.catalog.config import config_for, config_in_tree
     from catalogctl.catalog.diagnostics import has_errors
     from catalogctl.catalog.loader import load_tree
-    from catalogctl.catalog.source import changed_files, open_tree
+    from catalogctl.catalog.source import changed_files
     from catalogctl.catalog.verdict import check_tree
     from catalogctl.review.accepted import apply_accepted, read_accepted
     from catalogctl.review.findings import from_diagnostic
     from catalogctl.review.policy import PolicyInput, check_policy
 
     today = request.today or dt.datetime.now(dt.UTC).date()
-    config = config_for(path).config
-    base = open_tree(path, request.base)
     # The head's calendar (a change to it is reviewed like any other); the codes never accepted
     # are the base's too: a pull request cannot drop a code from the list and accept it at once.
     calendar = Calendar(config.calendar)
-    base_config = config_in_tree(base).config
     never = frozenset(config.never_accept) | frozenset(base_config.never_accept)
-    head = open_tree(path, request.head)
+    moved = _moved_folders(base_config, config)
     # One cache for both sides: a file the base holds unchanged is checked once, for the head.
     # The head's verdict is remembered by its files' ids (`catalog.verdict`); the whole catalogs
     # are loaded only if a policy rule needs them. The base's own diagnostics are never
@@ -68,8 +93,8 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     verdict = check_tree(head, cache)
     head_result = verdict.loaded or functools.partial(load_tree, head, cache)
     notes: list[str] = []
-    base_empty = base.kind(layout.current().suite_dir) is None
-    if base_empty:
+    base_empty = bool(moved) or base.kind(layout.current().suite_dir) is None
+    if base_empty and not moved:
         # A consortium's first pull request adds the catalog: against nothing, all of it is new.
         notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
     base_result = _base_side(base, cache, empty=base_empty)
@@ -79,12 +104,13 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
         [
             from_diagnostic(d)
             for d in verdict.diagnostics
-            if d.severity.value == "error" or d.path in changed  # warnings only where the PR edits
+            # warnings only where the PR edits (a move, which edits every path, reported alone)
+            if d.severity.value == "error" or (d.path in changed and not moved)
         ]
     )
-    findings += _moved_folders(base_config, config)
+    findings += moved
     diff = None if base_empty else _diff(base, head, request, has_errors(verdict.diagnostics), findings, notes)
-    if head.kind(layout.current().suite_dir) is not None:
+    if head.kind(layout.current().suite_dir) is not None and not moved:
         given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed)
         findings += check_policy(given)
     accepted = read_accepted(head)

@@ -4,14 +4,15 @@ catalogs are loaded only when a policy rule needs them."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from catalogctl.catalog import loader
-from tests.helpers import replace_in
-from tests.review_repo import GSM8K, RULESET, gate
+from tests.helpers import commit_all, git, replace_in, run_cli
+from tests.review_repo import GSM8K, RULESET, TODAY, gate
 
 
 def _count_whole_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -104,3 +105,35 @@ def test_an_entity_folder_replaced_by_a_symlink_removes_what_it_held(frozen: Pat
     folder.symlink_to(frozen / ".benchmarks-elsewhere")
     done = gate(frozen, code=1)
     assert done.stdout.count("frozen-reference-removed") == 2  # gsm8k and deepseek-r1
+
+
+def test_a_head_ref_that_moves_the_catalog_is_reviewed_with_its_own_configuration(frozen: Path) -> None:
+    """`--head REF` with main checked out: the head's configuration is the ref's, not the
+    working tree's (the move, and the frozen benchmark deleted on the way, passed the gate)."""
+    shutil.copytree(frozen / "benchmark_suite", frozen / "cat")
+    (frozen / "cat/benchmarks/gsm8k.yaml").unlink()  # the old folder stays, unread
+    (frozen / "catalogctl.toml").write_text('catalog = "cat"\n', encoding="utf-8")
+    commit_all(frozen, "move the catalog")
+    git(frozen, "checkout", "-q", "main")
+    done = run_cli("ci", "--base", "main", "--head", "pr", "-C", str(frozen), "--today", TODAY, "-f", "json", code=1)
+    codes = [f["code"] for f in json.loads(done.stdout)["findings"]]
+    assert "layout-changed" in codes
+
+
+def test_a_move_is_reported_alone_not_as_a_catalog_read_as_new(frozen: Path) -> None:
+    (frozen / "benchmark_suite").rename(frozen / "suite2")
+    (frozen / "catalogctl.toml").write_text('catalog = "suite2"\n', encoding="utf-8")
+    done = json.loads(gate(frozen, "-f", "json", code=1).stdout)
+    assert [f["code"] for f in done["findings"]] == ["layout-changed"]
+    assert not any("read as an empty catalog" in note for note in done["notes"])
+
+
+def test_an_invalid_configuration_at_the_base_is_named_as_the_base(frozen: Path) -> None:
+    git(frozen, "checkout", "-q", "main")
+    (frozen / "catalogctl.toml").write_text("catalog = 3\n", encoding="utf-8")
+    commit_all(frozen, "a broken configuration")
+    git(frozen, "checkout", "-q", "pr")
+    git(frozen, "merge", "-q", "main")
+    (frozen / "catalogctl.toml").unlink()  # the pull request fixes it
+    done = run_cli("ci", "--base", "main", "-C", str(frozen), "--today", TODAY, code=2)
+    assert done.stderr.startswith("error: the configuration at the base main: catalogctl.toml")
