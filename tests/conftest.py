@@ -15,6 +15,7 @@ from hypothesis import settings
 from catalogctl.catalog import verdict
 from catalogctl.catalog.loader import _Loader
 from tests.cache_corpus import checking_load, checking_verdict
+from tests.gpgkeys import GpgHome, gpg_home
 from tests.helpers import commit_all, copy_catalog, git, init_repo
 
 # Property tests draw the same examples on every run (and in CI): a failure always reproduces.
@@ -84,6 +85,13 @@ def cache_never_changes_a_verdict(tmp_path_factory: pytest.TempPathFactory, monk
     (`tests.cache_corpus`)."""
     monkeypatch.setattr(_Loader, "load", checking_load(_Loader.load, lambda: tmp_path_factory.mktemp("cache")))
     monkeypatch.setattr(verdict, "check_tree", checking_verdict(verdict.check_tree))
+
+
+@pytest.fixture
+def gnupg(monkeypatch: pytest.MonkeyPatch) -> Iterator[GpgHome]:
+    """A GnuPG home of its own, the environment's GNUPGHOME (`tests.gpgkeys.gpg_home`)."""
+    with gpg_home(monkeypatch) as made:
+        yield made
 
 
 @pytest.fixture

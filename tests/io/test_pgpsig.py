@@ -7,14 +7,13 @@ import io
 import os
 import shutil
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from catalogctl.errors import EnvironmentProblem
 from catalogctl.io import pgpsig, sshsig
-from tests.gpgkeys import GpgHome, gpg_home
+from tests.gpgkeys import GpgHome
 from tests.io.test_sshsig import gone
 
 PAYLOAD = b"object 0123\ntype commit\ntag 2026-09-C0\ntagger T <t@example.invalid> 1788000000 +0000\n\nCohort\n"
@@ -22,19 +21,13 @@ UID = "Maintainer <m@example.org>"
 
 
 @pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[GpgHome]:
-    with gpg_home(monkeypatch) as made:
-        yield made
+def key(gnupg: GpgHome) -> str:
+    return gnupg.make_key(UID)
 
 
 @pytest.fixture
-def key(home: GpgHome) -> str:
-    return home.make_key(UID)
-
-
-@pytest.fixture
-def keyring(home: GpgHome, key: str, tmp_path: Path) -> Path:
-    return home.export(tmp_path / "keyring.gpg", key)
+def keyring(gnupg: GpgHome, key: str, tmp_path: Path) -> Path:
+    return gnupg.export(tmp_path / "keyring.gpg", key)
 
 
 def signed(payload: bytes, signature: bytes) -> sshsig.Signed:
@@ -61,8 +54,8 @@ def test_a_signature_of_other_data_is_bad(key: str, keyring: Path) -> None:
     )
 
 
-def test_a_key_not_in_the_keyring_is_unknown(home: GpgHome, keyring: Path) -> None:
-    stranger = home.make_key("Stranger <s@example.org>")
+def test_a_key_not_in_the_keyring_is_unknown(gnupg: GpgHome, keyring: Path) -> None:
+    stranger = gnupg.make_key("Stranger <s@example.org>")
     checked = pgpsig.check(signed(PAYLOAD, pgpsig.sign(PAYLOAD, stranger)), keyring)
     assert checked == pgpsig.Checked("unknown-key", None, stranger, f"no key of {keyring} made it")
 
@@ -76,8 +69,8 @@ def test_garbage_is_bad_in_gpgv_s_words(keyring: Path) -> None:
     assert pgpsig.issuer(signed(PAYLOAD, garbage)) is None
 
 
-def test_the_issuer_is_the_key_the_signature_names(home: GpgHome, key: str) -> None:
-    stranger = home.make_key("Stranger <s@example.org>")
+def test_the_issuer_is_the_key_the_signature_names(gnupg: GpgHome, key: str) -> None:
+    stranger = gnupg.make_key("Stranger <s@example.org>")
     assert pgpsig.issuer(signed(PAYLOAD, pgpsig.sign(PAYLOAD, stranger))) == stranger
 
 
@@ -88,23 +81,23 @@ def test_a_pgp_message_is_not_a_detached_signature(keyring: Path) -> None:
     assert pgpsig.check(split, keyring) == pgpsig.Checked("bad", None, None, "a PGP message, not a detached signature")
 
 
-def _armored(home: GpgHome, binary: bytes) -> bytes:
+def _armored(gnupg: GpgHome, binary: bytes) -> bytes:
     """`binary` OpenPGP packets armored, the armor labelled a signature whatever they hold."""
-    armored = home.gpg("--enarmor", stdin=binary).decode()
+    armored = gnupg.gpg("--enarmor", stdin=binary).decode()
     return armored.replace("PGP ARMORED FILE", "PGP SIGNATURE").encode()
 
 
-def test_a_signed_message_labelled_a_signature_is_bad(home: GpgHome, key: str, keyring: Path) -> None:
-    inside = home.gpg("--batch", "-s", "-u", key, stdin=b"other data\n")  # its own data, good by itself
-    checked = pgpsig.check(signed(PAYLOAD, _armored(home, inside)), keyring)
+def test_a_signed_message_labelled_a_signature_is_bad(gnupg: GpgHome, key: str, keyring: Path) -> None:
+    inside = gnupg.gpg("--batch", "-s", "-u", key, stdin=b"other data\n")  # its own data, good by itself
+    checked = pgpsig.check(signed(PAYLOAD, _armored(gnupg, inside)), keyring)
     assert checked == pgpsig.Checked(
         "bad", None, None, "the signature block is not one signature: its packet has an indeterminate length"
     )
 
 
-def test_two_signatures_in_one_block_are_bad(home: GpgHome, key: str, keyring: Path) -> None:
-    one = home.gpg("--batch", "-bs", "-u", key, stdin=PAYLOAD)
-    checked = pgpsig.check(signed(PAYLOAD, _armored(home, one + one)), keyring)
+def test_two_signatures_in_one_block_are_bad(gnupg: GpgHome, key: str, keyring: Path) -> None:
+    one = gnupg.gpg("--batch", "-bs", "-u", key, stdin=PAYLOAD)
+    checked = pgpsig.check(signed(PAYLOAD, _armored(gnupg, one + one)), keyring)
     assert checked == pgpsig.Checked(
         "bad", None, None, "the signature block is not one signature: it holds more than the one signature packet"
     )
@@ -165,19 +158,19 @@ def test_a_timeout_that_is_not_a_number_is_refused(key: str, keyring: Path, monk
         pgpsig.key_fingerprint("m@example.org")
 
 
-def test_the_user_s_own_keyring_never_decides(home: GpgHome, key: str, tmp_path: Path) -> None:
-    stranger = home.make_key("Stranger <s@example.org>")  # in the user's GNUPGHOME, ultimately trusted there
-    keyring = home.export(tmp_path / "keyring.gpg", key)
+def test_the_user_s_own_keyring_never_decides(gnupg: GpgHome, key: str, tmp_path: Path) -> None:
+    stranger = gnupg.make_key("Stranger <s@example.org>")  # in the user's GNUPGHOME, ultimately trusted there
+    keyring = gnupg.export(tmp_path / "keyring.gpg", key)
     assert shutil.which("gpgv") is not None
     assert pgpsig.check(signed(PAYLOAD, pgpsig.sign(PAYLOAD, stranger)), keyring).outcome == "unknown-key"
 
 
 @pytest.mark.parametrize("content", ["armored", "junk"])
 def test_a_keyring_gpgv_cannot_read_is_said_to_be_unreadable(
-    home: GpgHome, key: str, tmp_path: Path, content: str
+    gnupg: GpgHome, key: str, tmp_path: Path, content: str
 ) -> None:
     keyring = tmp_path / "keyring.asc"
-    keyring.write_bytes(home.gpg("--export", "--armor", key) if content == "armored" else b"not a keyring\n")
+    keyring.write_bytes(gnupg.gpg("--export", "--armor", key) if content == "armored" else b"not a keyring\n")
     with pytest.raises(EnvironmentProblem) as caught:
         pgpsig.check(signed(PAYLOAD, pgpsig.sign(PAYLOAD, key)), keyring)
     assert str(caught.value) == (
@@ -189,17 +182,17 @@ def test_a_keyring_gpgv_cannot_read_is_said_to_be_unreadable(
     )
 
 
-def _dearmor(home: GpgHome, armored: bytes) -> bytes:
-    return home.gpg("--dearmor", stdin=armored)
+def _dearmor(gnupg: GpgHome, armored: bytes) -> bytes:
+    return gnupg.gpg("--dearmor", stdin=armored)
 
 
 @pytest.mark.parametrize("extra", ["marker after", "compressed"])
 def test_a_good_signature_among_other_packets_is_refused_before_gpg_reads_it(
-    home: GpgHome, key: str, keyring: Path, extra: str
+    gnupg: GpgHome, key: str, keyring: Path, extra: str
 ) -> None:
     """gpgv finds the good signature among marker packets, or inside a compressed packet (which
     can expand without bound in gpg --list-packets): the block must be that one packet alone."""
-    binary = _dearmor(home, pgpsig.sign(PAYLOAD, key))
+    binary = _dearmor(gnupg, pgpsig.sign(PAYLOAD, key))
     marker = b"\xa8\x03PGP"  # an old-format marker packet (RFC 4880, 5.8)
     if extra == "marker after":
         block, why = binary + marker, "it holds more than the one signature packet"
@@ -208,9 +201,9 @@ def test_a_good_signature_among_other_packets_is_refused_before_gpg_reads_it(
         body = b"\x01" + compressed.compress(binary + marker * 1000) + compressed.flush()  # 1: ZIP
         block = b"\xc8" + _new_length(len(body)) + body
         why = "it holds an OpenPGP packet of type 8, not a signature"
-    checked = pgpsig.check(signed(PAYLOAD, _armored(home, block)), keyring)
+    checked = pgpsig.check(signed(PAYLOAD, _armored(gnupg, block)), keyring)
     assert checked == pgpsig.Checked("bad", None, None, f"the signature block is not one signature: {why}")
-    assert pgpsig.issuer(signed(PAYLOAD, _armored(home, block))) is None
+    assert pgpsig.issuer(signed(PAYLOAD, _armored(gnupg, block))) is None
 
 
 def _new_length(length: int) -> bytes:
@@ -231,10 +224,10 @@ def _new_length(length: int) -> bytes:
     ],
 )
 def test_weak_or_text_mode_signatures_are_bad(
-    home: GpgHome, key: str, keyring: Path, option: tuple[str, ...], why: str | None
+    gnupg: GpgHome, key: str, keyring: Path, option: tuple[str, ...], why: str | None
 ) -> None:
     """SHA-1 is open to collisions; a text-mode signature also matches the tag with CRLF lines."""
-    signature = home.gpg("--batch", "--armor", *option, "-bs", "-u", key, stdin=PAYLOAD)
+    signature = gnupg.gpg("--batch", "--armor", *option, "-bs", "-u", key, stdin=PAYLOAD)
     checked = pgpsig.check(signed(PAYLOAD, signature), keyring)
     assert checked.outcome == "bad"
     if why is not None:

@@ -4,12 +4,11 @@ and passes real `git tag -v`; a freeze that cannot sign with gpg writes nothing 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.gpgkeys import GpgHome, gpg_home
+from tests.gpgkeys import GpgHome
 from tests.helpers import git, run_cli
 from tests.release.test_freeze_sign import state
 from tests.release_repo import make_freezable
@@ -21,19 +20,13 @@ FREEZE = ("freeze", COHORT, "--add", "gsm8k")
 
 
 @pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[GpgHome]:
-    with gpg_home(monkeypatch) as made:
-        yield made
-
-
-@pytest.fixture
 def repo(catalog_repo: Path) -> Path:
     return make_freezable(catalog_repo)
 
 
 @pytest.fixture
-def key(home: GpgHome) -> str:
-    return home.make_key(UID)
+def key(gnupg: GpgHome) -> str:
+    return gnupg.make_key(UID)
 
 
 def git_tag_v(root: Path, tag: str) -> subprocess.CompletedProcess[str]:
@@ -54,11 +47,11 @@ def test_freeze_sign_openpgp_makes_a_tag_git_tag_v_verifies(repo: Path, key: str
 
 
 def test_gpg_format_and_user_signingkey_come_from_git_config(
-    repo: Path, home: GpgHome, key: str, tmp_path: Path
+    repo: Path, gnupg: GpgHome, key: str, tmp_path: Path
 ) -> None:
     git(repo, "config", "gpg.format", "openpgp")
     git(repo, "config", "user.signingKey", key)
-    keyring = home.export(tmp_path / "trust" / "keyring.gpg", key)
+    keyring = gnupg.export(tmp_path / "trust" / "keyring.gpg", key)
     done = run_cli(*FREEZE, "--sign", "--gpg-keyring", keyring, "-C", repo)  # the fresh tag is checked against it
     assert done.stdout.endswith(f"signed with gpg key {key} ({key})\n")
     assert git_tag_v(repo, COHORT).returncode == 0
@@ -90,7 +83,7 @@ def test_an_unknown_key_writes_nothing_and_says_why(repo: Path, key: str) -> Non
     assert state(repo) == before
 
 
-def test_no_key_writes_nothing_and_says_why(repo: Path, home: GpgHome) -> None:
+def test_no_key_writes_nothing_and_says_why(repo: Path, gnupg: GpgHome) -> None:
     git(repo, "config", "gpg.format", "openpgp")
     before = state(repo)
     done = run_cli(*FREEZE, "--sign", "-C", repo, code=2)
@@ -124,9 +117,9 @@ def test_a_gpg_that_cannot_sign_at_the_last_step_leaves_nothing(repo: Path, key:
     assert not (repo / "rulesets").exists()
 
 
-def test_a_key_the_keyring_does_not_hold_signs_nothing(repo: Path, home: GpgHome, key: str, tmp_path: Path) -> None:
-    other = home.make_key("Other <o@example.org>")
-    keyring = home.export(tmp_path / "trust" / "keyring.gpg", other)
+def test_a_key_the_keyring_does_not_hold_signs_nothing(repo: Path, gnupg: GpgHome, key: str, tmp_path: Path) -> None:
+    other = gnupg.make_key("Other <o@example.org>")
+    keyring = gnupg.export(tmp_path / "trust" / "keyring.gpg", other)
     before = state(repo)
     done = run_cli(
         *FREEZE,

@@ -5,12 +5,11 @@ tree under check; an SSH trust accepts no OpenPGP signature."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.gpgkeys import GpgHome, gpg_home, retag_gpg
+from tests.gpgkeys import GpgHome, retag_gpg
 from tests.helpers import git, run_cli
 from tests.release.test_signers import put_tag
 from tests.release_repo import bare_origin, frozen_and_pushed
@@ -21,25 +20,19 @@ UID = "Maintainer <m@example.org>"
 
 
 @pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[GpgHome]:
-    with gpg_home(monkeypatch) as made:
-        yield made
-
-
-@pytest.fixture
 def release(catalog_repo: Path, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 frozen and pushed to a bare `origin` (unsigned: freeze does not sign here)."""
     return frozen_and_pushed(catalog_repo, bare_origin(tmp_path), tmp_path)
 
 
 @pytest.fixture
-def key(home: GpgHome) -> str:
-    return home.make_key(UID)
+def key(gnupg: GpgHome) -> str:
+    return gnupg.make_key(UID)
 
 
 @pytest.fixture
-def keyring(home: GpgHome, key: str, tmp_path: Path) -> Path:
-    return home.export(tmp_path / "trust" / "keyring.gpg", key)
+def keyring(gnupg: GpgHome, key: str, tmp_path: Path) -> Path:
+    return gnupg.export(tmp_path / "trust" / "keyring.gpg", key)
 
 
 def verify(release: Path, *extra: str, code: int = 0) -> list[str]:
@@ -94,8 +87,8 @@ def test_a_keyring_does_not_accept_an_ssh_signed_tag(release: Path, keyring: Pat
     ) in verify(release, "--gpg-keyring", str(keyring), code=1)
 
 
-def test_a_keyring_in_the_tree_under_check_is_refused(release: Path, home: GpgHome, key: str) -> None:
-    inside = home.export(release / "keyring.gpg", key)
+def test_a_keyring_in_the_tree_under_check_is_refused(release: Path, gnupg: GpgHome, key: str) -> None:
+    inside = gnupg.export(release / "keyring.gpg", key)
     result = run_cli("verify", COHORT, "-C", release, "--gpg-keyring", inside, code=2)
     assert result.stderr == (
         f"error: the GPG keyring {inside.resolve()} (from --gpg-keyring) is inside the repository under check: "
@@ -111,12 +104,12 @@ def test_a_keyring_in_the_tree_under_check_is_refused(release: Path, home: GpgHo
 
 
 def test_an_armored_keyring_is_refused_as_unreadable_not_as_an_unknown_key(
-    release: Path, home: GpgHome, key: str, tmp_path: Path
+    release: Path, gnupg: GpgHome, key: str, tmp_path: Path
 ) -> None:
     retag_gpg(release, COHORT, key)
     armored = tmp_path / "trust" / "keyring.asc"
     armored.parent.mkdir(exist_ok=True)
-    armored.write_bytes(home.gpg("--export", "--armor", key))
+    armored.write_bytes(gnupg.gpg("--export", "--armor", key))
     done = run_cli("verify", COHORT, "-C", release, "--require-signature", "--gpg-keyring", armored, code=2)
     assert done.stderr == (
         f"error: the GPG keyring {armored} cannot be read: gpgv finds no OpenPGP keys in it (gpgv: keydb_search "

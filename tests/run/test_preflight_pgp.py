@@ -6,7 +6,6 @@ remote (unsigned, by an unknown gpg key, by an expired key, by a revoked key) is
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from catalogctl.release.signers import SignatureFlags
 from catalogctl.run.check import read_resolved
 from catalogctl.run.integrity import verify_config, verify_release
-from tests.gpgkeys import GpgHome, gpg_home, retag_gpg
+from tests.gpgkeys import GpgHome, retag_gpg
 from tests.helpers import git, run_cli
 from tests.run.test_preflight_signed import clone, snapshot
 from tests.signing import retag
@@ -31,24 +30,18 @@ SIGNED_IN_2020 = "20200601T000000"
 
 
 @pytest.fixture
-def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[GpgHome]:
-    with gpg_home(monkeypatch) as made:
-        yield made
-
-
-@pytest.fixture
-def keys(home: GpgHome) -> dict[str, str]:
+def keys(gnupg: GpgHome) -> dict[str, str]:
     """The keys' fingerprints; the expired one was made in 2020, valid for a year."""
-    made = {name: home.make_key(uid) for name, uid in UIDS.items() if name != "expired"}
-    made["expired"] = home.make_key(UIDS["expired"], "1y", at="20200101T000000")
+    made = {name: gnupg.make_key(uid) for name, uid in UIDS.items() if name != "expired"}
+    made["expired"] = gnupg.make_key(UIDS["expired"], "1y", at="20200101T000000")
     return made
 
 
 @pytest.fixture
-def keyring(home: GpgHome, keys: dict[str, str], tmp_path: Path) -> Path:
+def keyring(gnupg: GpgHome, keys: dict[str, str], tmp_path: Path) -> Path:
     """The public keys the maintainers published (the revocation among them); not the unknown key."""
     published = (keys["maint"], keys["expired"], keys["revoked"])
-    return home.export(tmp_path / "trust" / "keyring.gpg", *published, revoked=(keys["revoked"],))
+    return gnupg.export(tmp_path / "trust" / "keyring.gpg", *published, revoked=(keys["revoked"],))
 
 
 @pytest.fixture
@@ -90,7 +83,7 @@ def test_a_tag_replaced_on_the_remote_is_refused(
     origin: Path,
     keyring: Path,
     keys: dict[str, str],
-    home: GpgHome,
+    gnupg: GpgHome,
     submission: Path,
     tmp_path: Path,
 ) -> None:
@@ -101,7 +94,7 @@ def test_a_tag_replaced_on_the_remote_is_refused(
     if attack == "unsigned":
         forged = retag(attacker, COHORT, None)
     else:  # an expired key signs only at a time it was valid: the attacker's clock says 2020
-        program = home.program_at(SIGNED_IN_2020) if attack == "expired" else None
+        program = gnupg.program_at(SIGNED_IN_2020) if attack == "expired" else None
         forged = retag_gpg(attacker, COHORT, keys[attack], program)
     git(attacker, "push", "-q", "-f", "origin", f"refs/tags/{COHORT}")
     output = tmp_path / "out" / "resolved.json"
