@@ -75,6 +75,7 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
     import datetime as dt
 
     from catalogctl.catalog.config import calendar_for
+    from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import find_root
     from catalogctl.io import gitrepo
     from catalogctl.io.tree import WorkingTree
@@ -83,8 +84,6 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
 
     root = find_root(Path.cwd() if path is None else Path(path))
     repo = gitrepo.open_repository(root)
-    from catalogctl.catalog.loader import load_tree
-
     catalog = load_tree(WorkingTree(root)).catalog
     frozen = list_cohorts(repo, catalog, trust_for(repo, signature))
     return releases(frozen, dt.datetime.now(dt.UTC).date(), calendar_for(root))

@@ -5,7 +5,6 @@ them into the dataset's YAML keeping its comments and layout)."""
 from __future__ import annotations
 
 import codecs
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,7 +29,7 @@ from catalogctl.errors import (
 )
 from catalogctl.io.download import DEFAULT_LIMITS, Fetched, Limits, download, read_local
 from catalogctl.io.files import write_atomic
-from catalogctl.io.tree import Tree, UnsafePath, WorkingTree
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id
 from catalogctl.io.urls import credentials_in, redact_text, redact_url
 from catalogctl.io.yamlio import PathKey, YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
@@ -257,8 +256,7 @@ class _Pinned(WorkingTree):
         """As the working tree's, with the pinned file's id computed from its new bytes."""
         ids = super().file_ids(folder)
         if self.path in ids:
-            blob = hashlib.sha1(b"blob %d\0" % len(self.data) + self.data, usedforsecurity=False).hexdigest()
-            ids[self.path] = f"{ids[self.path].split(':')[0]}:{blob}"
+            ids[self.path] = f"{ids[self.path].split(':')[0]}:{blob_id(self.data)}"
         return ids
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from catalogctl.catalog import layout
 from catalogctl.catalog.cache import Examined, cache_for, decode, environment_digest, sources_digest
-from catalogctl.io.tree import WorkingTree
+from catalogctl.io.tree import WorkingTree, folders_above
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:
@@ -64,9 +64,7 @@ def _manifest(tree: Tree) -> tuple[str, dict[str, str]] | None:
         # What each configured folder's path passes through (a parent replaced by a link makes
         # every file below it refused), then what the folders hold.
         for folder in (current.suite_dir, current.rulesets_dir):
-            parts = folder.split("/")
-            for depth in range(1, len(parts)):
-                above = "/".join(parts[:depth])
+            for above in folders_above(folder):
                 digest.update(f"above\0{above}\0{tree.kind(above)}\0".encode())
         suite_kind = tree.kind(current.suite_dir)
         folders = [current.rulesets_dir]

@@ -145,9 +145,7 @@ class EntryStore:
                 os.replace(source, source.with_name(source.name + aside))
 
     def _damaged(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self.close()
         try:
             self._set_aside()
         except OSError:
@@ -237,6 +235,4 @@ class EntryStore:
         except sqlite3.DatabaseError:
             self._damaged()
         finally:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+            self.close()

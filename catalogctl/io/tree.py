@@ -57,6 +57,13 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
+def folders_above(path: str) -> list[str]:
+    """The folders a repository-relative path passes through, outermost first (`a/b/c.yaml`:
+    `a`, `a/b`)."""
+    parts = path.split("/")
+    return ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+
+
 def _kind_of(mode: int) -> EntryKind:
     if stat.S_ISLNK(mode):
         return "symlink"
@@ -76,10 +83,10 @@ class WorkingTree:
         self.note = ""
         # Within one run each file is hashed once: its blob id, by path and stat.
         self._blobs: dict[str, tuple[tuple[int, ...], str]] = {}
-        self._hashed: dict[str, tuple[tuple[int, ...], str]] = {}  # hashed by this run
-        self._served: dict[str, str] = {}  # path -> blob id of what `read` returned last
+        # Hashed by this run from files last changed well before: a later run may trust them.
+        self._settled: dict[str, tuple[tuple[int, ...], str]] = {}
         self._recorded: dict[str, tuple[tuple[int, ...], str]] = {}  # as the store holds them
-        self._settled: set[tuple[int, ...]] = set()  # stamps of files changed well before hashing
+        self._served: dict[str, str] = {}  # path -> blob id of what `read` returned last
         self._safe_folders: set[Path] = {self.root}  # folders resolving to themselves, in the root
 
     def _local(self, path: str) -> Path:
@@ -95,37 +102,35 @@ class WorkingTree:
         except (FileNotFoundError, NotADirectoryError):  # absent, or below a file
             return None
 
-    def entries(self, folder: str) -> list[Entry]:
-        """Direct children of `folder`; a folder reached through a symlink is never listed."""
+    def _scan(self, folder: str) -> list[tuple[str, str, os.stat_result]]:
+        """(path, local path, lstat) of each direct child of `folder`, sorted by path; [] unless
+        `folder` is a real folder (one reached through a symlink is never listed)."""
         if self.kind(folder) != "dir":
             return []
         prefix = f"{folder.rstrip('/')}/" if folder else ""
         with os.scandir(self._local(folder)) as it:
-            found = [Entry(prefix + e.name, _kind_of(e.stat(follow_symlinks=False).st_mode)) for e in it]
-        return sorted(found, key=lambda e: e.path)
+            found = [(prefix + e.name, e.path, e.stat(follow_symlinks=False)) for e in it]
+        return sorted(found, key=lambda child: child[0])
+
+    def entries(self, folder: str) -> list[Entry]:
+        """Direct children of `folder`; a folder reached through a symlink is never listed."""
+        return [Entry(path, _kind_of(info.st_mode)) for path, _, info in self._scan(folder)]
 
     def file_ids(self, folder: str) -> dict[str, str]:
         """Git blob ids computed from the files' bytes (mode-prefixed, as `GitTree` gives them);
         a file whose stat is what it was when this tree hashed it (or when a run recorded it,
         `known_ids`) is not read again."""
-        if self.kind(folder) != "dir":
-            return {}
-        prefix = f"{folder.rstrip('/')}/" if folder else ""
-        local = os.path.join(self.root, *[p for p in folder.split("/") if p])
         ids: dict[str, str] = {}
-        with os.scandir(local) as it:
-            for found in it:
-                path = prefix + found.name
-                info = found.stat(follow_symlinks=False)
-                if not stat.S_ISREG(info.st_mode):
-                    ids[path] = f"{_kind_of(info.st_mode)}:"  # never equal to a git id: reported as changed
-                    continue
-                known = self._blobs.get(path)
-                if known is None or known[0] != _stamp(info):
-                    self._read(path, Path(found.path))
-                    known = self._blobs[path]
-                ids[path] = f"{'100755' if info.st_mode & stat.S_IXUSR else '100644'}:{known[1]}"
-        return dict(sorted(ids.items()))
+        for path, local, info in self._scan(folder):
+            if not stat.S_ISREG(info.st_mode):
+                ids[path] = f"{_kind_of(info.st_mode)}:"  # never equal to a git id: reported as changed
+                continue
+            known = self._blobs.get(path)
+            if known is None or known[0] != _stamp(info):
+                self._read(path, Path(local))
+                known = self._blobs[path]
+            ids[path] = f"{'100755' if info.st_mode & stat.S_IXUSR else '100644'}:{known[1]}"
+        return ids
 
     def known_ids(self, known: dict[str, tuple[tuple[int, ...], str]]) -> None:
         """Blob ids by path and stat from an earlier run (`settled_ids`): taken while the stat
@@ -139,11 +144,7 @@ class WorkingTree:
         does not hold yet: files last changed well before they were hashed. A file changed in
         the same clock tick as its hashing could change again with the same stat ("racily
         clean" in git's terms): it is hashed again."""
-        fresh = {
-            path: entry
-            for path, entry in self._hashed.items()
-            if entry[0] in self._settled and self._recorded.get(path) != entry
-        }
+        fresh = {path: entry for path, entry in self._settled.items() if self._recorded.get(path) != entry}
         self._recorded.update(fresh)  # given once: a second flush does not write them again
         return fresh
 
@@ -175,11 +176,11 @@ class WorkingTree:
         with os.fdopen(handle, "rb") as file:
             data = file.read()
             info = os.fstat(handle)
-        blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-        stamp = _stamp(info)
-        self._blobs[path] = self._hashed[path] = (stamp, blob)
+        entry = self._blobs[path] = (_stamp(info), blob_id(data))
         if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > _SETTLED_NS:
-            self._settled.add(stamp)
+            self._settled[path] = entry
+        else:
+            self._settled.pop(path, None)  # hashed again, too soon after a change
         return data
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,10 +20,10 @@ from catalogctl.review.findings import order
 
 if TYPE_CHECKING:
     from catalogctl.catalog.cache import DocumentCache
-    from catalogctl.catalog.index import LoadResult
     from catalogctl.diff.trees import DiffReport
     from catalogctl.io.tree import Tree
     from catalogctl.model.config import Config
+    from catalogctl.review.sides import Side
 
 
 @dataclass
@@ -163,10 +162,7 @@ def _moved_folders(base: Config, head: Config) -> list[Finding]:
     from catalogctl.review.findings import subject_fingerprint
 
     out: list[Finding] = []
-    for what, before, after, key in (
-        ("catalog", base.catalog, head.catalog, "catalog"),
-        ("rulesets", base.rulesets, head.rulesets, "rulesets"),
-    ):
+    for what, before, after in (("catalog", base.catalog, head.catalog), ("rulesets", base.rulesets, head.rulesets)):
         if before == after:
             continue
         out.append(
@@ -175,7 +171,7 @@ def _moved_folders(base: Config, head: Config) -> list[Finding]:
                 code="layout-changed",
                 message=f"the pull request moves the {what} folder from {before} to {after}: the gate compares "
                 "both sides folder by folder and cannot review a move",
-                hint=f"move it in a pull request that changes nothing else (`{key}` in the configuration), "
+                hint=f"move it in a pull request that changes nothing else (`{what}` in the configuration), "
                 "merged by a maintainer past the gate",
                 fingerprint=subject_fingerprint("layout-changed", what, before, after),
             )
@@ -192,7 +188,7 @@ def _stale_note(stale: list[str]) -> list[str]:
     ]
 
 
-def _base_side(base: Tree, cache: DocumentCache, *, empty: bool) -> LoadResult | Callable[[], LoadResult]:
+def _base_side(base: Tree, cache: DocumentCache, *, empty: bool) -> Side:
     """The base as the policy reads it: loaded when a rule asks (single files only)."""
     from catalogctl.catalog.index import Catalog, LoadResult
     from catalogctl.catalog.loader import load_documents

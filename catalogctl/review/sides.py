@@ -15,7 +15,7 @@ from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.diff.trees import DiffReport
-from catalogctl.io.tree import Tree
+from catalogctl.io.tree import Tree, folders_above
 
 Side = LoadResult | Callable[[], LoadResult]  # loaded, or how to load it when a rule needs it
 
@@ -92,6 +92,5 @@ class PolicyInput:
     def _regular_file(self, path: str) -> bool:
         """Whether the head holds `path` as a regular file in real folders (the loader reads
         nothing through a link: a folder replaced by one removes what it held)."""
-        parts = path.split("/")
-        folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))
+        folders = folders_above(path)
         return all(self.head.kind(f) == "dir" for f in folders) and self.head.kind(path) == "file"
