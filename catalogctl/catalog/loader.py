@@ -377,6 +377,7 @@ def load_rulesets(tree: Tree, cache: DocumentCache | None = None) -> Catalog:
     loader = _Loader(tree, cache)
     if loader.tree.kind(layout.current().rulesets_dir) == "dir":
         loader.load_entities("ruleset", layout.current().rulesets_dir, loader.catalog.rulesets)
+    loader.cache.flush()
     return loader.catalog
 
 

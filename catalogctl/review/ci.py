@@ -110,7 +110,7 @@ def _review(
     findings += moved
     diff = None if base_empty else _diff(base, head, request, has_errors(verdict.diagnostics), findings, notes)
     if head.kind(layout.current().suite_dir) is not None and not moved:
-        given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed)
+        given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed, cache)
         findings += check_policy(given)
     accepted = read_accepted(head)
     findings += accepted.problems

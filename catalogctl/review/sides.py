@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from catalogctl.catalog import layout
+from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.diff.trees import DiffReport
@@ -32,6 +33,7 @@ class PolicyInput:
     today: dt.date
     calendar: Calendar = field(default=MLCOMMONS)  # the repository's (its configuration)
     changed: set[str] | None = None  # the catalog files that differ (None: found when asked)
+    cache: DocumentCache | None = None  # the review's: a ruleset is checked once across runs
     _loaded: dict[str, Catalog] = field(default_factory=dict, repr=False)
 
     def _side(self, name: str, side: Side) -> Catalog:
@@ -56,7 +58,7 @@ class PolicyInput:
         if key not in self._loaded:
             from catalogctl.catalog.loader import load_rulesets
 
-            self._loaded[key] = load_rulesets(tree)
+            self._loaded[key] = load_rulesets(tree, self.cache)
         return self._loaded[key]
 
     @property
