@@ -13,7 +13,7 @@ import pytest
 from hypothesis import settings
 
 from catalogctl.catalog import verdict
-from catalogctl.catalog.loader import _Loader
+from catalogctl.catalog.loader import Loader
 from tests.cache_corpus import checking_load, checking_verdict
 from tests.gpgkeys import GpgHome, gpg_home
 from tests.helpers import commit_all, copy_catalog, git, init_repo
@@ -83,7 +83,7 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
 def cache_never_changes_a_verdict(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every catalog a test loads is also loaded uncached, cold and warm, and compared
     (`tests.cache_corpus`)."""
-    monkeypatch.setattr(_Loader, "load", checking_load(_Loader.load, lambda: tmp_path_factory.mktemp("cache")))
+    monkeypatch.setattr(Loader, "load", checking_load(Loader.load, lambda: tmp_path_factory.mktemp("cache")))
     monkeypatch.setattr(verdict, "check_tree", checking_verdict(verdict.check_tree))
 
 

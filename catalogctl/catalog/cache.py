@@ -40,6 +40,17 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 # The sources a single file's verdict depends on (relative to the package).
 _RULE_SOURCES = ("model", "catalog/validation.py", "catalog/loader.py", "catalog/diagnostics.py", "errors.py")
 _RULE_FILES = ("io/yamlbuild.py", "io/yamlio.py")
+# The sources a whole catalog's verdict depends on: the single-file rules and the cross-document ones.
+VERDICT_SOURCES = (
+    "model",
+    "catalog",
+    "io/tree.py",
+    "io/gitrepo.py",  # how a ref's tree is listed and read
+    "io/yamlio.py",
+    "io/yamlbuild.py",
+    "errors.py",
+    "words.py",
+)
 
 
 @dataclass
@@ -116,6 +127,18 @@ def _untagged(obj: dict[str, Any]) -> Any:
     return obj
 
 
+def diagnostic_rows(diagnostics: list[Diagnostic]) -> list[list[Any]]:
+    """Diagnostics as JSON data."""
+    return [[d.severity.value, d.code, d.message, d.path, d.line, d.column, d.hint] for d in diagnostics]
+
+
+def diagnostics_of(rows: Any) -> list[Diagnostic]:
+    """The diagnostics `diagnostic_rows` gave; ValueError (or TypeError) when `rows` are not such rows."""
+    if not isinstance(rows, list):
+        raise ValueError("not diagnostics")
+    return [_diagnostic(row) for row in rows]
+
+
 def _diagnostic(row: list[Any]) -> Diagnostic:
     severity, code, message, path, line, column, hint = row
     if not all(isinstance(v, str) for v in (code, message, path, hint)):
@@ -130,8 +153,7 @@ def encode(examined: Examined) -> bytes | None:
     data = None
     if examined.value is not None and examined.document is not None:
         data = examined.document.data
-    rows = [[d.severity.value, d.code, d.message, d.path, d.line, d.column, d.hint] for d in examined.diagnostics]
-    entry = {"diagnostics": rows, "data": data}
+    entry = {"diagnostics": diagnostic_rows(examined.diagnostics), "data": data}
     try:  # the common case: no dates, nothing spelled like a tag; NaN and infinities refused
         payload = json.dumps(entry, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except ValueError:
@@ -150,7 +172,7 @@ def decode(payload: bytes) -> tuple[list[Diagnostic], Any] | None:
     None when it is not one."""
     try:
         entry = json.loads(payload, object_hook=_untagged if _TAG_TEXT in payload else None)
-        return [_diagnostic(row) for row in entry["diagnostics"]], entry["data"]
+        return diagnostics_of(entry["diagnostics"]), entry["data"]
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Mapping
 from fractions import Fraction
+from typing import Protocol
 
+from catalogctl.catalog.catalogwide import check_catalogwide
 from catalogctl.catalog.diagnostics import did_you_mean
+from catalogctl.catalog.facts import ENTITY_KINDS, facts_of
 from catalogctl.catalog.formula import FormulaError, evaluate, variables
 from catalogctl.catalog.gatenames import GATE_KINDS
 from catalogctl.catalog.index import Catalog, Location
 from catalogctl.errors import Diagnostic, error, warning
-from catalogctl.model import Dataset, InferenceBenchmark, Model, Pending, TrainingBenchmark
+from catalogctl.io.yamlio import PathKey
+from catalogctl.model import AnyBenchmark, Dataset, InferenceBenchmark, Metric, Model, Pending, TrainingBenchmark
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
 from catalogctl.model.metrics import RATIO_UNITS
 
@@ -19,8 +24,27 @@ _FORMULA_HINT = "use numbers, gbs, + - * / // % **, parentheses, ceil, floor, mi
 _PASS_AT = re.compile(r"pass_at_(\d+)")
 
 
+class CatalogView(Protocol):
+    """What an entity's own cross-document checks read: every valid entity by id (a table may
+    build its values on demand), the entities whose file did not validate, and where a value
+    of an entity stands."""
+
+    @property
+    def metrics(self) -> Mapping[str, Metric]: ...
+    @property
+    def models(self) -> Mapping[str, Model]: ...
+    @property
+    def datasets(self) -> Mapping[str, Dataset]: ...
+    @property
+    def benchmarks(self) -> Mapping[str, AnyBenchmark]: ...
+    @property
+    def invalid(self) -> Collection[tuple[str, str]]: ...
+
+    def locate(self, kind: str, ident: str, *path: str | int) -> Location: ...
+
+
 class _Checker:
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: CatalogView) -> None:
         self.catalog = catalog
         self.out: list[Diagnostic] = []
 
@@ -341,68 +365,6 @@ class _Checker:
                 here.child("renamed_from"),
             )
 
-    def pending(self) -> None:
-        users = self.catalog.dependents()
-        for kind, ident, value in self.catalog.pending():
-            blocked = users.get((kind, ident), [])
-            dotted = ".".join(str(p) for p in value.path)
-            what = f"blocks freezing {', '.join(blocked)}" if blocked else "blocks freezing any benchmark that uses it"
-            self.report(
-                "pending-value",
-                f"{kind} `{ident}`: {dotted} is pending ({value.value}); {what}",
-                self.catalog.locate(kind, ident, *value.path),
-                warn=True,
-            )
-
-    def aliases(self) -> None:
-        """A name stands for one dataset: an alias is no other dataset's id nor another's alias."""
-        owner: dict[str, str] = {ident: ident for ident in self.catalog.datasets}
-        for ident, dataset in sorted(self.catalog.datasets.items()):
-            for index, alias in enumerate(dataset.aliases):
-                other = owner.get(alias)
-                if other is not None and other != ident:
-                    what = "the id of" if alias in self.catalog.datasets else "an alias of"
-                    self.report(
-                        "alias-ambiguous",
-                        f"alias `{alias}` of dataset `{ident}` is {what} dataset `{other}`: a run's dataset "
-                        "name must stand for one dataset",
-                        self.catalog.locate("dataset", ident, "aliases", index),
-                    )
-                owner.setdefault(alias, ident)
-
-    def mlperf_names(self) -> None:
-        """The MLPerf tools key a benchmark, dataset or model by its name there (`mlperf_name`, else
-        the id): that name must stand for one entity of its kind."""
-        tables: dict[str, Mapping[str, Dataset | Model | InferenceBenchmark | TrainingBenchmark]] = {
-            "benchmark": self.catalog.benchmarks,
-            "dataset": self.catalog.datasets,
-            "model": self.catalog.models,
-        }
-        for kind, table in tables.items():
-            owner: dict[str, str] = {}
-            named = sorted(table.items(), key=lambda item: (item[1].mlperf_name is not None, item[0]))
-            for ident, entity in named:  # ids first: an mlperf_name that is another's id is the odd one
-                name = entity.mlperf_name or ident
-                other = owner.setdefault(name, ident)
-                if other != ident:
-                    self.report(
-                        "mlperf-name-ambiguous",
-                        f"{kind} `{ident}` is `{name}` for the MLPerf tools, as {kind} `{other}` is: the official "
-                        "checker would take one for the other",
-                        self.catalog.locate(kind, ident, "mlperf_name"),
-                        "give each its own mlperf_name",
-                    )
-
-    def run(self) -> list[Diagnostic]:
-        self.aliases()
-        self.mlperf_names()
-        for ident in self.catalog.datasets:
-            self.dataset(ident)
-        for ident in self.catalog.benchmarks:
-            self.benchmark(ident)
-        self.pending()
-        return self.out
-
 
 def _known(pool: Collection[str]) -> str:
     if not pool:
@@ -416,6 +378,31 @@ def _show(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
+def _position(catalog: Catalog, kind: str, ident: str, path: PathKey) -> tuple[int, int]:
+    return catalog.locate(kind, ident, *path).position()
+
+
+def check_entity(view: CatalogView, kind: str, ident: str) -> list[Diagnostic]:
+    """The cross-document problems of one dataset or benchmark: its references, and the
+    figures it states against those of what it references."""
+    checker = _Checker(view)
+    if kind == "dataset":
+        checker.dataset(ident)
+    else:
+        checker.benchmark(ident)
+    return checker.out
+
+
 def check_catalog(catalog: Catalog) -> list[Diagnostic]:
     """Every cross-document problem of a loaded catalog."""
-    return _Checker(catalog).run()
+    checker = _Checker(catalog)
+    for ident in catalog.datasets:
+        checker.dataset(ident)
+    for ident in catalog.benchmarks:
+        checker.benchmark(ident)
+    facts = [
+        facts_of(kind, ident, entity, functools.partial(_position, catalog, kind, ident))
+        for kind in ENTITY_KINDS
+        for ident, entity in catalog.table(kind).items()
+    ]
+    return [*checker.out, *check_catalogwide(facts, catalog.locate)]

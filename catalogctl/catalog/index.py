@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogctl.catalog.diagnostics import has_errors
+from catalogctl.catalog.facts import benchmark_datasets
 from catalogctl.catalog.validation import PendingValue, find_pending
 from catalogctl.errors import Diagnostic
 from catalogctl.io.yamlio import Document, PathKey
-from catalogctl.model import AnyBenchmark, Dataset, Metric, Model, Ruleset, Suite, TrainingBenchmark
+from catalogctl.model import AnyBenchmark, Dataset, Metric, Model, Ruleset, Suite
 
 
 @dataclass(frozen=True)
@@ -77,14 +78,7 @@ class Catalog:
     def dependencies(self, benchmark_id: str) -> tuple[str, list[str]]:
         """The model and the datasets a benchmark uses."""
         bench = self.benchmarks[benchmark_id]
-        if isinstance(bench, TrainingBenchmark):
-            return bench.model, [bench.dataset]
-        names: list[str] = []
-        if bench.performance is not None:
-            names.extend(bench.performance.datasets)
-        if bench.accuracy is not None:
-            names.extend(d.dataset for d in bench.accuracy.datasets)
-        return bench.model, list(dict.fromkeys(names))
+        return bench.model, benchmark_datasets(bench)
 
     def sources_of(self, benchmark_id: str) -> list[tuple[str, str]]:
         """The entities a benchmark's contract is built from: itself, its model, its datasets."""

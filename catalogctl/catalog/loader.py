@@ -6,7 +6,7 @@ directory or a git ref.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -16,10 +16,11 @@ from catalogctl.catalog.cache import DocumentCache, Examined, cache_for
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.index import Catalog, LoadResult, Location
 from catalogctl.catalog.layout import entity_path
+from catalogctl.catalog.snapshot import FileState, Snapshot, holds
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import Diagnostic, EnvironmentProblem, error, warning
-from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id
-from catalogctl.io.yamlio import Document, YamlProblem, known_document, parse_document
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id, file_blobs
+from catalogctl.io.yamlio import Document, DocumentChanged, YamlProblem, known_document, parse_document
 from catalogctl.model import (
     Dataset,
     InferenceBenchmark,
@@ -32,16 +33,28 @@ from catalogctl.model import (
 
 BENCHMARK_KINDS: dict[str, type[BaseModel]] = {"inference": InferenceBenchmark, "training": TrainingBenchmark}
 _SINGLE_KINDS = ("suite", "metrics")
+Ids = dict[str, str] | None  # path -> git blob id
 
 
-class _Loader:
-    def __init__(self, tree: Tree, cache: DocumentCache | None = None) -> None:
+class Loader:
+    """Reads a tree's catalog folder by folder, each file checked on its own (through a
+    document cache, and from a prior snapshot when given), into a `Catalog`."""
+
+    def __init__(
+        self, tree: Tree, cache: DocumentCache | None = None, prior: Snapshot | None = None, known: Ids = None
+    ) -> None:
         self.tree = tree
         self.cache = cache if cache is not None else DocumentCache(None)
         self.catalog = Catalog(label=tree.label)
         self.diagnostics: list[Diagnostic] = []
         self.blob_ids: dict[str, str] = {}  # path -> git blob id, where the tree gives it for free
         self.read_blobs: dict[str, str] = {}  # path -> git blob id of the bytes examined
+        # What the last check of this tree found, and the blob ids the files are known to have now
+        # (the verdict's manifest): a file both agree on is taken from there, unread.
+        self.prior = prior or {}
+        self.known = known or {}
+        self.files: Snapshot = {}  # every file examined (of the kinds a snapshot holds), as found
+        self.unread: set[str] = set()  # the files taken from the prior
 
     def read(self, path: str) -> bytes | None:
         try:
@@ -55,6 +68,27 @@ class _Loader:
         return None
 
     def examine(self, kind: str, path: str) -> Examined | None:
+        """One file checked on its own, through the cache; None when it cannot be read."""
+        found = self.outcome(kind, path)
+        if found is not None:
+            self.diagnostics.extend(found.diagnostics)
+            if holds(kind):
+                self.files[path] = FileState(kind, self.read_blobs[path], found.diagnostics, found.value is not None)
+        return found
+
+    def from_prior(self, kind: str, path: str) -> FileState | None:
+        """The file as the last check found it, when it still has the same blob id."""
+        state = self.prior.get(path)
+        blob = self.known.get(path) or self.blob_ids.get(path)
+        if state is None or state.kind != kind or blob is None or state.blob != blob:
+            return None
+        self.read_blobs[path] = blob
+        self.diagnostics.extend(state.diagnostics)
+        self.files[path] = state
+        self.unread.add(path)
+        return state
+
+    def outcome(self, kind: str, path: str) -> Examined | None:
         """One file checked on its own, through the cache; None when it cannot be read. A git
         tree's blob ids are free: a file the cache remembers is then not even read."""
         blob = self.blob_ids.get(path)
@@ -73,7 +107,6 @@ class _Loader:
             if found is None:
                 found = _check(kind, path, data)
                 self.cache.remember(key, found)
-        self.diagnostics.extend(found.diagnostics)
         return found
 
     def yaml_files(self, folder: str) -> list[str]:
@@ -154,16 +187,38 @@ class _Loader:
 
     def load_entities(self, kind: str, folder: str, target: dict[str, Any]) -> None:
         if not isinstance(self.tree, WorkingTree):  # a working tree's ids cost a read each
-            self.blob_ids.update(_blob_ids(self.tree.file_ids(folder)))
+            self.blob_ids.update(file_blobs(self.tree.file_ids(folder)))
         for path in self.yaml_files(folder):
             self.load_entity_file(kind, path, target)
 
     def load_entity_file(self, kind: str, path: str, target: dict[str, Any]) -> None:
         stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
         self.catalog.invalid.add((kind, stem))  # until it validates
+        unread = self.from_prior(kind, path)
+        if unread is not None:
+            if unread.valid:
+                self.catalog.invalid.discard((kind, stem))
+            return
         examined = self.examine(kind, path)
         if examined is None or examined.value is None or examined.document is None:
             return
+        self.keep(kind, stem, path, examined, target)
+
+    def materialize(self, kind: str, ident: str) -> Any:
+        """The value of a valid entity taken from the prior unread: its file read and checked now
+        (refused if it no longer holds what the prior and the blob id say)."""
+        path = entity_path(kind, ident)
+        blob = self.read_blobs[path]
+        examined = self.outcome(kind, path)
+        if examined is None or examined.value is None or examined.document is None or self.read_blobs[path] != blob:
+            raise DocumentChanged(f"{path} changed while catalogctl was reading the catalog", "run the command again")
+        target = self.target(kind)
+        self.keep(kind, ident, path, examined, target)
+        return target[ident]
+
+    def keep(self, kind: str, stem: str, path: str, examined: Examined, target: dict[str, Any]) -> None:
+        """A validated entity into the catalog."""
+        assert examined.document is not None
         target[stem] = examined.value
         self.catalog.invalid.discard((kind, stem))
         self.catalog.locations[(kind, stem)] = Location(examined.document)
@@ -257,14 +312,6 @@ class _Loader:
             self.catalog.locations[("metric", metric.key)] = Location(location.document, ("metrics", index))
 
 
-def _blob_ids(file_ids: dict[str, str]) -> Iterator[tuple[str, str]]:
-    """The git blob ids among a tree's file ids (`mode:id`) of regular files."""
-    for path, file_id in file_ids.items():
-        mode, _, blob = file_id.partition(":")
-        if mode in ("100644", "100755") and len(blob) == 40:
-            yield path, blob
-
-
 _MODELS: dict[str, type[BaseModel]] = {
     "suite": Suite,
     "metrics": MetricsRegistry,
@@ -353,7 +400,7 @@ class SubsetLoader:
 
     def __init__(self, tree: Tree) -> None:
         self.tree = tree
-        self._loader = _Loader(tree)
+        self._loader = Loader(tree)
         self._loader.load_suite_files()
         self._asked: set[tuple[str, str]] = set()
 
@@ -374,7 +421,7 @@ class SubsetLoader:
 def load_rulesets(tree: Tree, cache: DocumentCache | None = None) -> Catalog:
     """The rulesets of a tree (and where each stands), without the rest of its catalog: what
     the release policy reads first."""
-    loader = _Loader(tree, cache)
+    loader = Loader(tree, cache)
     if loader.tree.kind(layout.current().rulesets_dir) == "dir":
         loader.load_entities("ruleset", layout.current().rulesets_dir, loader.catalog.rulesets)
     loader.cache.flush()
@@ -386,7 +433,7 @@ def load_documents(tree: Tree, cache: DocumentCache | None = None, *, use_cache:
     tree's own), without the cross-document checks (`load_tree` adds them)."""
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
-    return _Loader(tree, cache).load()
+    return Loader(tree, cache).load()
 
 
 def load_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> LoadResult:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from catalogctl.catalog import layout
-from catalogctl.catalog.cache import Examined, cache_for, decode, environment_digest, sources_digest
-from catalogctl.io.tree import WorkingTree, folders_above
+from catalogctl.catalog.cache import VERDICT_SOURCES, Examined, cache_for, decode, environment_digest, sources_digest
+from catalogctl.io.tree import WorkingTree, file_blobs, folders_above
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:
@@ -33,65 +33,66 @@ if TYPE_CHECKING:
     from catalogctl.errors import Diagnostic
     from catalogctl.io.tree import Tree
 
-# Everything the whole verdict depends on: the single-file rules and the cross-document ones.
-_VERDICT_SOURCES = (
-    "model",
-    "catalog",
-    "io/tree.py",
-    "io/gitrepo.py",  # how a ref's tree is listed and read
-    "io/yamlio.py",
-    "io/yamlbuild.py",
-    "errors.py",
-    "words.py",
-)
-
 
 def catalog_key(tree: Tree) -> str | None:
     """The key of the verdict on a tree's catalog; None when a file cannot be read (its
     diagnostic is then the loader's to give)."""
     found = _manifest(tree)
-    return None if found is None else found[0]
+    return None if found is None else found.key
 
 
-def _manifest(tree: Tree) -> tuple[str, dict[str, str]] | None:
-    """The key, and the file id of every entry it covers."""
+@dataclass(frozen=True)
+class _Manifest:
+    """The key of a verdict; the file id of every entry it covers, by path; and the digest of
+    its frame (what the folders' paths pass through and what kind each folder is), without
+    which a file's id does not say whether it can be read."""
+
+    key: str
+    ids: dict[str, str]
+    frame: str
+
+
+def _manifest(tree: Tree) -> _Manifest | None:
     current = layout.current()
-    digest = hashlib.sha256()
-    for part in ("catalogctl-verdict/2", __version__, sources_digest(_VERDICT_SOURCES), environment_digest()):
-        digest.update(part.encode() + b"\0")
+    frame = hashlib.sha256()
+    for part in ("catalogctl-verdict/3", __version__, sources_digest(VERDICT_SOURCES), environment_digest()):
+        frame.update(part.encode() + b"\0")
+    entries = hashlib.sha256()
     ids: dict[str, str] = {}
     try:
         # What each configured folder's path passes through (a parent replaced by a link makes
         # every file below it refused), then what the folders hold.
         for folder in (current.suite_dir, current.rulesets_dir):
             for above in folders_above(folder):
-                digest.update(f"above\0{above}\0{tree.kind(above)}\0".encode())
+                frame.update(f"above\0{above}\0{tree.kind(above)}\0".encode())
         suite_kind = tree.kind(current.suite_dir)
         folders = [current.rulesets_dir]
         if suite_kind == "dir":
             folders += [current.suite_dir, *current.entity_dirs.values()]
         for folder in sorted({current.suite_dir, *folders}):
             kind = tree.kind(folder) if folder != current.suite_dir else suite_kind
-            digest.update(f"folder\0{folder}\0{kind}\0".encode())
+            frame.update(f"folder\0{folder}\0{kind}\0".encode())
             if kind == "dir" and folder in folders:
                 for path, file_id in sorted(tree.file_ids(folder).items()):
-                    digest.update(f"{path}\0{file_id}\0".encode())
+                    entries.update(f"{path}\0{file_id}\0".encode())
                     ids[path] = file_id
     except (OSError, ValueError):
         return None
-    return digest.hexdigest(), ids
+    framed = frame.hexdigest()
+    key = hashlib.sha256(f"{framed}\0{entries.hexdigest()}".encode()).hexdigest()
+    return _Manifest(key, ids, framed)
 
 
-def _saw_keyed_content(tree: Tree, key: str, ids: dict[str, str]) -> bool:
-    """Whether a load read exactly what `key` covers: the folders hold it still, and every
-    file read had the blob id the key has for it (a file edited and put back meanwhile did
-    not)."""
+def _saw_keyed_content(tree: Tree, manifest: _Manifest) -> bool:
+    """Whether a load read exactly what the manifest covers: the folders hold it still, and
+    every file read had the blob id the manifest has for it (a file edited and put back
+    meanwhile did not)."""
     after = _manifest(tree)
-    if after is None or after[0] != key:
+    if after is None or after.key != manifest.key:
         return False
     if not isinstance(tree, WorkingTree):
         return True  # a git tree does not change
-    return all(ids.get(path, "").endswith(f":{blob}") for path, blob in tree.served_ids().items())
+    return all(manifest.ids.get(path, "").endswith(f":{blob}") for path, blob in tree.served_ids().items())
 
 
 @dataclass
@@ -106,23 +107,33 @@ class Verdict:
 
 def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> Verdict:
     """The diagnostics of the catalog of a tree, as `load_tree` gives them: the remembered
-    verdict when nothing it depends on changed, else a full load and check (through `cache`,
-    default the tree's own; none with `use_cache=False`)."""
+    verdict when nothing it depends on changed, else a check from the last check of this tree
+    (`incremental`; from scratch when there is none), through `cache` (default the tree's
+    own; none with `use_cache=False`)."""
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
     manifest = _manifest(tree) if cache.store is not None else None
-    if manifest is not None:
-        known = _recall(cache, manifest[0])
-        if known is not None:
-            cache.flush()  # the blob ids hashed again (a file touched, not changed)
-            return Verdict(tree.label, known, remembered=True)
-    from catalogctl.catalog.loader import load_tree  # a remembered verdict imports no model
+    if manifest is None:
+        from catalogctl.catalog.incremental import check_from
 
-    loaded = load_tree(tree, cache)
-    if manifest is not None and _saw_keyed_content(tree, *manifest):
-        cache.remember(manifest[0], Examined(loaded.diagnostics))
+        checked = check_from(tree, cache, None, {})
+        return Verdict(tree.label, checked.diagnostics, loaded=checked.loaded)
+    known = _recall(cache, manifest.key)
+    if known is not None:
+        cache.flush()  # the blob ids hashed again (a file touched, not changed)
+        return Verdict(tree.label, known, remembered=True)
+    from catalogctl.catalog import snapshot  # a remembered verdict imports no model
+    from catalogctl.catalog.incremental import check_from
+
+    slot = snapshot.slot(tree)
+    prior = snapshot.recall(cache, slot, manifest.frame) if slot is not None else None
+    checked = check_from(tree, cache, prior, file_blobs(manifest.ids))
+    if _saw_keyed_content(tree, manifest):
+        cache.remember(manifest.key, Examined(checked.diagnostics))
+        if slot is not None:
+            snapshot.keep(cache, slot, manifest.frame, checked.snapshot)
         cache.flush()
-    return Verdict(tree.label, loaded.diagnostics, loaded=loaded)
+    return Verdict(tree.label, checked.diagnostics, loaded=checked.loaded)
 
 
 def _recall(cache: DocumentCache, key: str) -> list[Diagnostic] | None:

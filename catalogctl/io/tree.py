@@ -187,3 +187,13 @@ class WorkingTree:
 def _stamp(info: os.stat_result) -> tuple[int, ...]:
     """What says a file is unchanged within a run (as git's index does)."""
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
+
+
+def file_blobs(file_ids: dict[str, str]) -> dict[str, str]:
+    """The git blob ids of the regular files among a tree's file ids (`mode:id`), by path."""
+    out: dict[str, str] = {}
+    for path, file_id in file_ids.items():
+        mode, _, blob = file_id.partition(":")
+        if mode in ("100644", "100755") and len(blob) == 40:
+            out[path] = blob
+    return out

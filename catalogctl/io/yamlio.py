@@ -209,6 +209,14 @@ def parse_document(path: str, data: bytes) -> Document:
     return Document(path, text, shared.data, shared)
 
 
+def unread_document(path: str, reread: Callable[[str], bytes], blob: str) -> Document:
+    """A catalog file not read yet, known by the git blob id of its bytes: read (and checked to be
+    those bytes) when someone asks for its text, data or positions."""
+    document = Document(path, "", _RELEASED)
+    document.release(reread, blob)
+    return document
+
+
 def known_document(path: str, data: bytes, plain: Any) -> Document:
     """A catalog file whose plain data is already known (from a cache): decoded and limited as
     `parse_document` decodes it, not parsed again (positions are, if someone asks)."""

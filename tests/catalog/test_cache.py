@@ -174,7 +174,7 @@ def test_two_cold_runs_at_once_both_succeed_alike(catalog_repo: Path) -> None:
     uncached = subprocess.run([*argv, "--no-cache"], capture_output=True, check=False, env=env)
     assert [run.returncode for run in runs] == [1, 1]
     assert outputs[0] == outputs[1] == (uncached.stdout, b"")
-    assert len(_entries(catalog_repo)) == _yaml_files(catalog_repo) + 1  # and the catalog's verdict
+    assert len(_entries(catalog_repo)) == _yaml_files(catalog_repo) + 2  # and the catalog's verdict and snapshot
     assert not list((catalog_repo / ".git" / "catalogctl" / "cache").glob("*.corrupt.*"))
 
 

@@ -157,19 +157,19 @@ def test_a_file_changed_while_it_is_checked_is_not_remembered(
     what they held at the start, but the verdict is of the edit."""
     path = catalog_repo / DATASET
     original = path.read_bytes()
-    real = loader.load_tree
+    real = loader.Loader.load
 
-    def edited_meanwhile(tree: Any, *args: Any, **kwargs: Any) -> Any:
+    def edited_meanwhile(self: Any) -> Any:
         path.write_bytes(original.replace(b"samples: 1319", b"samples: 1320"))
         try:
-            return real(tree, *args, **kwargs)
+            return real(self)
         finally:
             path.write_bytes(original)
 
-    monkeypatch.setattr(loader, "load_tree", edited_meanwhile)
+    monkeypatch.setattr(loader.Loader, "load", edited_meanwhile)
     first = check_tree(WorkingTree(catalog_repo))
     assert any(d.code == "figure-mismatch" for d in first.diagnostics)  # what the load saw
-    monkeypatch.setattr(loader, "load_tree", real)
+    monkeypatch.setattr(loader.Loader, "load", real)
     second = check_tree(WorkingTree(catalog_repo))
     assert not second.remembered
     assert second.diagnostics == _uncached(catalog_repo)
