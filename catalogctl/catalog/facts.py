@@ -66,10 +66,12 @@ class EntityFacts:
             if not all(type(s) in (str, int) for s in steps):
                 raise ValueError("not a path")
             pending.append(PendingFact(steps, value, line, column))
-        if not all(_is_name(name) for name in (mlperf_name, renamed_from, model)):
-            raise ValueError("not a name")
-        if not all(isinstance(name, str) for name in (*aliases, *datasets)):
-            raise ValueError("not names")
+        for name in (mlperf_name, renamed_from, model):
+            if name is not None and type(name) is not str:
+                raise ValueError("not a name")
+        for name in (*aliases, *datasets):
+            if type(name) is not str:
+                raise ValueError("not a name")
         return cls(kind, ident, mlperf_name, tuple(aliases), renamed_from, model, tuple(datasets), tuple(pending))
 
 
@@ -101,7 +103,3 @@ def benchmark_datasets(bench: AnyBenchmark) -> list[str]:
     if bench.accuracy is not None:
         names.extend(d.dataset for d in bench.accuracy.datasets)
     return list(dict.fromkeys(names))
-
-
-def _is_name(value: Any) -> bool:
-    return value is None or isinstance(value, str)

@@ -17,6 +17,7 @@ that does not decode is ignored, and the catalog is checked from scratch.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -43,8 +44,8 @@ _KINDS = (*ENTITY_KINDS, "ruleset")  # the files a snapshot holds (the suite fil
 
 @dataclass
 class EntityState:
-    """A valid entity's facts and own cross-document diagnostics, and the states of what those
-    were found under (in the order its facts list them: `incremental` says which)."""
+    """A valid entity's facts and own cross-document diagnostics, and a digest of the states of
+    what those were found under (`incremental` says which)."""
 
     facts: EntityFacts
     cross: list[Diagnostic] = field(default_factory=list)
@@ -118,7 +119,13 @@ def encode(frame: str, snapshot: Snapshot) -> bytes:
     """A snapshot as its payload."""
     rows: list[list[Any]] = []
     for path, state in snapshot.items():
-        row = [path, state.kind, state.blob, diagnostic_rows(state.diagnostics), state.valid]
+        row = [
+            path,
+            state.kind,
+            state.blob,
+            diagnostic_rows(state.diagnostics),
+            state.valid,
+        ]
         entity = state.entity
         if entity is not None:
             row += [entity.facts.plain(), diagnostic_rows(entity.cross), entity.states]
@@ -128,6 +135,8 @@ def encode(frame: str, snapshot: Snapshot) -> bytes:
 
 def decode(payload: bytes) -> tuple[str, Snapshot] | None:
     """The frame and the snapshot of a payload; None when it is not one."""
+    collecting = gc.isenabled()
+    gc.disable()  # thousands of small lists, none of them cyclic: no collection while they are built
     try:
         stored = json.loads(payload)
         frame, rows = stored["frame"], stored["files"]
@@ -146,6 +155,9 @@ def decode(payload: bytes) -> tuple[str, Snapshot] | None:
         return frame, snapshot
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _entity(kind: str, path: str, facts: Any, cross: Any, states: Any) -> EntityState:
