@@ -95,13 +95,17 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
     return gitrepo.GitTree(repo, resolved.commit, ref, resolved.note)
 
 
-def changed_files(old: Tree, new: Tree) -> set[str]:
+def changed_files(old: Tree, new: Tree, new_ids: dict[str, str] | None = None) -> set[str]:
     """The entries of the catalog's folders (suite, entities, rulesets) that differ between two
-    trees, added and removed ones included: compared by file id, no file is parsed."""
+    trees, added and removed ones included: compared by file id, no file is parsed. `new_ids`:
+    the file ids of the new tree's folders when already listed (a verdict's, by path)."""
     folders = (layout.current().suite_dir, *layout.current().entity_dirs.values(), layout.current().rulesets_dir)
+    listed: dict[str, dict[str, str]] = {folder: {} for folder in folders}
+    for path, file_id in (new_ids or {}).items():
+        listed.setdefault(path.rpartition("/")[0], {})[path] = file_id
     changed: set[str] = set()
     for folder in folders:
-        before, after = old.file_ids(folder), new.file_ids(folder)
+        before, after = old.file_ids(folder), listed[folder] if new_ids is not None else new.file_ids(folder)
         # The entity folders inside SUITE_DIR are compared entry by entry, not as folders.
         changed.update(p for p in before.keys() | after.keys() if before.get(p) != after.get(p) and p not in folders)
     return changed

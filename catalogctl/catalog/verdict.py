@@ -103,6 +103,7 @@ class Verdict:
     diagnostics: list[Diagnostic]
     remembered: bool = False
     loaded: LoadResult | None = None  # the catalog, when this run loaded it
+    file_ids: dict[str, str] | None = None  # the file id of every entry of the catalog's folders, when listed
 
 
 def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> Verdict:
@@ -121,7 +122,7 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     known = _recall(cache, manifest.key)
     if known is not None:
         cache.flush()  # the blob ids hashed again (a file touched, not changed)
-        return Verdict(tree.label, known, remembered=True)
+        return Verdict(tree.label, known, remembered=True, file_ids=manifest.ids)
     from catalogctl.catalog import snapshot  # a remembered verdict imports no model
     from catalogctl.catalog.incremental import check_from
 
@@ -133,7 +134,7 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
         if slot is not None:
             snapshot.keep(cache, slot, manifest.frame, checked.snapshot)
         cache.flush()
-    return Verdict(tree.label, checked.diagnostics, loaded=checked.loaded)
+    return Verdict(tree.label, checked.diagnostics, loaded=checked.loaded, file_ids=manifest.ids)
 
 
 def _recall(cache: DocumentCache, key: str) -> list[Diagnostic] | None:

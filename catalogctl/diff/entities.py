@@ -47,12 +47,13 @@ class Changed:
     entities: set[tuple[str, str]] = field(default_factory=set)
 
 
-def changed_entities(old: Tree, new: Tree) -> Changed:
-    """The catalog files that differ, by what they hold."""
+def changed_entities(old: Tree, new: Tree, paths: set[str] | None = None) -> Changed:
+    """The catalog files that differ (`paths`, when the caller compared the trees already), by
+    what they hold."""
     changed = Changed()
     here = layout.current()
     kinds = {folder: kind for kind, folder in here.entity_dirs.items()} | {here.rulesets_dir: "ruleset"}
-    for path in changed_files(old, new):
+    for path in changed_files(old, new) if paths is None else paths:
         if not path.endswith(".yaml"):
             continue
         folder, _, name = path.rpartition("/")

@@ -45,10 +45,11 @@ __all__ = [
 Digests = dict[str, tuple[str | None, str | None]]  # benchmark -> (old digest, new digest)
 
 
-def diff_trees(old: Tree, new: Tree, old_ref: str, new_ref: str) -> DiffReport:
-    """The semantic diff between two trees."""
+def diff_trees(old: Tree, new: Tree, old_ref: str, new_ref: str, changed_paths: set[str] | None = None) -> DiffReport:
+    """The semantic diff between two trees (`changed_paths`: the files that differ, when the
+    caller compared them already, `source.changed_files`)."""
     differ = Differ(old, new)
-    changed = changed_entities(old, new)
+    changed = changed_entities(old, new, changed_paths)
     differ.entities(changed)
     changed_metrics = differ.metrics() if changed.metrics else set()
     if changed.suite:

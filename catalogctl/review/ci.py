@@ -98,7 +98,7 @@ def _review(
         notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
     base_result = _base_side(base, cache, empty=base_empty)
     notes += [f"{side}: {tree.note}" for side, tree in (("base", base), ("head", head)) if tree.note]
-    changed = changed_files(base, head)
+    changed = changed_files(base, head, verdict.file_ids)  # the head's folders as the verdict listed them
     findings = _numbered(
         [
             from_diagnostic(d)
@@ -108,7 +108,7 @@ def _review(
         ]
     )
     findings += moved
-    diff = None if base_empty else _diff(base, head, request, has_errors(verdict.diagnostics), findings, notes)
+    diff = None if base_empty else _diff(base, head, request, changed, has_errors(verdict.diagnostics), findings, notes)
     if head.kind(layout.current().suite_dir) is not None and not moved:
         given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed, cache)
         findings += check_policy(given)
@@ -131,7 +131,13 @@ def _review(
 
 
 def _diff(
-    base: Tree, head: Tree, request: ReviewRequest, head_invalid: bool, findings: list[Finding], notes: list[str]
+    base: Tree,
+    head: Tree,
+    request: ReviewRequest,
+    changed: set[str],
+    head_invalid: bool,
+    findings: list[Finding],
+    notes: list[str],
 ) -> DiffReport | None:
     """The semantic diff between the sides; None (and a finding or a note) when the base or the
     head does not validate."""
@@ -140,7 +146,7 @@ def _diff(
     from catalogctl.review.findings import subject_fingerprint
 
     try:
-        return diff_trees(base, head, request.base, request.head or "working tree")
+        return diff_trees(base, head, request.base, request.head or "working tree", changed)
     except CatalogInvalid as exc:
         if not head_invalid:
             findings.append(
