@@ -21,7 +21,7 @@ from catalogctl.catalog.source import changed_files
 from catalogctl.catalog.validation import value_at
 from catalogctl.diff.fields import document_path, dotted, field_diffs, fingerprint
 from catalogctl.errors import CatalogError, CatalogInvalid
-from catalogctl.io.tree import Tree
+from catalogctl.io.tree import BlobReader, Tree, regular_blob
 from catalogctl.io.yamlio import PathKey
 from catalogctl.model import Dataset, Metric, Model, Ruleset, Suite
 from catalogctl.model.common import path_is_display
@@ -242,22 +242,45 @@ class Differ:
     # -- impact -------------------------------------------------------------------------------
 
     def candidates(self, needles: set[bytes], known: set[str]) -> set[str]:
-        """Benchmarks whose file mentions a needle, beside those in `known` (the changed ones)."""
+        """Benchmarks whose file mentions a needle, beside those in `known` (the changed ones):
+        those whose bytes, as the new tree reads them, hold one."""
         found: set[str] = set()
         if not needles:
             return found
-        # Unchanged files read the same on both sides, and changed ones are known already.
-        for path in self.new_tree.file_ids(layout.current().entity_dirs["benchmark"]):
+        folder = layout.current().entity_dirs["benchmark"]
+        ids = self.new_tree.file_ids(folder)
+        blobs, shared = self._shared_blobs(folder, ids)
+        wanted = tuple(needles)
+        for path, file_id in ids.items():
             ident = path.rsplit("/", 1)[-1][: -len(".yaml")] if path.endswith(".yaml") else ""
             if not ident or ident in known:
                 continue
+            if blobs is not None and shared.get(path) == file_id and (oid := regular_blob(file_id)):
+                # Equal ids are equal bytes, so a blob without a needle rules the file out; one
+                # with a needle is read below as before: the new tree may refuse it (a link above
+                # it, no permission), and a candidate is only what it reads.
+                try:
+                    blob = blobs.read_blob(oid)
+                except OSError:
+                    blob = None  # read it as the new tree does
+                if blob is not None and not any(n in blob for n in wanted):
+                    continue
             try:
                 data = self.new_tree.read(path)
             except OSError:
                 continue
-            if any(n in data for n in needles):
+            if any(n in data for n in wanted):
                 found.add(ident)
         return found
+
+    def _shared_blobs(self, folder: str, ids: dict[str, str]) -> tuple[BlobReader | None, dict[str, str]]:
+        """A side that reads a blob by its id (a git tree, cheaper than the working tree's
+        open and checks) and the file ids it holds in `folder`; (None, {}) when neither does."""
+        if isinstance(self.new_tree, BlobReader):
+            return self.new_tree, ids
+        if isinstance(self.old_tree, BlobReader):
+            return self.old_tree, self.old_tree.file_ids(folder)
+        return None, {}
 
     def digests(self, benchmarks: set[str]) -> dict[str, tuple[str | None, str | None]]:
         """The old and new contract digests of these benchmarks (None where one is absent)."""

@@ -131,6 +131,7 @@ class GitTree:
         # parses every tree on the way again, so reading each file of a folder of n files would
         # cost O(n) apiece; looking names up in the cached folder tree keeps it O(log n).
         self._trees: dict[str, pygit2.Tree] = {}
+        self._ids: dict[str, dict[str, str]] = {}  # folder -> `file_ids`: a commit's tree never changes
 
     def _object(self, path: str) -> pygit2.Object | None:
         if not path:
@@ -179,11 +180,14 @@ class GitTree:
 
     def file_ids(self, folder: str) -> dict[str, str]:
         """The git blob id of every entry directly in `folder` (free: no blob is read)."""
-        obj = self._object(folder)
-        if not isinstance(obj, pygit2.Tree):
-            return {}
-        prefix = f"{folder.rstrip('/')}/" if folder else ""
-        return {prefix + (e.name or ""): f"{e.filemode:o}:{e.id}" for e in obj}
+        known = self._ids.get(folder)
+        if known is None:
+            obj = self._object(folder)
+            if not isinstance(obj, pygit2.Tree):
+                return {}
+            prefix = f"{folder.rstrip('/')}/" if folder else ""
+            known = self._ids[folder] = {prefix + (e.name or ""): f"{e.filemode:o}:{e.id}" for e in obj}
+        return dict(known)  # a copy: a caller may change its own
 
     def read(self, path: str) -> bytes:
         """The bytes of a blob; a symlink blob is never read as a file."""
@@ -191,6 +195,17 @@ class GitTree:
         if not isinstance(obj, pygit2.Blob) or _KIND_BY_MODE.get(obj.filemode) != "file":
             raise UnsafePath(f"{path} is not a regular file at {self.label}")
         return obj.data
+
+    def read_blob(self, oid: str) -> bytes:
+        """The bytes of the blob `oid`, straight from the object database (`BlobReader`). No
+        path is walked, so nothing here says it is a regular file: `file_ids` says so."""
+        try:
+            kind, data = self.repo.odb.read(oid)
+        except (pygit2.GitError, KeyError, ValueError) as exc:  # absent, or not an object id
+            raise FileNotFoundError(f"no blob {oid} at {self.label}") from exc
+        if kind != pygit2.enums.ObjectType.BLOB:
+            raise UnsafePath(f"{oid} is not a blob at {self.label}")
+        return bytes(data)
 
 
 # -- writing: status, commits, tags ----------------------------------------------------------

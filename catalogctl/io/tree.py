@@ -8,16 +8,19 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 EntryKind = Literal["file", "dir", "symlink", "other"]
 # A file changed less than this before it was hashed may change again with the same stat (a
 # coarse clock, or a filesystem with 1 s or 2 s timestamps): its blob id is not kept across runs.
 _SETTLED_NS = 3_000_000_000
+# A file id naming a regular file's SHA-1 blob: the only kind `BlobReader` may stand in for.
+_REGULAR_BLOB = re.compile(r"100(?:644|755):([0-9a-f]{40})")
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,22 @@ class Tree(Protocol):
     def file_ids(self, folder: str) -> dict[str, str]:
         """An id of the content of every entry directly in `folder`, equal to the git tree's
         for the same content: two trees hold the same file when the ids match."""
+
+
+@runtime_checkable
+class BlobReader(Protocol):
+    """A tree that reads a blob by its id, no path walked (a git tree): where a file whose id is
+    the same on another tree may be read instead, equal ids meaning equal bytes."""
+
+    def read_blob(self, oid: str) -> bytes:
+        """The bytes of the blob `oid` (40 hex digits); OSError when there is no such blob."""
+
+
+def regular_blob(file_id: str) -> str | None:
+    """The blob id in the id of a regular file (`100644:<40 hex>` or `100755:…`, from
+    `file_ids`); None for anything else: a symlink, a folder, a submodule, a non-file."""
+    found = _REGULAR_BLOB.fullmatch(file_id)
+    return found.group(1) if found else None
 
 
 def blob_id(data: bytes) -> str:

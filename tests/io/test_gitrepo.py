@@ -1,5 +1,5 @@
 """The git layer: remotes that cannot be reached (an environment error) or that answer and refuse
-(not one), who commits, and repositories without commits."""
+(not one), who commits, repositories without commits, and a tree's blobs read by their ids."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from catalogctl.errors import RemoteProblem, RemoteUnreachable
 from catalogctl.io import gitrepo
+from catalogctl.io.tree import BlobReader, UnsafePath, WorkingTree, regular_blob
 from tests.helpers import git, init_repo, run_cli, write
 from tests.release_repo import REFUSE_TAGS_HOOK, SEEDS_A, free_port, git_daemon, make_freezable, tags
 
@@ -148,3 +149,26 @@ def test_an_identity_with_angle_brackets_is_a_message_naming_its_setting(
     git(repo, "config", "user.email", "m@example.org")
     done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "-C", str(repo), code=2)
     assert done.stderr.splitlines()[-1] == 'hint: set another: git config user.name "…" && git config user.email "…"'
+
+
+def test_a_blob_is_read_by_its_id_and_file_ids_are_a_copy(catalog_repo: Path) -> None:
+    repo = gitrepo.open_repository(catalog_repo)
+    commit = gitrepo.lookup(repo, "v1")
+    assert commit is not None
+    tree = gitrepo.GitTree(repo, commit, "v1")
+    assert isinstance(tree, BlobReader)
+    assert not isinstance(WorkingTree(catalog_repo), BlobReader)
+    folder = "benchmark_suite/benchmarks"
+    ids = tree.file_ids(folder)
+    path, file_id = sorted(ids.items())[0]
+    oid = regular_blob(file_id)
+    assert oid is not None
+    assert tree.read_blob(oid) == tree.read(path) == (catalog_repo / path).read_bytes()
+    ids.clear()  # the caller's copy: the tree keeps its own
+    assert tree.file_ids(folder)[path] == file_id
+    with pytest.raises(FileNotFoundError, match=r"^no blob 0{40} at v1"):
+        tree.read_blob("0" * 40)
+    with pytest.raises(FileNotFoundError):
+        tree.read_blob("not an id")
+    with pytest.raises(UnsafePath, match="is not a blob"):
+        tree.read_blob(str(commit.tree.id))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.io.tree import UnsafePath, WorkingTree
+from catalogctl.io.tree import UnsafePath, WorkingTree, regular_blob
 
 
 def _opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -60,3 +60,14 @@ def test_a_path_under_a_regular_file_is_absent(tmp_path: Path) -> None:
     assert tree.kind("models/x.yaml") is None
     assert tree.entries("models") == []
     assert tree.file_ids("models") == {}
+
+
+def test_only_a_regular_files_id_names_a_blob_to_read() -> None:
+    blob = "a8926a52d8dcba5c4386945476ab6a2ad008afd4"
+    assert regular_blob(f"100644:{blob}") == blob
+    assert regular_blob(f"100755:{blob}") == blob
+    for other in (f"120000:{blob}", f"160000:{blob}", f"40000:{blob}", "symlink:", "other:", "dir:"):
+        assert regular_blob(other) is None
+    assert regular_blob(f"100644:{blob.upper()}") is None
+    assert regular_blob(f"100644:{blob}00") is None  # not a SHA-1 id
+    assert regular_blob(f"100644:{blob}\n") is None
