@@ -36,12 +36,14 @@ if TYPE_CHECKING:
 
 @dataclass
 class Checked:
-    """Every diagnostic of a tree's catalog (sorted), the snapshot of this check, and the whole
-    catalog when every file was read (None when some were taken from the prior snapshot)."""
+    """Every diagnostic of a tree's catalog (sorted), the snapshot of this check, the whole
+    catalog when every file was read (None when some were taken from the prior snapshot), and
+    what was examined."""
 
     diagnostics: list[Diagnostic]
     snapshot: Snapshot
     loaded: LoadResult | None
+    examined: dict[str, str]  # the blob id of every file examined, by path
 
 
 def check_from(tree: Tree, cache: DocumentCache, prior: Snapshot | None, known: dict[str, str]) -> Checked:
@@ -53,7 +55,7 @@ def check_from(tree: Tree, cache: DocumentCache, prior: Snapshot | None, known: 
     diagnostics = [*result.diagnostics, *view.check()]
     diagnostics.sort()
     loaded = None if loader.unread else LoadResult(result.catalog, diagnostics)
-    return Checked(diagnostics, loader.files, loaded)
+    return Checked(diagnostics, loader.files, loaded, loader.read_blobs)
 
 
 class _Table(Mapping[str, Any]):

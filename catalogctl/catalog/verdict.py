@@ -83,16 +83,34 @@ def _manifest(tree: Tree) -> _Manifest | None:
     return _Manifest(key, ids, framed)
 
 
-def _saw_keyed_content(tree: Tree, manifest: _Manifest) -> bool:
-    """Whether a load read exactly what the manifest covers: the folders hold it still, and
-    every file read had the blob id the manifest has for it (a file edited and put back
-    meanwhile did not)."""
+def _saw_keyed_content(tree: Tree, manifest: _Manifest, examined: dict[str, str]) -> bool:
+    """Whether a load examined exactly what the manifest covers (`examined`: the blob id of each
+    file it examined, by path): the folders hold it still, the load examined every catalog file
+    the manifest lists with the blob id listed (a file away while its folder was listed was not
+    examined), and every file read had that id (a file edited and put back meanwhile did not)."""
     after = _manifest(tree)
     if after is None or after.key != manifest.key:
         return False
     if not isinstance(tree, WorkingTree):
         return True  # a git tree does not change
+    if examined != _catalog_files(manifest.ids):
+        return False
     return all(manifest.ids.get(path, "").endswith(f":{blob}") for path, blob in tree.served_ids().items())
+
+
+def _catalog_files(ids: dict[str, str]) -> dict[str, str]:
+    """The blob id of every file among a manifest's entries that a load examines: the suite
+    files, and the regular `.yaml` files of the entity and ruleset folders."""
+    current = layout.current()
+    folders = {*current.entity_dirs.values(), current.rulesets_dir}
+    out: dict[str, str] = {}
+    for path, blob in file_blobs(ids).items():
+        folder, _, name = path.rpartition("/")
+        if path in (current.suite_file, current.metrics_file) or (
+            folder in folders and name.endswith(".yaml") and not name.startswith(".")
+        ):
+            out[path] = blob
+    return out
 
 
 @dataclass
@@ -129,7 +147,7 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     slot = snapshot.slot(tree)
     prior = snapshot.recall(cache, slot, manifest.frame) if slot is not None else None
     checked = check_from(tree, cache, prior, file_blobs(manifest.ids))
-    if _saw_keyed_content(tree, manifest):
+    if _saw_keyed_content(tree, manifest, checked.examined):
         cache.remember(manifest.key, Examined(checked.diagnostics))
         if slot is not None:
             snapshot.keep(cache, slot, manifest.frame, checked.snapshot)

@@ -299,3 +299,33 @@ def test_another_yaml_parser_is_not_the_same_verdict(catalog_repo: Path, tmp_pat
     without_c = subprocess.run(argv, capture_output=True, check=False, timeout=120, env=env)
     assert with_c.stdout != fresh.stdout  # the parsers do word it differently
     assert without_c.stdout == fresh.stdout
+
+
+def test_a_file_away_while_its_folder_is_listed_is_not_remembered_as_away(
+    catalog_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process moves a model away while the run lists its folder, and back before the
+    run ends: the folders hold at the end what they held at the start, but the run never saw
+    the model (a breaker's find)."""
+    check_tree(WorkingTree(catalog_repo))
+    _edit_figure(catalog_repo)
+    model = catalog_repo / MODEL
+    data = model.read_bytes()
+    real = loader.Loader.yaml_files
+
+    def racing(self: loader.Loader, folder: str) -> list[str]:
+        if not folder.endswith("/models"):
+            return real(self, folder)
+        model.unlink()
+        try:
+            return real(self, folder)
+        finally:
+            model.write_bytes(data)
+
+    monkeypatch.setattr(loader.Loader, "yaml_files", racing)
+    away = check_tree(WorkingTree(catalog_repo))
+    assert any(d.code == "ref-unknown-model" for d in away.diagnostics)  # what the run saw
+    monkeypatch.setattr(loader.Loader, "yaml_files", real)
+    again = check_tree(WorkingTree(catalog_repo))
+    assert not again.remembered
+    assert again.diagnostics == _uncached(catalog_repo)
