@@ -85,14 +85,6 @@ class Catalog:
         model, datasets = self.dependencies(benchmark_id)
         return [("benchmark", benchmark_id), ("model", model), *(("dataset", d) for d in datasets)]
 
-    def dependents(self) -> dict[tuple[str, str], list[str]]:
-        """For each entity, the benchmarks whose contract it is part of."""
-        users: dict[tuple[str, str], list[str]] = {}
-        for ident in sorted(self.benchmarks):
-            for key in self.sources_of(ident):
-                users.setdefault(key, []).append(ident)
-        return users
-
     def pending_by_entity(self) -> dict[tuple[str, str], list[PendingValue]]:
         """Pending values grouped by the entity that holds them."""
         grouped: dict[tuple[str, str], list[PendingValue]] = {}
