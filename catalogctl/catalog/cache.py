@@ -228,7 +228,9 @@ class DocumentCache:
         """Store what this load remembered (one transaction for all new entries)."""
         if self.store is not None:
             if self._tree is not None:
-                self.store.keep_stamps(str(self._tree.root), self._tree.settled_ids())
+                stamps = self._tree.settled_ids()
+                if stamps is not None:
+                    self.store.keep_stamps(str(self._tree.root), stamps)
             self.store.flush()
 
 

@@ -398,9 +398,9 @@ class SubsetLoader:
     """Loads the suite, the metric registry and, on request, single entities of a tree, without
     cross-document checks: for verbs that must not pay for the whole catalog."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, cache: DocumentCache | None = None) -> None:
         self.tree = tree
-        self._loader = Loader(tree)
+        self._loader = Loader(tree, cache)
         self._loader.load_suite_files()
         self._asked: set[tuple[str, str]] = set()
 

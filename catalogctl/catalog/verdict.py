@@ -132,11 +132,11 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
     manifest = _manifest(tree) if cache.store is not None else None
-    if manifest is None:
-        from catalogctl.catalog.incremental import check_from
+    if manifest is None:  # nothing to remember by (the cache off, or a file unreadable): a plain load
+        from catalogctl.catalog.loader import load_tree
 
-        checked = check_from(tree, cache, None, {})
-        return Verdict(tree.label, checked.diagnostics, loaded=checked.loaded)
+        loaded = load_tree(tree, cache)
+        return Verdict(tree.label, loaded.diagnostics, loaded=loaded)
     known = _recall(cache, manifest.key)
     if known is not None:
         cache.flush()  # the blob ids hashed again (a file touched, not changed)

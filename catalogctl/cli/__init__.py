@@ -6,6 +6,7 @@ One module per group of verbs; this module registers their commands, in the orde
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 
 from catalogctl.cli import catalog, datasets, gate, release, run, site
@@ -54,6 +55,10 @@ app.add_typer(release.export_app, name="export")
 
 def main() -> None:
     """Console entry point."""
+    # A command's process is short: what is alive now (modules, classes) lives until it exits.
+    # Kept out of the collector's full passes, which otherwise walk it again and again while a
+    # large catalog is loaded (measured: about 0.07 s of a 0.9 s `ci` at 5,000 benchmarks).
+    gc.freeze()
     app()
 
 

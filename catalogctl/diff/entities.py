@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from catalogctl.catalog import layout
+from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import contract_digest, plain
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog, Location
@@ -75,10 +76,10 @@ def _table(catalog: Catalog, kind: str) -> dict[str, Any]:
 class Differ:
     """The two sides, loaded only as far as the diff needs, and the changes found so far."""
 
-    def __init__(self, old: Tree, new: Tree) -> None:
+    def __init__(self, old: Tree, new: Tree, cache: DocumentCache | None = None) -> None:
         self.old_tree, self.new_tree = old, new
-        self.old = SubsetLoader(old)
-        self.new = SubsetLoader(new)
+        self.old = SubsetLoader(old, cache)
+        self.new = SubsetLoader(new, cache)
         self.changes: list[Change] = []
 
     @property

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import metric_keys
 from catalogctl.catalog.index import Catalog
 from catalogctl.diff.cohorts import cohort_delta
@@ -45,10 +46,18 @@ __all__ = [
 Digests = dict[str, tuple[str | None, str | None]]  # benchmark -> (old digest, new digest)
 
 
-def diff_trees(old: Tree, new: Tree, old_ref: str, new_ref: str, changed_paths: set[str] | None = None) -> DiffReport:
+def diff_trees(
+    old: Tree,
+    new: Tree,
+    old_ref: str,
+    new_ref: str,
+    changed_paths: set[str] | None = None,
+    cache: DocumentCache | None = None,
+) -> DiffReport:
     """The semantic diff between two trees (`changed_paths`: the files that differ, when the
-    caller compared them already, `source.changed_files`)."""
-    differ = Differ(old, new)
+    caller compared them already, `source.changed_files`; `cache`: the document cache the files
+    are checked through, none by default)."""
+    differ = Differ(old, new, cache)
     changed = changed_entities(old, new, changed_paths)
     differ.entities(changed)
     changed_metrics = differ.metrics() if changed.metrics else set()

@@ -18,6 +18,7 @@ runner keeps between runs). `CATALOGCTL_NO_CACHE=1` turns the cache off.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -27,10 +28,6 @@ CACHE_DIR_ENV = "CATALOGCTL_CACHE_DIR"
 _MAGIC = b"catalogctl-cache/2"
 SQLITE_NAME = "entries.sqlite"
 _SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, payload BLOB NOT NULL)"
-_STAMPS = (
-    "CREATE TABLE IF NOT EXISTS stamps (root TEXT NOT NULL, path TEXT NOT NULL, stamp TEXT NOT NULL, "
-    "blob TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY (root, path))"
-)
 _BUSY_TIMEOUT_S = 60.0  # a concurrent run holding the write lock makes this one wait, not fail
 
 
@@ -42,8 +39,9 @@ def _checksum(key: str, payload: bytes) -> str:
 Stamps = dict[str, tuple[tuple[int, ...], str]]  # path -> (stat stamp, git blob id)
 
 
-def _stamp_checksum(root: str, path: str, stamp: str, blob: str) -> str:
-    return hashlib.sha256(b"\0".join(part.encode() for part in (_MAGIC.decode(), root, path, stamp, blob))).hexdigest()
+def _stamps_key(root: str) -> str:
+    """The entry of a working tree's stamps (by its folder): one entry, read in one go."""
+    return hashlib.sha256(b"catalogctl-stamps\0" + root.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def cache_disabled() -> bool:
@@ -105,7 +103,6 @@ class EntryStore:
         self._db: sqlite3.Connection | None = None
         self._broken = False  # the database could not be opened, even afresh: no cache this run
         self._pending: dict[str, bytes] = {}
-        self._pending_stamps: dict[str, Stamps] = {}
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
@@ -113,7 +110,6 @@ class EntryStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses at most the last run's entries
             db.execute(_SCHEMA)
-            db.execute(_STAMPS)
             db.execute("SELECT key, checksum, payload FROM entries LIMIT 1").fetchall()
         except BaseException:
             db.close()
@@ -172,33 +168,26 @@ class EntryStore:
 
     def stamps(self, root: str) -> Stamps:
         """The blob ids a run recorded for the files of the working tree at `root`, by path and
-        stat; rows that do not verify are left out (the file is hashed again)."""
-        db = self._open()
-        if db is None:
+        stat; none when the entry does not verify (every file is hashed again)."""
+        payload = self.get(_stamps_key(root))
+        if payload is None:
             return {}
         try:
-            rows = db.execute("SELECT path, stamp, blob, checksum FROM stamps WHERE root = ?", (root,)).fetchall()
-        except sqlite3.OperationalError:
+            stored = json.loads(payload)
+            known: Stamps = {}
+            for path, (stamp, blob) in stored.items():
+                if not isinstance(blob, str):
+                    return {}
+                known[path] = (tuple(stamp), blob)  # a stamp that is not a stat's never matches one
+        except (ValueError, TypeError, AttributeError):
             return {}
-        except sqlite3.DatabaseError:
-            self._damaged()
-            return {}
-        known: Stamps = {}
-        for path, stamp, blob, checksum in rows:
-            if not all(isinstance(v, str) for v in (path, stamp, blob, checksum)):
-                continue
-            if checksum != _stamp_checksum(root, path, stamp, blob):
-                continue
-            try:
-                known[path] = (tuple(int(part) for part in stamp.split(",")), blob)
-            except ValueError:
-                continue
         return known
 
     def keep_stamps(self, root: str, stamps: Stamps) -> None:
-        """Keep these blob ids of the working tree at `root` to be stored by the next `flush`."""
-        if stamps:
-            self._pending_stamps.setdefault(root, {}).update(stamps)
+        """Keep every blob id a later run may trust of the working tree at `root` (the whole
+        set: it replaces the stored one) to be stored by the next `flush`."""
+        payload = {path: [list(stamp), blob] for path, (stamp, blob) in stamps.items()}
+        self.put(_stamps_key(root), json.dumps(payload, separators=(",", ":")).encode("utf-8"))
 
     def put(self, key: str, payload: bytes) -> None:
         """Keep `payload` to be stored under `key` by the next `flush`."""
@@ -214,22 +203,15 @@ class EntryStore:
         """Store every pending entry in one transaction (`INSERT OR REPLACE`), and close; a store
         that cannot be written is skipped: the cache is only ever a speed-up."""
         pending, self._pending = self._pending, {}
-        pending_stamps, self._pending_stamps = self._pending_stamps, {}
-        db = self._open() if pending or pending_stamps else self._db
+        db = self._open() if pending else self._db
         if db is None:
             return
         rows = [(key, _checksum(key, payload), payload) for key, payload in pending.items()]
-        stamp_rows = []
-        for root, stamps in pending_stamps.items():
-            for path, (stamp, blob) in stamps.items():
-                text = ",".join(str(part) for part in stamp)
-                stamp_rows.append((root, path, text, blob, _stamp_checksum(root, path, text, blob)))
         try:
-            if rows or stamp_rows:
+            if rows:
                 with db:
                     db.execute("BEGIN IMMEDIATE")
                     db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", rows)
-                    db.executemany("INSERT OR REPLACE INTO stamps VALUES (?, ?, ?, ?, ?)", stamp_rows)
         except sqlite3.OperationalError:
             pass
         except sqlite3.DatabaseError:

@@ -105,6 +105,7 @@ class WorkingTree:
         # Hashed by this run from files last changed well before: a later run may trust them.
         self._settled: dict[str, tuple[tuple[int, ...], str]] = {}
         self._recorded: dict[str, tuple[tuple[int, ...], str]] = {}  # as the store holds them
+        self._listed: dict[str, set[str]] = {}  # the entries of each folder this run listed
         self._served: dict[str, str] = {}  # path -> blob id of what `read` returned last
         self._safe_folders: set[Path] = {self.root}  # folders resolving to themselves, in the root
 
@@ -129,6 +130,7 @@ class WorkingTree:
         prefix = f"{folder.rstrip('/')}/" if folder else ""
         with os.scandir(self._local(folder)) as it:
             found = [(prefix + e.name, e.path, e.stat(follow_symlinks=False)) for e in it]
+        self._listed[folder.rstrip("/")] = {child[0] for child in found}
         return sorted(found, key=lambda child: child[0])
 
     def entries(self, folder: str) -> list[Entry]:
@@ -156,16 +158,23 @@ class WorkingTree:
         is unchanged, as git's index is."""
         for path, entry in known.items():
             self._blobs.setdefault(path, entry)
-            self._recorded[path] = entry
+        self._recorded = dict(known)
 
-    def settled_ids(self) -> dict[str, tuple[tuple[int, ...], str]]:
-        """The blob ids this run hashed that a later run may trust by stat, and that the store
-        does not hold yet: files last changed well before they were hashed. A file changed in
-        the same clock tick as its hashing could change again with the same stat ("racily
-        clean" in git's terms): it is hashed again."""
-        fresh = {path: entry for path, entry in self._settled.items() if self._recorded.get(path) != entry}
-        self._recorded.update(fresh)  # given once: a second flush does not write them again
-        return fresh
+    def settled_ids(self) -> dict[str, tuple[tuple[int, ...], str]] | None:
+        """Every blob id a later run may trust by stat, or None when that is what the store holds
+        already: those recorded, and those this run hashed from files last changed well before,
+        less the files gone from a folder this run listed. A file changed in the same clock tick
+        as its hashing could change again with the same stat ("racily clean" in git's terms): it
+        is hashed again."""
+        trusted = {**self._recorded, **self._settled}
+        for path in list(trusted):
+            folder = path.rpartition("/")[0]
+            if folder in self._listed and path not in self._listed[folder]:
+                del trusted[path]
+        if trusted == self._recorded:
+            return None
+        self._recorded = trusted  # given once: a second flush does not write them again
+        return trusted
 
     def read(self, path: str) -> bytes:
         """Read a regular file; refuse anything that is or passes through a symlink."""

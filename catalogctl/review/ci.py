@@ -108,7 +108,11 @@ def _review(
         ]
     )
     findings += moved
-    diff = None if base_empty else _diff(base, head, request, changed, has_errors(verdict.diagnostics), findings, notes)
+    diff = (
+        None
+        if base_empty
+        else _diff(base, head, request, changed, cache, has_errors(verdict.diagnostics), findings, notes)
+    )
     if head.kind(layout.current().suite_dir) is not None and not moved:
         given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed, cache)
         findings += check_policy(given)
@@ -135,6 +139,7 @@ def _diff(
     head: Tree,
     request: ReviewRequest,
     changed: set[str],
+    cache: DocumentCache,
     head_invalid: bool,
     findings: list[Finding],
     notes: list[str],
@@ -146,7 +151,7 @@ def _diff(
     from catalogctl.review.findings import subject_fingerprint
 
     try:
-        return diff_trees(base, head, request.base, request.head or "working tree", changed)
+        return diff_trees(base, head, request.base, request.head or "working tree", changed, cache)
     except CatalogInvalid as exc:
         if not head_invalid:
             findings.append(

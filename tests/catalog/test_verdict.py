@@ -18,6 +18,7 @@ from catalogctl.catalog import loader, verdict
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import catalog_key, check_tree
 from catalogctl.errors import Diagnostic
+from catalogctl.io import cache as cache_module
 from catalogctl.io import tree as tree_module
 from catalogctl.io.cache import EntryStore
 from catalogctl.io.gitrepo import GitTree, lookup, open_repository
@@ -246,25 +247,37 @@ def test_a_file_changed_just_before_it_was_hashed_is_hashed_again(
     catalog_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _warm(catalog_repo)  # the files were written just now: none is settled
-    with closing(sqlite3.connect(_store(catalog_repo))) as db:
-        assert db.execute("SELECT count(*) FROM stamps").fetchone() == (0,)
+    assert EntryStore(_store(catalog_repo).parent).stamps(str(catalog_repo.resolve())) == {}
     reads = _reads(monkeypatch)
     assert check_tree(WorkingTree(catalog_repo)).remembered
     assert DATASET in reads
 
 
-def test_a_damaged_stamp_is_ignored(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("damage", ["torn", "not stamps"])
+def test_damaged_stamps_are_ignored(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
     monkeypatch.setattr(tree_module, "_SETTLED_NS", -(10**12))
     _warm(catalog_repo)
-    with closing(sqlite3.connect(_store(catalog_repo))) as db, db:
-        changed = db.execute("UPDATE stamps SET blob = ? WHERE path = ?", ("0" * 40, DATASET)).rowcount
-    assert changed == 1
+    store = EntryStore(_store(catalog_repo).parent)
+    root = str(catalog_repo.resolve())
+    assert len(store.stamps(root)) == _yaml_count(catalog_repo)
+    key = cache_module._stamps_key(root)
+    if damage == "torn":  # the checksum no longer verifies
+        with closing(sqlite3.connect(_store(catalog_repo))) as db, db:
+            assert db.execute("UPDATE entries SET payload = ? WHERE key = ?", (b"{}", key)).rowcount == 1
+    else:  # a sound entry that holds no stamps
+        store.put(key, json.dumps({DATASET: ["x", "0" * 40]}).encode())
+        store.flush()
+    assert store.stamps(root) == {}
     expected = _uncached(catalog_repo)
     reads = _reads(monkeypatch)
     found = check_tree(WorkingTree(catalog_repo))
     assert found.remembered
     assert found.diagnostics == expected
-    assert reads == [DATASET]  # the one row that does not verify: hashed again
+    assert len(reads) == _yaml_count(catalog_repo)  # every file hashed again, none believed
+
+
+def _yaml_count(root: Path) -> int:
+    return sum(1 for _ in (root / "benchmark_suite").rglob("*.yaml"))
 
 
 def test_a_folder_moved_behind_a_symlink_is_checked_again(tmp_path: Path) -> None:

@@ -71,3 +71,16 @@ def test_only_a_regular_files_id_names_a_blob_to_read() -> None:
     assert regular_blob(f"100644:{blob.upper()}") is None
     assert regular_blob(f"100644:{blob}00") is None  # not a SHA-1 id
     assert regular_blob(f"100644:{blob}\n") is None
+
+
+def test_the_stamps_of_files_gone_from_a_listed_folder_are_not_kept(tmp_path: Path) -> None:
+    (tmp_path / "f").mkdir()
+    (tmp_path / "f" / "kept.yaml").write_text("a: 1\n", encoding="utf-8")
+    (tmp_path / "g").mkdir()
+    known = {"f/kept.yaml": ((1,), "a" * 40), "f/gone.yaml": ((2,), "b" * 40), "g/unlisted.yaml": ((3,), "c" * 40)}
+    tree = WorkingTree(tmp_path)
+    tree.known_ids(known)
+    assert tree.settled_ids() is None  # nothing listed, nothing hashed: what the store holds
+    tree.entries("f")
+    assert tree.settled_ids() == {"f/kept.yaml": ((1,), "a" * 40), "g/unlisted.yaml": ((3,), "c" * 40)}
+    assert tree.settled_ids() is None  # given once
