@@ -265,7 +265,7 @@ def test_damaged_stamps_are_ignored(catalog_repo: Path, monkeypatch: pytest.Monk
         with closing(sqlite3.connect(_store(catalog_repo))) as db, db:
             assert db.execute("UPDATE entries SET payload = ? WHERE key = ?", (b"{}", key)).rowcount == 1
     else:  # a sound entry that holds no stamps
-        store.put(key, json.dumps({DATASET: ["x", "0" * 40]}).encode())
+        store.put(key, json.dumps({DATASET: [[1, 2], None]}).encode())
         store.flush()
     assert store.stamps(root) == {}
     expected = _uncached(catalog_repo)
