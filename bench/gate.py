@@ -25,8 +25,8 @@ one run on one machine:
   shipped, warm            validate of the shipped catalog (in a git repository), second run
   --help                   catalogctl --help
 
-Targets (issue "The PR gate costs what the pull request changed"): ci --base (warm) at most
-0.2x validate; validate warm at most 0.1x the parse floor; shipped warm at most 0.25 s;
+Targets (issue "The PR gate costs what the pull request changed"): ci --base at most 0.2x
+validate, warm and for a new head; validate warm at most 0.1x the parse floor; shipped warm at most 0.25 s;
 --help at most 0.15 s; peak RSS of validate at 5,000 no higher than 145 MB.
 """
 
@@ -48,7 +48,13 @@ from diff import NEW, OLD, change_ten_files
 from synthetic import SHIPPED, SUITE_DIR, git, make_repo, write_catalog
 from validate import CLI, PARSE_ONLY, REPO, Run, child_env, measure
 
-TARGETS = {"ci_warm_vs_validate": 0.2, "validate_warm_vs_parse": 0.1, "shipped_warm_s": 0.25, "help_s": 0.15}
+TARGETS = {
+    "ci_warm_vs_validate": 0.2,
+    "ci_new_head_vs_validate": 0.2,  # the same target for a head no run has checked yet
+    "validate_warm_vs_parse": 0.1,
+    "shipped_warm_s": 0.25,
+    "help_s": 0.15,
+}
 TARGET_RSS_MB = 145.0
 
 
@@ -173,6 +179,7 @@ def _report(
     }
     checks = {
         "ci_warm_vs_validate": ratios["ci_warm_vs_validate"],
+        "ci_new_head_vs_validate": ratios["ci_new_head_vs_validate"],
         "validate_warm_vs_parse": ratios["validate_warm_vs_parse"],
         "shipped_warm_s": med.get("shipped, warm"),
         "help_s": med.get("--help"),
