@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -118,3 +119,18 @@ def run_console(*args: str, code: int = 0) -> CliResult:
     if result.code != code:
         raise AssertionError(_mismatch(result, code))
     return result
+
+
+def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths a working tree reads from now on (each read appended), through `monkeypatch`."""
+    from catalogctl.io.tree import WorkingTree
+
+    seen: list[str] = []
+    real = WorkingTree._read
+
+    def counting(self: WorkingTree, path: str, local: Path) -> bytes:
+        seen.append(path)
+        return real(self, path, local)
+
+    monkeypatch.setattr(WorkingTree, "_read", counting)
+    return seen

@@ -17,7 +17,7 @@ from catalogctl.errors import Diagnostic
 from catalogctl.io import tree as tree_module
 from catalogctl.io.cache import EntryStore
 from catalogctl.io.tree import WorkingTree
-from tests.helpers import replace_in
+from tests.helpers import counting_reads, replace_in
 
 BENCHMARKS = "benchmark_suite/benchmarks"
 SUITE_FILES = ["benchmark_suite/metrics.yaml", "benchmark_suite/suite.yaml"]
@@ -40,15 +40,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the checks read (the test suite's own extra loads left out)."""
     monkeypatch.setattr(tree_module, "_SETTLED_NS", -(10**12))  # every file's stamp is trusted
     monkeypatch.setattr(loader.Loader, "load", loader.Loader.load.__wrapped__)  # type: ignore[attr-defined]
-    seen: list[str] = []
-    real = WorkingTree._read
-
-    def counting(self: WorkingTree, path: str, local: Path) -> bytes:
-        seen.append(path)
-        return real(self, path, local)
-
-    monkeypatch.setattr(WorkingTree, "_read", counting)
-    return seen
+    return counting_reads(monkeypatch)
 
 
 def _checked_once(root: Path, reads: list[str]) -> None:

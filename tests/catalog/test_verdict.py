@@ -23,7 +23,7 @@ from catalogctl.io import tree as tree_module
 from catalogctl.io.cache import EntryStore
 from catalogctl.io.gitrepo import GitTree, lookup, open_repository
 from catalogctl.io.tree import WorkingTree
-from tests.helpers import copy_catalog, replace_in
+from tests.helpers import copy_catalog, counting_reads, replace_in
 
 DATASET = "benchmark_suite/datasets/gsm8k.yaml"
 MODEL = "benchmark_suite/models/gpt-oss-120b.yaml"
@@ -219,15 +219,7 @@ def test_the_cli_answers_a_second_run_without_building_a_model(catalog_repo: Pat
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real = WorkingTree._read
-
-    def counting(self: WorkingTree, path: str, local: Path) -> bytes:
-        seen.append(path)
-        return real(self, path, local)
-
-    monkeypatch.setattr(WorkingTree, "_read", counting)
-    return seen
+    return counting_reads(monkeypatch)
 
 
 def test_a_remembered_verdict_reads_no_unchanged_file(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -77,7 +77,11 @@ def test_the_stamps_of_files_gone_from_a_listed_folder_are_not_kept(tmp_path: Pa
     (tmp_path / "f").mkdir()
     (tmp_path / "f" / "kept.yaml").write_text("a: 1\n", encoding="utf-8")
     (tmp_path / "g").mkdir()
-    known = {"f/kept.yaml": ((1,), "a" * 40), "f/gone.yaml": ((2,), "b" * 40), "g/unlisted.yaml": ((3,), "c" * 40)}
+    known: dict[str, tuple[tuple[int, ...], str]] = {
+        "f/kept.yaml": ((1,), "a" * 40),
+        "f/gone.yaml": ((2,), "b" * 40),
+        "g/unlisted.yaml": ((3,), "c" * 40),
+    }
     tree = WorkingTree(tmp_path)
     tree.known_ids(known)
     assert tree.settled_ids() is None  # nothing listed, nothing hashed: what the store holds
