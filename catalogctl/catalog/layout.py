@@ -82,6 +82,16 @@ def entity_path(kind: str, ident: str) -> str:
     return current().entity_path(kind, ident)
 
 
+def is_ignored(name: str) -> bool:
+    """Whether a name in a catalog folder is left alone (a dot file or folder: an editor's, git's)."""
+    return name.startswith(".")
+
+
+def is_entity_file(name: str) -> bool:
+    """Whether a regular file of this name in an entity or ruleset folder is one the loader reads."""
+    return name.endswith(".yaml") and not is_ignored(name)
+
+
 def schema_name(kind: str) -> str:
     """The file name of a kind's schema."""
     return f"{kind}.schema.json"

@@ -33,7 +33,6 @@ from catalogctl.model import (
 
 BENCHMARK_KINDS: dict[str, type[BaseModel]] = {"inference": InferenceBenchmark, "training": TrainingBenchmark}
 _SINGLE_KINDS = ("suite", "metrics")
-Ids = dict[str, str] | None  # path -> git blob id
 
 
 class Loader:
@@ -41,7 +40,11 @@ class Loader:
     document cache, and from a prior snapshot when given), into a `Catalog`."""
 
     def __init__(
-        self, tree: Tree, cache: DocumentCache | None = None, prior: Snapshot | None = None, known: Ids = None
+        self,
+        tree: Tree,
+        cache: DocumentCache | None = None,
+        prior: Snapshot | None = None,
+        known: dict[str, str] | None = None,  # path -> git blob id
     ) -> None:
         self.tree = tree
         self.cache = cache if cache is not None else DocumentCache(None)
@@ -125,9 +128,9 @@ class Loader:
                         "replace the link by the file itself",
                     )
                 )
-            elif name.startswith("."):
+            elif layout.is_ignored(name):
                 continue
-            elif entry.kind == "file" and name.endswith(".yaml"):
+            elif entry.kind == "file" and layout.is_entity_file(name):
                 files.append(entry.path)
             else:
                 hint = "rename it to .yaml" if name.endswith(".yml") else "move it out of the catalog folders"
@@ -267,7 +270,7 @@ class Loader:
     def expect_only(self, folder: str, names: set[str]) -> None:
         for entry in self.tree.entries(folder):
             name = entry.path.rsplit("/", 1)[-1]
-            if name in names or name.startswith("."):
+            if name in names or layout.is_ignored(name):
                 continue
             if entry.kind == "symlink":
                 self.diagnostics.append(

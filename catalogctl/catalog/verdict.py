@@ -7,10 +7,12 @@ layout and what each configured folder's path passes through, and of what the ca
 folders hold: the kind of each folder, and the name, kind, mode and content id (the git blob
 id) of every entry in them. `check_tree` keys the diagnostics by the SHA-256 of all of these.
 When a run already checked exactly these inputs, the stored diagnostics are the verdict: no
-document is read, parsed or built. Otherwise the catalog is loaded through the document cache
-and every cross-document check runs; the verdict is stored only if every file the load read
-had the blob id the key covers and the folders still hold what the key covers (a file edited
-meanwhile, even if put back, is not filed under the old content).
+document is read, parsed or built. Otherwise the catalog is checked from the snapshot of the last
+check of the same tree (`incremental`; from scratch when there is none), through the document
+cache. The verdict (and the new snapshot) is stored only if the folders still hold what the key
+covers, the load examined every catalog file the key lists with the blob id listed, and every
+file read had that id (a file edited meanwhile, even if put back, or away while its folder was
+listed, is not filed under the old content).
 
 A stored verdict is an entry of the document cache (same store, same checksums): one that is
 torn, corrupt or foreign reads as absent and the catalog is checked again.
@@ -106,9 +108,7 @@ def _catalog_files(ids: dict[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for path, blob in file_blobs(ids).items():
         folder, _, name = path.rpartition("/")
-        if path in (current.suite_file, current.metrics_file) or (
-            folder in folders and name.endswith(".yaml") and not name.startswith(".")
-        ):
+        if path in (current.suite_file, current.metrics_file) or (folder in folders and layout.is_entity_file(name)):
             out[path] = blob
     return out
 

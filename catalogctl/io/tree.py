@@ -219,9 +219,4 @@ def _stamp(info: os.stat_result) -> tuple[int, ...]:
 
 def file_blobs(file_ids: dict[str, str]) -> dict[str, str]:
     """The git blob ids of the regular files among a tree's file ids (`mode:id`), by path."""
-    out: dict[str, str] = {}
-    for path, file_id in file_ids.items():
-        mode, _, blob = file_id.partition(":")
-        if mode in ("100644", "100755") and len(blob) == 40:
-            out[path] = blob
-    return out
+    return {path: blob for path, file_id in file_ids.items() if (blob := regular_blob(file_id)) is not None}
