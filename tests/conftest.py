@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import secrets
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,9 @@ def cache_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iter
     cache entries into this checkout's .git/."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CATALOGCTL_CACHE_DIR", str(tmp_path_factory.mktemp("session-cache")))
+        # Nor do they read or make the developer's cache key (~/.config/catalogctl/cache.key).
+        patch.setenv("CATALOGCTL_CACHE_KEY", secrets.token_hex(32))
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("session-config")))
         yield
 
 
@@ -40,6 +44,8 @@ def sealed_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.delenv("CATALOGCTL_NO_CACHE", raising=False)
+    # Each test's cache key is a key file made in its own home, as a user's is.
+    monkeypatch.delenv("CATALOGCTL_CACHE_KEY", raising=False)
     # Tests that read the shipped catalog in place must not write into this checkout's .git/.
     monkeypatch.setenv("CATALOGCTL_CACHE_DIR", str(home / "catalogctl-cache"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from catalogctl.errors import Diagnostic, Severity
 from catalogctl.io.cache import EntryStore, cache_disabled, find_git_dir, store_folder
+from catalogctl.io.cachekey import cache_key
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:  # not imported at run time: a remembered verdict needs neither
@@ -236,8 +237,12 @@ class DocumentCache:
 
 def cache_for(tree: Tree, *, enabled: bool = True) -> DocumentCache:
     """The cache a tree's files are checked through: stored beside its repository (or in the
-    user's cache folder), or in this process only when disabled (`--no-cache`, the environment)."""
+    user's cache folder), or in this process only when disabled (`--no-cache`, the environment)
+    or when there is no key to authenticate entries with (`cachekey`: a warning says why)."""
     if not enabled or cache_disabled():
+        return DocumentCache(None)
+    secret = cache_key()
+    if secret is None:
         return DocumentCache(None)
     from catalogctl.io.tree import WorkingTree
 
@@ -248,4 +253,4 @@ def cache_for(tree: Tree, *, enabled: bool = True) -> DocumentCache:
     else:
         git_dir = find_git_dir(root) if root is not None else None
     working = tree if type(tree) is WorkingTree else None  # a subclass may replace a file's bytes
-    return DocumentCache(EntryStore(store_folder(git_dir)), working)
+    return DocumentCache(EntryStore(store_folder(git_dir), secret), working)

@@ -11,8 +11,9 @@ again: its hint lists what exists).
 
 One snapshot is kept per tree (a working tree by its folder, a repository's refs together), in the
 document cache's store, under a key over the tool's version, the source of the modules that
-decide a verdict, the environment and the layout: any other tool reads no snapshot. A snapshot
-that does not decode is ignored, and the catalog is checked from scratch.
+decide a verdict, the environment and the layout: any other tool reads no snapshot. Like every
+entry it is authenticated (an HMAC under the user's secret): one planted by someone without the
+secret, or one that does not decode, is ignored, and the catalog is checked from scratch.
 """
 
 from __future__ import annotations

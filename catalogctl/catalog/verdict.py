@@ -14,8 +14,9 @@ covers, the load examined every catalog file the key lists with the blob id list
 file read had that id (a file edited meanwhile, even if put back, or away while its folder was
 listed, is not filed under the old content).
 
-A stored verdict is an entry of the document cache (same store, same checksums): one that is
-torn, corrupt or foreign reads as absent and the catalog is checked again.
+A stored verdict is an entry of the document cache (same store, same HMAC under the user's
+secret): one that is torn, corrupt, foreign or planted by someone without the secret reads as
+absent and the catalog is checked again.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 A `CatalogError` is a message (with its hint, and the diagnostics of a `CatalogInvalid`) and
 exits with the error's `exit_code`; any other exception is a bug in catalogctl: one line, exit
 70; Ctrl-C is `interrupted`, exit 130. With `--traceback` (or CATALOGCTL_TRACEBACK=1) the last
-two also print the traceback. typer's own exits and usage errors pass through untouched.
+two also print the traceback. typer's own exits and usage errors pass through untouched. A
+`CacheKeyWarning` (the cache is off for the run: its key cannot be trusted) is printed once per
+invocation as `warning: ...` and `hint: ...`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import contextlib
 import functools
 import inspect
 import traceback
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +31,7 @@ from catalogctl.errors import (
     ConfigInvalid,
     InputsUnusable,
 )
+from catalogctl.io.cachekey import CacheKeyWarning
 
 F = TypeVar("F", bound=Callable[..., Any])
 TRACEBACK_ENV = "CATALOGCTL_TRACEBACK"
@@ -56,7 +60,7 @@ def guarded(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with _configured_layout(kwargs, takes_repository):
+            with _cache_warnings(), _configured_layout(kwargs, takes_repository):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, TyperException):
             raise
@@ -74,6 +78,27 @@ def guarded(command: F) -> F:
 
     wrapper.__catalogctl_boundary__ = True  # type: ignore[attr-defined]  # tests find unguarded commands
     return wrapper  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def _cache_warnings() -> Iterator[None]:
+    """A `CacheKeyWarning` on stderr, once per invocation (`ci` opens the cache twice); any
+    other warning as Python shows it."""
+    shown: set[str] = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", CacheKeyWarning)
+        python_shows = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if not isinstance(message, CacheKeyWarning):
+                python_shows(message, category, *args, **kwargs)
+            elif str(message) not in shown:
+                shown.add(str(message))
+                typer.echo(f"warning: {message}", err=True)
+                typer.echo(f"hint: {message.hint}", err=True)
+
+        warnings.showwarning = show
+        yield
 
 
 def _configured_layout(kwargs: dict[str, Any], takes_repository: bool) -> contextlib.AbstractContextManager[Any]:

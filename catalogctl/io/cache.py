@@ -1,13 +1,16 @@
 """Where cached results are stored, and how an entry is written and read back.
 
 Entries are rows of one SQLite database per cache folder (`entries.sqlite`, in WAL mode): the
-entry's key, a SHA-256 over the key and the payload, and the payload. `EntryStore.get` returns
-the payload only when the checksum matches the key asked for, so a torn, corrupt or foreign
-entry reads as absent and is rebuilt. A run's new entries are written by `flush` in one
-transaction (`INSERT OR REPLACE`): a reader sees the old entries or the new ones, never half of
-one; a concurrent writer waits for the lock (a busy timeout) rather than fail. A file that is not
-a sound database is moved aside (`entries.sqlite.corrupt.*`) and a new one is started: it is
-never trusted.
+entry's key, an HMAC-SHA256 over the key and the payload, and the payload. The HMAC's key is a
+secret kept outside the store (`cachekey`: a CI secret, or a file only this user can read), so
+`EntryStore.get` returns a payload only when it was stored under the key asked for by a run that
+held the secret: a torn, corrupt, foreign or planted entry reads as absent and is rebuilt. Every
+entry is read through `get` (documents, verdicts, snapshots, stamps): whoever can write the
+store but not read the secret can make a run miss or wait, never change what it finds. A run's
+new entries are written by `flush` in one transaction (`INSERT OR REPLACE`): a reader sees the
+old entries or the new ones, never half of one; a concurrent writer waits for the lock (a busy
+timeout) rather than fail. A file that is not a sound database is moved aside
+(`entries.sqlite.corrupt.*`) and a new one is started: it is never trusted.
 
 The store lives in the repository's common git folder (`.git/catalogctl/cache/`, shared by its
 worktrees), or, for a tree outside git, in the user's cache folder (`$XDG_CACHE_HOME/catalogctl`,
@@ -18,22 +21,28 @@ runner keeps between runs). `CATALOGCTL_NO_CACHE=1` turns the cache off.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import sqlite3
 from pathlib import Path
 
+from catalogctl.io.cachekey import cache_key
+
 NO_CACHE_ENV = "CATALOGCTL_NO_CACHE"
 CACHE_DIR_ENV = "CATALOGCTL_CACHE_DIR"
-_MAGIC = b"catalogctl-cache/2"
+_MAGIC = b"catalogctl-cache/3"  # /2 was an unkeyed SHA-256: anyone could compute it
 SQLITE_NAME = "entries.sqlite"
+# The column `checksum` holds the HMAC: the name stays, so a store of an earlier version opens
+# (its rows do not verify and are replaced).
 _SCHEMA = "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, payload BLOB NOT NULL)"
 _BUSY_TIMEOUT_S = 60.0  # a concurrent run holding the write lock makes this one wait, not fail
 
 
-def _checksum(key: str, payload: bytes) -> str:
-    # Over the key too: a row copied under another key does not verify.
-    return hashlib.sha256(_MAGIC + b"\0" + key.encode("ascii") + b"\0" + payload).hexdigest()
+def _mac(secret: bytes, key: str, payload: bytes) -> str:
+    # Over the key too: a row copied under another key (another file's, another tree's
+    # snapshot) does not verify.
+    return hmac.digest(secret, _MAGIC + b"\0" + key.encode("ascii") + b"\0" + payload, "sha256").hex()
 
 
 Stamps = dict[str, tuple[tuple[int, ...], str]]  # path -> (stat stamp, git blob id)
@@ -95,10 +104,13 @@ def store_folder(git_dir: Path | None) -> Path:
 
 
 class EntryStore:
-    """Content-addressed entries (by a hex key) in one SQLite database in one folder."""
+    """Content-addressed entries (by a hex key) in one SQLite database in one folder,
+    authenticated with `secret` (default: the user's, `cachekey.cache_key`; none to be had:
+    the store is not used)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, secret: bytes | None = None) -> None:
         self.folder = folder
+        self._secret = secret
         self.path = folder / SQLITE_NAME
         self._db: sqlite3.Connection | None = None
         self._broken = False  # the database could not be opened, even afresh: no cache this run
@@ -107,6 +119,7 @@ class EntryStore:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
         try:
+            db.execute("PRAGMA trusted_schema=OFF")  # a planted trigger or view calls no risky function
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses at most the last run's entries
             db.execute(_SCHEMA)
@@ -119,8 +132,15 @@ class EntryStore:
     def _open(self) -> sqlite3.Connection | None:
         if self._db is not None or self._broken:
             return self._db
+        if self._secret is None:
+            self._secret = cache_key()
+            if self._secret is None:  # nothing to authenticate with: no entry can be trusted
+                self._broken = True
+                return None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
+            if any(os.path.islink(name) for name in self._files()):
+                self._set_aside()  # a link planted there would have entries written into its target
             try:
                 self._db = self._connect()
             except sqlite3.OperationalError:
@@ -132,12 +152,16 @@ class EntryStore:
             self._broken = True
         return self._db
 
+    def _files(self) -> list[Path]:
+        """The database and its journals."""
+        return [self.path.with_name(self.path.name + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
+
     def _set_aside(self) -> None:
-        """Move a database that is not one (or is damaged) out of the way, with its journal."""
+        """Move a database that is not one (or is damaged, or a link) out of the way, with its
+        journals."""
         aside = f".corrupt.{os.getpid()}.{os.urandom(4).hex()}"
-        for suffix in ("", "-wal", "-shm"):
-            source = self.path.with_name(self.path.name + suffix)
-            if source.exists():
+        for source in self._files():
+            if os.path.lexists(source):
                 os.replace(source, source.with_name(source.name + aside))
 
     def _damaged(self) -> None:
@@ -148,7 +172,8 @@ class EntryStore:
             self._broken = True
 
     def get(self, key: str) -> bytes | None:
-        """The payload stored under `key`, or None when absent, unreadable, torn or foreign."""
+        """The payload stored under `key`, or None when absent, unreadable, torn, foreign or not
+        authenticated by this user's secret."""
         db = self._open()
         if db is None:
             return None
@@ -161,14 +186,16 @@ class EntryStore:
             return None
         if row is None:
             return None
-        checksum, payload = row
-        if not isinstance(payload, bytes) or checksum != _checksum(key, payload):
+        mac, payload = row
+        if not (isinstance(payload, bytes) and isinstance(mac, str) and mac.isascii()):
             return None
-        return payload
+        assert self._secret is not None  # set by `_open`
+        return payload if hmac.compare_digest(mac, _mac(self._secret, key, payload)) else None
 
     def stamps(self, root: str) -> Stamps:
         """The blob ids a run recorded for the files of the working tree at `root`, by path and
-        stat; none when the entry does not verify (every file is hashed again)."""
+        stat; none when the entry does not verify (every file is hashed again): a planted one
+        could otherwise give a file's blob id as another content's."""
         payload = self.get(_stamps_key(root))
         if payload is None:
             return {}
@@ -206,7 +233,8 @@ class EntryStore:
         db = self._open() if pending else self._db
         if db is None:
             return
-        rows = [(key, _checksum(key, payload), payload) for key, payload in pending.items()]
+        assert self._secret is not None  # set by `_open`
+        rows = [(key, _mac(self._secret, key, payload), payload) for key, payload in pending.items()]
         try:
             if rows:
                 with db:

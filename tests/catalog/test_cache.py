@@ -15,6 +15,7 @@ import pytest
 from catalogctl.catalog import cache as cache_module
 from catalogctl.catalog.cache import DocumentCache, Examined, cache_for, decode, encode
 from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import error
 from catalogctl.io.cache import EntryStore
 from catalogctl.io.gitrepo import GitTree, lookup, open_repository
@@ -226,3 +227,24 @@ def test_a_store_that_cannot_be_written_is_skipped(catalog_repo: Path) -> None:
     (catalog_repo / ".git" / "catalogctl").write_text("not a folder")
     assert state(load_tree(WorkingTree(catalog_repo))) == _uncached(catalog_repo)
     assert DocumentCache(EntryStore(catalog_repo / ".git" / "catalogctl" / "cache")).lookup("ab" * 32, None) is None  # type: ignore[arg-type]
+
+
+def test_a_store_copied_from_another_user_misses_and_gives_the_same_answers(
+    catalog_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _with_an_error(catalog_repo)
+    monkeypatch.setenv("CATALOGCTL_CACHE_KEY", "their-secret-" * 4)  # another user's, or another CI's
+    theirs = check_tree(WorkingTree(catalog_repo))
+    assert check_tree(WorkingTree(catalog_repo)).remembered
+    copied = _entries(catalog_repo)
+    monkeypatch.delenv("CATALOGCTL_CACHE_KEY")  # this user's own key file
+    mine = check_tree(WorkingTree(catalog_repo))
+    assert not mine.remembered
+    assert mine.diagnostics == theirs.diagnostics == check_tree(WorkingTree(catalog_repo), use_cache=False).diagnostics
+    rewritten = _entries(catalog_repo)
+    # Every entry was a miss, checked again and stored under this user's key (a hit is not rewritten).
+    assert rewritten.keys() == copied.keys()
+    assert all(rewritten[key][0] != copied[key][0] for key in copied)
+    assert check_tree(WorkingTree(catalog_repo)).remembered
+    reference = run_cli("validate", "--format", "json", "--no-cache", catalog_repo, code=1).stdout
+    assert run_cli("validate", "--format", "json", catalog_repo, code=1).stdout == reference

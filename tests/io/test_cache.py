@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from catalogctl.io import cache as cache_module
 from catalogctl.io.cache import EntryStore, cache_disabled, common_git_dir, find_git_dir, store_folder, user_cache_dir
+from catalogctl.io.cachekey import CacheKeyWarning
 
 KEY = "0123456789abcdef" * 4
 
@@ -128,3 +130,59 @@ def test_the_variable_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch, value
     else:
         monkeypatch.setenv("CATALOGCTL_NO_CACHE", value)
     assert cache_disabled() is disabled
+
+
+def test_an_entry_reads_back_only_under_the_secret_it_was_written_with(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    mine, theirs = b"m" * 32, b"t" * 32
+    writer = EntryStore(folder, theirs)
+    writer.put(KEY, b"their payload")
+    writer.flush()
+    assert EntryStore(folder, theirs).get(KEY) == b"their payload"
+    assert EntryStore(folder, mine).get(KEY) is None  # a store shared without the secret: a miss
+    [(_, mac, _)] = _rows(folder)
+    # Not the unkeyed SHA-256 anyone can compute, under the old magic or the new one.
+    for magic in (b"catalogctl-cache/2", b"catalogctl-cache/3"):
+        public = hashlib.sha256(magic + b"\0" + KEY.encode() + b"\0" + b"their payload").hexdigest()
+        assert mac != public
+        _set(folder, KEY, public, b"their payload")
+        assert EntryStore(folder, theirs).get(KEY) is None
+    _set(folder, KEY, mac.upper(), b"their payload")  # the same digits, spelled otherwise
+    assert EntryStore(folder, theirs).get(KEY) is None
+    _set(folder, KEY, "é" * 64, b"their payload")  # not even ASCII
+    assert EntryStore(folder, theirs).get(KEY) is None
+    mine_too = EntryStore(folder, mine)
+    mine_too.put(KEY, b"my payload")
+    mine_too.flush()
+    assert (EntryStore(folder, mine).get(KEY), EntryStore(folder, theirs).get(KEY)) == (b"my payload", None)
+
+
+def test_without_a_key_to_trust_the_store_is_not_touched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CATALOGCTL_CACHE_KEY", "short")
+    folder = tmp_path / "cache"
+    store = EntryStore(folder)
+    store.put(KEY, b"x")
+    with pytest.warns(CacheKeyWarning, match="shorter than 32 characters"):
+        store.flush()
+    assert store.get(KEY) is None  # one warning: the store is not used for the rest of the run
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal"])
+def test_a_database_planted_as_a_link_is_set_aside_not_written_through(tmp_path: Path, suffix: str) -> None:
+    """Whoever can write the store could point it at another SQLite database of the user's."""
+    other = tmp_path / "someone-elses.sqlite"
+    with closing(sqlite3.connect(other)) as db, db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = other.read_bytes()
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / f"entries.sqlite{suffix}").symlink_to(other)
+    store = EntryStore(folder)
+    store.put(KEY, b"x")
+    store.flush()
+    assert other.read_bytes() == before
+    assert EntryStore(folder).get(KEY) == b"x"
+    assert not (folder / "entries.sqlite").is_symlink()
+    [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
+    assert aside.is_symlink()
