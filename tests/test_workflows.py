@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from tests.review_repo import gate, make_frozen
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
 TRUSTED = ".trusted-catalogctl"  # where the gate checks out the base branch's catalogctl
+REPORT_DIR = "${{ steps.gate.outputs.report-dir }}"  # the action's report folder, under RUNNER_TEMP
 
 
 def load(relative: str) -> Any:
@@ -65,12 +67,12 @@ def test_the_gate_runs_on_every_pull_request_with_full_history_and_never_writes(
     assert gate["on"] == {"pull_request": None}
     assert gate["permissions"] == {"contents": "read"}
     steps = gate["jobs"]["gate"]["steps"]
-    assert steps[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
+    assert steps[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0, "persist-credentials": False}}
     run = steps[2]
     assert run["with"] == {"base": "origin/${{ github.base_ref }}", "format": "github", "fail": "false"}
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()"
-    assert upload["with"]["path"].split() == ["catalogctl-comment.md", "pr-number.txt"]
+    assert upload["with"]["path"] == REPORT_DIR
     assert steps[-1]["if"] == "steps.gate.outputs.exit-code != '0'"  # fails after the upload
 
 
@@ -105,7 +107,7 @@ def test_the_comment_job_follows_the_gate_and_reads_its_artifact() -> None:
     assert comment["permissions"]["pull-requests"] == "write"
     steps = comment["jobs"]["comment"]["steps"]
     upload = next(s for s in gate["jobs"]["gate"]["steps"] if s.get("uses", "").startswith("actions/upload"))
-    download = steps[0]
+    download = next(s for s in steps if s.get("uses", "").startswith("actions/download-artifact"))
     assert download["uses"] == "actions/download-artifact@v4"
     assert download["with"]["name"] == upload["with"]["name"]
     checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout"))
@@ -147,14 +149,15 @@ def test_the_pre_commit_hook() -> None:
 
 def _skip_step() -> dict[str, Any]:
     steps = load("action.yml")["runs"]["steps"]
-    assert steps[0]["id"] == "changed"
-    return dict(steps[0])
+    return dict(next(s for s in steps if s.get("id") == "changed"))
 
 
-def test_every_step_of_the_action_but_the_first_waits_for_a_catalog_change() -> None:
+def test_every_step_of_the_action_after_the_skip_waits_for_a_catalog_change() -> None:
     action = load("action.yml")
     steps = action["runs"]["steps"]
-    assert all(s["if"] == "steps.changed.outputs.changed == 'true'" for s in steps[1:])
+    ids = [s.get("id") for s in steps]
+    assert ids[:2] == ["report", "changed"]  # the report folder is made afresh, skipped gate or not
+    assert all(s["if"] == "steps.changed.outputs.changed == 'true'" for s in steps[2:])
     assert action["outputs"]["exit-code"]["value"] == "${{ steps.gate.outputs.exit-code || '0' }}"
     paths = action["inputs"]["paths"]["default"].split()
     assert paths == ["benchmark_suite", "rulesets", ".catalogctl", "catalogctl.toml", "pyproject.toml"]
@@ -219,9 +222,11 @@ def test_a_base_git_cannot_diff_against_runs_the_gate_which_says_what_to_fetch(
 
 def test_the_comment_job_posts_nothing_when_the_gate_was_skipped(tmp_path: Path) -> None:
     steps = load(".github/workflows/catalog-gate-comment.yml")["jobs"]["comment"]["steps"]
-    (tmp_path / "report").mkdir()
-    (tmp_path / "report" / "pr-number.txt").write_text("7\n")
-    env = {"PATH": os.environ["PATH"], "REPOSITORY": "o/r", "RUN_HEAD_SHA": "0" * 40}
+    report = tmp_path / "temp" / "catalogctl-report"
+    report.mkdir(parents=True)
+    (report / "pr-number.txt").write_text("7\n")
+    assert steps[-1]["env"]["REPORT"] == "${{ runner.temp }}/catalogctl-report"
+    env = {"PATH": os.environ["PATH"], "REPOSITORY": "o/r", "RUN_HEAD_SHA": "0" * 40, "REPORT": str(report)}
     done = subprocess.run(
         ["bash", "-e", "-c", steps[-1]["run"]], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
     )
@@ -245,3 +250,57 @@ def test_the_site_is_built_from_the_default_branch_and_deployed_to_pages() -> No
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert deploy["environment"]["name"] == "github-pages"
     assert deploy["steps"] == [{"id": "deployment", "uses": "actions/deploy-pages@v4"}]
+
+
+# The files whose steps run on a pull request's checkout, or next to what it produced.
+GATE_FILES = ("action.yml", ".github/workflows/catalog-gate.yml", ".github/workflows/catalog-gate-comment.yml")
+
+
+def _runs(relative: str) -> list[str]:
+    data = load(relative)
+    jobs = [data["runs"]] if "runs" in data else list(data["jobs"].values())
+    return [str(step["run"]) for job in jobs for step in job["steps"] if "run" in step]
+
+
+@pytest.mark.parametrize("relative", GATE_FILES)
+def test_no_gate_step_imports_from_the_folder_it_runs_in(relative: str) -> None:
+    # `python -m pip` in the pull request's checkout ran the `pip/` the pull request committed.
+    commands = [line.split("#", 1)[0] for run in _runs(relative) for line in run.splitlines()]
+    pythons = [m for line in commands for m in re.finditer(r"\bpython3?((?:\s+-\S+)*)", line)]
+    assert pythons or relative.endswith("/catalog-gate.yml"), relative  # the gate job runs Python only in the action
+    for match in pythons:
+        assert "-I" in match.group(1).split(), match.string
+    # catalogctl and pip run only as `python -I -m NAME`, never as a command found on PATH.
+    bare = re.compile(r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:\S*/)?(catalogctl|pip3?)\s")
+    assert not [line for line in commands if bare.search(line)]
+
+
+def test_the_comment_body_comes_only_from_the_actions_fresh_report_folder() -> None:
+    action = load("action.yml")
+    assert "comment-file" not in action["inputs"]  # a path in the checkout could be the PR's own file
+    steps = {s.get("id"): s for s in action["runs"]["steps"]}
+    assert action["outputs"]["report-dir"]["value"] == "${{ steps.report.outputs.dir }}"
+    assert action["outputs"]["comment-file"]["value"] == "${{ steps.gate.outputs.comment-file }}"
+    made = steps["report"]["run"].splitlines()
+    assert made[:3] == ['dir="${RUNNER_TEMP:?}/catalogctl-gate"', 'rm -rf "$dir"', 'mkdir "$dir"']
+    assert steps["gate"]["env"]["REPORT_DIR"] == "${{ steps.report.outputs.dir }}"
+    assert 'body="$REPORT_DIR/catalogctl-comment.md"' in steps["gate"]["run"]
+    assert '--comment-file "$body"' in steps["gate"]["run"]
+    gate = load(".github/workflows/catalog-gate.yml")["jobs"]["gate"]["steps"]
+    number = next(s for s in gate if s.get("name") == "Keep the pull request's number for the comment job")
+    assert number["env"]["REPORT_DIR"] == REPORT_DIR
+    assert '"${REPORT_DIR:?the gate gave no report folder}/pr-number.txt"' in number["run"]
+    upload = next(s for s in gate if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["with"]["path"] == REPORT_DIR  # the folder alone: nothing from the checkout
+
+
+def test_the_comment_job_installs_before_it_downloads_and_reads_only_the_download() -> None:
+    steps = load(".github/workflows/catalog-gate-comment.yml")["jobs"]["comment"]["steps"]
+    names = [s.get("name") or s["uses"] for s in steps]
+    download = next(s for s in steps if s.get("uses", "").startswith("actions/download-artifact"))
+    assert names.index("Install catalogctl") < steps.index(download)
+    assert download["with"]["path"] == "${{ runner.temp }}/catalogctl-report"  # apart from the workspace
+    post = steps[-1]
+    assert post["env"]["REPORT"] == download["with"]["path"]
+    assert "report/" not in post["run"].replace("$REPORT/", "")
+    assert '--body "$REPORT/catalogctl-comment.md"' in post["run"]

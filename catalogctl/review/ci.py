@@ -4,6 +4,9 @@ It validates the head, diffs it against the base, applies the release policy (`p
 the accepted findings of the head's `.catalogctl/accepted.yaml` (`accepted`). The result is a
 `ReviewResult` (`model.review`); the caller renders it (`render.review`) and exits 1 when an
 error is not accepted.
+
+The policy is the base's: a pull request is never judged by a configuration it changes itself
+(its own calendar could expire the seed sets that protect a frozen cohort, or hide a gap).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from catalogctl.review.findings import order
 
 if TYPE_CHECKING:
     from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.cohorts import Calendar
     from catalogctl.diff.trees import DiffReport
     from catalogctl.io.tree import Tree
     from catalogctl.model.config import Config
@@ -39,8 +43,10 @@ class ReviewRequest:
 def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult, list[Finding]]:
     """Run the review; returns the result and the findings nobody accepted yet (for drafts).
 
-    The head's configuration is the working tree's, or the head ref's with `--head`: the review
-    reads both sides with the head's folders, its calendar and its never-accepted codes."""
+    The head's configuration is the working tree's, or the head ref's with `--head`. The review
+    reads both sides with the head's folders (a head whose folders differ from the base's is
+    `layout-changed`), judges by the base's calendar and never accepts a code either side's
+    never-accept lists."""
     from catalogctl.catalog.config import config_for
     from catalogctl.catalog.layout import Layout, using
     from catalogctl.catalog.source import open_tree
@@ -69,7 +75,6 @@ def _review(
 ) -> tuple[ReviewResult, list[Finding]]:
     from catalogctl.catalog import layout
     from catalogctl.catalog.cache import cache_for
-    from catalogctl.catalog.cohorts import Calendar
     from catalogctl.catalog.diagnostics import has_errors
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files
@@ -79,9 +84,8 @@ def _review(
     from catalogctl.review.policy import PolicyInput, check_policy
 
     today = request.today or dt.datetime.now(dt.UTC).date()
-    # The head's calendar (a change to it is reviewed like any other); the codes never accepted
-    # are the base's too: a pull request cannot drop a code from the list and accept it at once.
-    calendar = Calendar(config.calendar)
+    # The codes never accepted are the base's too: a pull request cannot drop a code from the
+    # list and accept it at once.
     never = frozenset(config.never_accept) | frozenset(base_config.never_accept)
     moved = _moved_folders(base_config, config)
     # One cache for both sides: a file the base holds unchanged is checked once, for the head.
@@ -97,6 +101,8 @@ def _review(
         # A consortium's first pull request adds the catalog: against nothing, all of it is new.
         notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
     base_result = _base_side(base, cache, empty=base_empty)
+    calendar, calendar_notes = _calendar(base_config, config, base_empty=base_empty)
+    notes += calendar_notes
     notes += [f"{side}: {tree.note}" for side, tree in (("base", base), ("head", head)) if tree.note]
     changed = changed_files(base, head, verdict.file_ids)  # the head's folders as the verdict listed them
     findings = _numbered(
@@ -165,6 +171,18 @@ def _diff(
         else:
             notes.append("the head does not validate: contract changes were not classified")
     return None
+
+
+def _calendar(base: Config, head: Config, *, base_empty: bool) -> tuple[Calendar, list[str]]:
+    """The calendar the review judges by: the base's, so that a pull request cannot expire the
+    seed sets of a frozen cohort (or hide a skipped cohort) with a calendar of its own; the
+    head's when the base has no catalog, which has no cohort to protect."""
+    from catalogctl.catalog.cohorts import Calendar
+
+    if base_empty or head.calendar == base.calendar:
+        return Calendar(head.calendar), []
+    note = "head: changes the cohort calendar: the review keeps the base's until the change is merged"
+    return Calendar(base.calendar), [note]
 
 
 def _moved_folders(base: Config, head: Config) -> list[Finding]:

@@ -446,17 +446,30 @@ def test_a_monthly_calendar_freezes_the_next_month_without_a_gap(frozen: Path) -
     freeze(frozen, FreezeRequest("2026-10-C0", now=NOW))  # MLCommons' calendar: "skips 2026-09-C1"
     ruleset = (frozen / "rulesets/2026-10-C0.yaml").read_text()
     assert "submission_date: 2026-10-07\n" in ruleset
+    # The pull request that brings the calendar is judged by the base's: MLCommons' sees the gap.
+    lines = gate(frozen, code=1).stdout.splitlines()
+    assert lines[0] == GAP_FINDING.format(status="")
+    assert lines[1] == "note: head: changes the cohort calendar: the review keeps the base's until the change is merged"
+    # Once the calendar is merged, the freeze passes.
+    git(frozen, "checkout", "-q", "main")
+    write(frozen, "catalogctl.toml", MONTHLY)
+    commit_all(frozen, "A monthly calendar")
+    git(frozen, "checkout", "-q", "pr")
     done = gate(frozen)
-    assert done.stdout.splitlines()[-1] == verdict(frozen, "passed") + " (0 errors, 0 warnings, 0 accepted)"
+    assert done.stdout.splitlines() == [verdict(frozen, "passed") + " (0 errors, 0 warnings, 0 accepted)"]
 
 
 def test_an_explicit_date_is_what_freeze_writes_and_the_gate_expects(frozen: Path) -> None:
     write(frozen, "catalogctl.toml", MONTHLY + "[calendar.dates]\n2026-10-C0 = 2026-10-09\n")
     commit_all(frozen, "A calendar with a date")
+    git(frozen, "branch", "-f", "main", "HEAD")  # merged before the freeze: the gate judges by the base's
     freeze(frozen, FreezeRequest("2026-10-C0", now=NOW))
     assert "submission_date: 2026-10-09\n" in (frozen / "rulesets/2026-10-C0.yaml").read_text()
     assert gate(frozen).stdout.splitlines()[-1].endswith("(0 errors, 0 warnings, 0 accepted)")
-    write(frozen, "catalogctl.toml", MONTHLY)  # the date the ruleset states is no longer the calendar's
+    git(frozen, "checkout", "-q", "main")
+    write(frozen, "catalogctl.toml", MONTHLY)  # the date the ruleset states is no longer the base's
+    commit_all(frozen, "No explicit date")
+    git(frozen, "checkout", "-q", "pr")
     lines = gate(frozen, code=1).stdout.splitlines()
     assert any(
         "error ruleset-order: new ruleset 2026-10-C0: submission_date is 2026-10-09, but 2026-10-C0 submits on "
@@ -467,8 +480,10 @@ def test_an_explicit_date_is_what_freeze_writes_and_the_gate_expects(frozen: Pat
 
 def test_a_cohort_the_calendar_does_not_have_is_refused_by_freeze_and_the_gate(frozen: Path) -> None:
     skip_a_cohort(frozen)  # 2026-10-C0 under MLCommons' calendar
-    write(frozen, "catalogctl.toml", '[[calendar.rules]]\nslot = "C1"\nweekday = "monday"\nweek = 1\n')
-    commit_all(frozen, "Another calendar")
+    for branch in ("main", "pr"):  # the base's calendar, which the gate judges by, and the head's
+        git(frozen, "checkout", "-q", branch)
+        write(frozen, "catalogctl.toml", '[[calendar.rules]]\nslot = "C1"\nweekday = "monday"\nweek = 1\n')
+        commit_all(frozen, "Another calendar")
     lines = gate(frozen, code=1).stdout.splitlines()
     assert any(
         "error ruleset-order: new ruleset 2026-10-C0: the cohort calendar has no such cohort" in line for line in lines
@@ -488,3 +503,25 @@ def test_a_pull_request_cannot_drop_a_code_from_never_accept_and_accept_it(froze
     lines = gate(frozen, code=1).stdout.splitlines()
     assert lines[0].startswith(".catalogctl/accepted.yaml:2:18: error accepted-not-allowed: bfac650c852ae1b9 is ")
     assert "the repository's configuration never accepts it (never-accept)" in lines[0]
+
+
+JANUARY_ONLY = '[[calendar.rules]]\nslot = "C0"\nweekday = "wednesday"\nweek = 1\nmonths = [1]\n'
+
+
+def test_a_pull_request_cannot_loosen_its_own_review_with_a_calendar(frozen: Path) -> None:
+    # The review took the head's calendar: a pull request that gave itself one whose next cohort
+    # is 2027-01-C0 expired every seed set of 2026-09-C0, and removed what that cohort uses with
+    # two warnings, passing.
+    (frozen / "benchmark_suite/datasets/gsm8k.yaml").unlink()
+    (frozen / GSM8K).unlink()
+    write(frozen, "catalogctl.toml", JANUARY_ONLY)
+    lines = gate(frozen, code=1).stdout.splitlines()
+    assert [line.split(": ", 2)[1] for line in lines[:2]] == [
+        "error frozen-reference-removed",
+        "error frozen-reference-removed",
+    ]
+    assert "2026-09-C0 still has valid seed sets" in lines[0]
+    assert lines[2:] == [
+        "note: head: changes the cohort calendar: the review keeps the base's until the change is merged",
+        verdict(frozen, "failed") + " (2 errors, 0 warnings, 0 accepted)",
+    ]
