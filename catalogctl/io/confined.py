@@ -102,8 +102,9 @@ class Confined:
         return data if len(data) <= max_bytes else None
 
     def replace(self, source: Path, rel: str) -> None:
-        """Move the file `source` (on the same filesystem) to `rel`, in one rename: a link or
-        file at `rel` is replaced itself, never written through; missing folders are made."""
+        """Move `source` (a file, or a folder to where nothing is; on the same filesystem) to
+        `rel` in one rename: a link or file at `rel` is replaced itself, never written through;
+        missing folders are made."""
         with self._parent(rel, create=True) as (fd, name):
             os.replace(source, name, dst_dir_fd=fd)
 

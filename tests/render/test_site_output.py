@@ -139,6 +139,20 @@ def test_the_catalog_and_its_parents_are_refused_even_with_force(catalog_repo: P
     assert_repository_intact(catalog_repo, head)
 
 
+def test_the_catalogs_own_folders_are_refused(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for inside, data in (("benchmark_suite", "benchmark_suite"), ("rulesets/site", "rulesets")):
+        result = catalogctl_site(catalog_repo / inside, catalog_repo, "--force", code=2)
+        assert result.stderr.startswith(
+            f"error: refusing to write the site into {catalog_repo / inside}: it is in the catalog's {data}/ folder\n"
+        )
+    assert not (catalog_repo / "rulesets").exists()
+    catalogctl_site(catalog_repo / "_site", catalog_repo)  # inside the repository: the usual place
+    assert (catalog_repo / "_site/index.html").is_file()
+
+
 def test_a_folder_holding_a_git_repository_is_refused_even_with_force(catalog_repo: Path, tmp_path: Path) -> None:
     folder = tmp_path / "work"
     project = init_repo(folder / "projects" / "thesis")
@@ -222,6 +236,10 @@ def test_the_cli_says_what_a_rebuild_removed(catalog_repo: Path, tmp_path: Path)
     assert result.stderr == ""
     assert not (out / "benchmarks/gsm8k").exists()  # its folder, emptied, goes too
     assert (out / "CNAME").read_text() == "catalog.example.org\n"
+    git(catalog_repo, "checkout", "--", "benchmark_suite/benchmarks/gsm8k.yaml")
+    result = catalogctl_site(out, catalog_repo)
+    assert result.stdout == f"wrote 10 pages (0 cohorts, 5 benchmarks) to {out}\n"
+    assert (out / "benchmarks/gsm8k/index.html").is_file()
 
 
 def test_force_writes_into_a_folder_and_deletes_nothing(catalog_repo: Path, tmp_path: Path) -> None:

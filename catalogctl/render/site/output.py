@@ -187,8 +187,7 @@ class Destination:
         removed: list[str] = []
         kept: list[str] = []
         try:
-            for rel in written:
-                box.replace(staging / rel, rel)
+            _move(box, staging, "")
             for rel, digest in sorted(old.items()):
                 if rel in written:
                     continue
@@ -237,6 +236,19 @@ class Destination:
             box.replace(path, MANIFEST)
         except OSError as exc:
             raise self._cannot(f"{MANIFEST}: {exc.strerror or exc}") from None
+
+
+def _move(box: Confined, staging: Path, rel: str) -> None:
+    """Move what `staging/rel` holds into place: a folder whose place is free in one rename (a
+    first build is a handful), files one by one below a folder that is there already."""
+    with os.scandir(staging / rel if rel else staging) as scan:
+        entries = sorted(scan, key=lambda entry: entry.name)
+    for entry in entries:
+        path = f"{rel}/{entry.name}" if rel else entry.name
+        if entry.is_dir(follow_symlinks=False) and box.kind(path) == "folder":
+            _move(box, staging, path)
+        else:
+            box.replace(Path(entry.path), path)
 
 
 def _previous(target: Path, shown: str, force: bool) -> SiteManifest | None:
