@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import io
 import os
 import stat
 from collections.abc import Iterator
@@ -84,22 +85,33 @@ class Confined:
         except FileNotFoundError:
             return "missing"
 
-    def read(self, rel: str, max_bytes: int) -> bytes | None:
-        """The bytes of `rel` if it is a regular file of at most `max_bytes`, else None."""
+    @contextlib.contextmanager
+    def _open_file(self, rel: str) -> Iterator[io.BufferedReader | None]:
+        """`rel` opened for reading if it is a regular file (not a link, FIFO or device), else None."""
         try:
             with self._parent(rel) as (fd, name):
                 handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=fd)
-                with os.fdopen(handle, "rb") as file:
-                    if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                        return None
-                    data = file.read(max_bytes + 1)
         except (FileNotFoundError, NotAFolder):
-            return None
+            yield None
+            return
         except OSError as exc:
-            if exc.errno == errno.ELOOP:  # the last name is a link
-                return None
-            raise
-        return data if len(data) <= max_bytes else None
+            if exc.errno != errno.ELOOP:  # ELOOP: the last name is a link
+                raise
+            yield None
+            return
+        with os.fdopen(handle, "rb") as file:
+            yield file if stat.S_ISREG(os.fstat(file.fileno()).st_mode) else None
+
+    def read(self, rel: str, max_bytes: int) -> bytes | None:
+        """The bytes of `rel` if it is a regular file of at most `max_bytes`, else None."""
+        with self._open_file(rel) as file:
+            data = file.read(max_bytes + 1) if file else None
+        return data if data is not None and len(data) <= max_bytes else None
+
+    def digest(self, rel: str) -> str | None:
+        """The digest of `rel` if it is a regular file, else None (read in blocks, any size)."""
+        with self._open_file(rel) as file:
+            return "sha256:" + hashlib.file_digest(file, "sha256").hexdigest() if file else None
 
     def replace(self, source: Path, rel: str) -> None:
         """Move `source` (a file, or a folder to where nothing is; on the same filesystem) to
@@ -108,11 +120,10 @@ class Confined:
         with self._parent(rel, create=True) as (fd, name):
             os.replace(source, name, dst_dir_fd=fd)
 
-    def remove_if(self, rel: str, digest: str, max_bytes: int) -> bool:
+    def remove_if(self, rel: str, digest: str) -> bool:
         """Remove `rel` if it is a regular file whose digest is `digest`, then the folders above
         it that this left empty. Whether it was removed."""
-        data = self.read(rel, max_bytes)
-        if data is None or digest_bytes(data) != digest:
+        if self.digest(rel) != digest:
             return False
         try:
             with self._parent(rel) as (fd, name):

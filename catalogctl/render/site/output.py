@@ -38,7 +38,6 @@ from catalogctl.version import __version__
 
 MANIFEST = MANIFEST_NAME
 MAX_MANIFEST = 64 * 1024 * 1024
-MAX_PAGE = 1024 * 1024 * 1024  # a stale file is read to be compared before it is removed
 PROTECTED_HINT = "--force does not override this: name a new folder for the site, e.g. _site"
 FORCE_HINT = (
     "name a new or empty folder (e.g. _site), or pass --force to write into it: "
@@ -191,7 +190,7 @@ class Destination:
             for rel, digest in sorted(old.items()):
                 if rel in written:
                     continue
-                if box.remove_if(rel, digest, MAX_PAGE):
+                if box.remove_if(rel, digest):
                     removed.append(rel)
                 elif _present(box, rel):
                     kept.append(rel)
