@@ -27,6 +27,7 @@ def _documents() -> dict[str, Any]:
     from catalogctl.model.benchmark import Benchmark
     from catalogctl.model.resolved import ResolvedConfig
     from catalogctl.model.results import RunResults
+    from catalogctl.model.site_manifest import SiteManifest
 
     return {
         "suite": Suite,
@@ -41,6 +42,8 @@ def _documents() -> dict[str, Any]:
         # `preflight` write it, `check` reads it back).
         "results": RunResults,
         "resolved": ResolvedConfig,
+        # What `site` writes into its output folder and reads back to know a build of its own.
+        "site-manifest": SiteManifest,
     }
 
 

@@ -54,6 +54,7 @@ def outputs(catalog_repo: Path, tmp_path: Path) -> dict[str, list[Path]]:
     for path in resolved:
         run_cli("resolve", submission, "-C", repo, "-o", path)
     results = write(tmp_path, "results.json", json.dumps(RESULTS))
+    run_cli("site", "-o", tmp_path / "site", "-C", repo)
 
     def saved(name: str, *args: str | Path, code: int = 0) -> Path:
         return write(tmp_path, name, run_cli(*args, "--format", "json", code=code).stdout)
@@ -66,6 +67,7 @@ def outputs(catalog_repo: Path, tmp_path: Path) -> dict[str, list[Path]]:
         "check": [saved("check.json", "check", resolved[1], results, "--catalog", repo, code=1)],
         "ci": [saved("ci.json", "ci", "--base", "main", "-C", repo, "--today", "2026-08-30")],
         "diagnostics": [saved("validate.json", "validate", repo)],
+        "site-manifest": [tmp_path / "site" / ".catalogctl-site.json"],
     }
 
 

@@ -22,7 +22,7 @@ def test_the_committed_schemas_are_current() -> None:
 
 def test_every_document_kind_and_every_json_output_has_a_schema() -> None:
     documents = ["accepted", "benchmark", "dataset", "metrics", "model", "resolved", "results", "ruleset"]
-    documents += ["submission", "suite"]
+    documents += ["site-manifest", "submission", "suite"]
     outputs = [
         "check",
         "ci",

@@ -132,17 +132,22 @@ def test_a_build_that_fails_midway_leaves_the_output_folder_as_it_was(
     with pytest.raises(EnvironmentProblem, match=r"^cannot write the site: No space left on device$"):
         site_render.write_site(data, out)
     assert snapshot(out) == before
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+    assert sorted(p.name for p in out.iterdir() if p.name.endswith(".tmp")) == []  # the build's folder is gone
+    fresh = tmp_path / "new" / "site"
+    with pytest.raises(EnvironmentProblem):
+        site_render.write_site(data, fresh)
+    assert not (tmp_path / "new").exists()  # the folders made for the build too
 
 
-def test_a_rebuild_replaces_the_folder_whole(catalog_repo: Path, tmp_path: Path) -> None:
+def test_a_rebuild_keeps_the_files_no_build_wrote(catalog_repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "site"
     run_cli("site", "-o", out, "-C", catalog_repo)
-    (out / "stale.html").write_text("old")
+    (out / "mine.html").write_text("mine")
     run_cli("site", "-o", out, "-C", catalog_repo)
-    assert not (out / "stale.html").exists()
+    assert (out / "mine.html").read_text() == "mine"
     assert oct(out.stat().st_mode & 0o777) == "0o755"
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+    assert oct((out / "benchmarks").stat().st_mode & 0o777) == "0o755"  # readable by a web server's user
+    assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_the_output_must_be_a_folder(catalog_repo: Path, tmp_path: Path) -> None:

@@ -4,17 +4,15 @@ the submission picker. Every link is relative, so the site works from file:// an
 folder of a web server; pages have stable URLs (`cohorts/<id>/index.html`,
 `benchmarks/<id>/index.html`, `how-to-submit/index.html`).
 
-The site is built in a temporary folder beside the output folder and then put in its place: a
-failed build leaves the output folder as it was.
+The site is built in a temporary folder inside the output folder and then put in place file by
+file, beside whatever else the folder holds (`output.py`): a failed build leaves the folder as it
+was, and no build deletes a file it did not write.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -24,8 +22,10 @@ import jinja2
 from markupsafe import Markup, escape
 
 from catalogctl.diff.markdown import describe
-from catalogctl.errors import EnvironmentProblem, UsageError
+from catalogctl.errors import EnvironmentProblem
+from catalogctl.io.confined import digest_bytes
 from catalogctl.model.site import Localized, SiteData
+from catalogctl.render.site.output import Destination, SiteWritten, open_destination
 
 _STATIC = ("site.js", "search.js", "submit.js")
 
@@ -98,54 +98,31 @@ def pages(site: SiteData) -> Iterator[tuple[str, str]]:
         yield f"assets/{name}", (static / name).read_text(encoding="utf-8")
 
 
-def write_site(site: SiteData, output: Path) -> int:
-    """Build the site into a temporary folder beside `output`, then replace `output` with it.
-    Returns the number of HTML pages. On any failure `output` is left as it was."""
-    output = Path(os.path.abspath(output))
-    if output.exists() and not output.is_dir():
-        raise UsageError(f"{output} exists and is not a folder", "name a folder for the site")
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent))
-        staging.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server's user
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write the site beside {output}: {exc.strerror or exc}") from None
-    try:
-        count = _write_into(site, staging)
-        _swap(staging, output)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return count
+def write_site(site: SiteData, output: Path, *, force: bool = False, catalog: Path | None = None) -> SiteWritten:
+    """Build the site into `output` (see `output.py` for which folders are refused, what `force`
+    allows and what a rebuild removes); `catalog` is the `-C` folder the site was gathered from
+    (default: the current one). On any failure before the pages are put in place, `output` is left
+    as it was."""
+    return write_into(site, open_destination(output, force=force, catalog=catalog))
 
 
-def _write_into(site: SiteData, folder: Path) -> int:
-    count = 0
+def write_into(site: SiteData, destination: Destination) -> SiteWritten:
+    """Build the site into a folder `open_destination` found fit."""
+    with destination.staging() as staging:
+        written = _render_into(site, staging)
+        return destination.commit(staging, written, site.source)
+
+
+def _render_into(site: SiteData, folder: Path) -> dict[str, str]:
+    """Every file of the site written under `folder`: path -> the digest of its bytes."""
+    written: dict[str, str] = {}
     try:
         for rel, text in pages(site):
             target = folder / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-            count += rel.endswith(".html")
+            data = text.encode("utf-8")
+            target.write_bytes(data)
+            written[rel] = digest_bytes(data)
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write the site: {exc.strerror or exc}") from None
-    return count
-
-
-def _swap(staging: Path, output: Path) -> None:
-    """Put `staging` where `output` is: the old folder is moved aside first and removed last, and
-    put back if the new one cannot take its place."""
-    try:
-        if not output.exists():
-            os.rename(staging, output)
-            return
-        aside = Path(tempfile.mkdtemp(prefix=f".{output.name}.", suffix=".old", dir=output.parent))
-        os.rename(output, aside / "site")
-        try:
-            os.rename(staging, output)
-        except OSError:
-            os.rename(aside / "site", output)
-            raise
-        shutil.rmtree(aside, ignore_errors=True)
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot replace {output}: {exc.strerror or exc}") from None
+    return written
