@@ -25,6 +25,7 @@ import hmac
 import json
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from catalogctl.io.cachekey import cache_key
@@ -103,6 +104,16 @@ def store_folder(git_dir: Path | None) -> Path:
     return common_git_dir(git_dir) / "catalogctl" / "cache"
 
 
+def _linked(path: Path) -> bool:
+    """Whether `path` is a symlink or one of several hard links to a file: written through, it
+    would change a file elsewhere (another database of the user's, any file as `-shm`)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
+
+
 class EntryStore:
     """Content-addressed entries (by a hex key) in one SQLite database in one folder,
     authenticated with `secret` (default: the user's, `cachekey.cache_key`; none to be had:
@@ -139,7 +150,7 @@ class EntryStore:
                 return None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            if any(os.path.islink(name) for name in self._files()):
+            if any(_linked(name) for name in self._files()):
                 self._set_aside()  # a link planted there would have entries written into its target
             try:
                 self._db = self._connect()

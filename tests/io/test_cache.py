@@ -186,3 +186,24 @@ def test_a_database_planted_as_a_link_is_set_aside_not_written_through(tmp_path:
     assert not (folder / "entries.sqlite").is_symlink()
     [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
     assert aside.is_symlink()
+
+
+@pytest.mark.parametrize("suffix", ["", "-shm"])
+def test_a_database_planted_as_a_hard_link_is_set_aside_not_written_through(tmp_path: Path, suffix: str) -> None:
+    """A hard link is no symlink, yet writing through it changes the user's file all the same:
+    a restored CI cache (tar) or an earlier job of the same user can plant one."""
+    other = tmp_path / "someone-elses.sqlite"
+    with closing(sqlite3.connect(other)) as db, db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = other.read_bytes()
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / f"entries.sqlite{suffix}").hardlink_to(other)
+    store = EntryStore(folder)
+    store.put(KEY, b"x")
+    store.flush()
+    assert other.read_bytes() == before
+    assert EntryStore(folder).get(KEY) == b"x"
+    assert (folder / "entries.sqlite").stat().st_nlink == 1
+    [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
+    assert aside.samefile(other)
