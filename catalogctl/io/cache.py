@@ -70,9 +70,15 @@ def common_git_dir(git_dir: Path) -> Path:
 
 def find_git_dir(start: Path) -> Path | None:
     """The git folder of the repository holding `start` (its `.git`, or where a `.git` file
-    points), or None outside git."""
+    points), or None outside git. A `.git` that is not the user's (one planted in a shared folder
+    such as /tmp) is not followed, as git refuses it: its owner would choose where the store is."""
     for folder in (start, *start.parents):
         dot = folder / ".git"
+        try:
+            if os.lstat(dot).st_uid != os.getuid():
+                return None
+        except OSError:
+            continue
         if dot.is_dir():
             return dot
         if dot.is_file():
