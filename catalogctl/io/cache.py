@@ -25,6 +25,7 @@ import hmac
 import json
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from catalogctl.io.cachekey import cache_key
@@ -69,9 +70,15 @@ def common_git_dir(git_dir: Path) -> Path:
 
 def find_git_dir(start: Path) -> Path | None:
     """The git folder of the repository holding `start` (its `.git`, or where a `.git` file
-    points), or None outside git."""
+    points), or None outside git. A `.git` that is not the user's (one planted in a shared folder
+    such as /tmp) is not followed, as git refuses it: its owner would choose where the store is."""
     for folder in (start, *start.parents):
         dot = folder / ".git"
+        try:
+            if os.lstat(dot).st_uid != os.getuid():
+                return None
+        except OSError:
+            continue
         if dot.is_dir():
             return dot
         if dot.is_file():
@@ -101,6 +108,16 @@ def store_folder(git_dir: Path | None) -> Path:
     if git_dir is None:
         return user_cache_dir() / "cache"
     return common_git_dir(git_dir) / "catalogctl" / "cache"
+
+
+def _linked(path: Path) -> bool:
+    """Whether `path` is a symlink or one of several hard links to a file: written through, it
+    would change a file elsewhere (another database of the user's, any file as `-shm`)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return stat.S_ISLNK(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_nlink > 1)
 
 
 class EntryStore:
@@ -139,7 +156,7 @@ class EntryStore:
                 return None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            if any(os.path.islink(name) for name in self._files()):
+            if any(_linked(name) for name in self._files()):
                 self._set_aside()  # a link planted there would have entries written into its target
             try:
                 self._db = self._connect()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from catalogctl.io import cache as cache_module
 from catalogctl.io.cache import EntryStore, cache_disabled, common_git_dir, find_git_dir, store_folder, user_cache_dir
 from catalogctl.io.cachekey import CacheKeyWarning
+from tests.helpers import copy_catalog, run_cli
 
 KEY = "0123456789abcdef" * 4
 
@@ -186,3 +188,43 @@ def test_a_database_planted_as_a_link_is_set_aside_not_written_through(tmp_path:
     assert not (folder / "entries.sqlite").is_symlink()
     [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
     assert aside.is_symlink()
+
+
+@pytest.mark.parametrize("suffix", ["", "-shm"])
+def test_a_database_planted_as_a_hard_link_is_set_aside_not_written_through(tmp_path: Path, suffix: str) -> None:
+    """A hard link is no symlink, yet writing through it changes the user's file all the same:
+    a restored CI cache (tar) or an earlier job of the same user can plant one."""
+    other = tmp_path / "someone-elses.sqlite"
+    with closing(sqlite3.connect(other)) as db, db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = other.read_bytes()
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / f"entries.sqlite{suffix}").hardlink_to(other)
+    store = EntryStore(folder)
+    store.put(KEY, b"x")
+    store.flush()
+    assert other.read_bytes() == before
+    assert EntryStore(folder).get(KEY) == b"x"
+    assert (folder / "entries.sqlite").stat().st_nlink == 1
+    [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
+    assert aside.samefile(other)
+
+
+def test_a_git_folder_of_someone_else_does_not_take_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `.git` another user put in a shared folder (`/tmp`) above a catalog outside git would
+    put the store where they choose: they could read the catalog's data in it, or link it
+    anywhere. As git does (`safe.directory`), one that is not the user's is not followed."""
+    if os.getuid() != 0:
+        pytest.skip("only root can give a file away")
+    monkeypatch.delenv("CATALOGCTL_CACHE_DIR")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o777)
+    (tmp_path / ".git").write_text(f"gitdir: {theirs}\n")
+    for planted in (theirs, tmp_path / ".git"):
+        os.chown(planted, 65534, -1)
+    work = copy_catalog(tmp_path / "work")
+    assert find_git_dir(work) is None
+    run_cli("validate", str(work))
+    assert list(theirs.iterdir()) == []
+    assert (user_cache_dir() / "cache" / "entries.sqlite").is_file()
