@@ -250,10 +250,11 @@ def cohorts(
     """
     from catalogctl.api import list_releases
     from catalogctl.release.signers import SignatureFlags
-    from catalogctl.render.release import COHORTS_REPORTERS
+    from catalogctl.render.release import COHORTS_REPORTERS, cohorts_problems_text
 
     releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring))
     out(COHORTS_REPORTERS[fmt](releases))
+    sys.stderr.write(cohorts_problems_text(releases, require_signature))  # the table says what, this why and how
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
 

@@ -34,6 +34,7 @@ class Signature(Report):
         None, description="the signing key's SHA256 fingerprint (OpenPGP: the primary key's fingerprint)"
     )
     message: str = ""
+    hint: str = Field("", description="what to do when the state is not good: the trust to configure, or not to run it")
 
 
 class FreezeResult(Report):

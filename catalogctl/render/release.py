@@ -111,6 +111,22 @@ def cohorts_text(releases: Releases) -> str:
     return head + f"next: {releases.next.cohort} ({releases.next.submission_date})\n"
 
 
+def cohorts_problems_text(releases: Releases, asked: bool) -> str:
+    """Why `cohorts` fails on a signature, for stderr: each required signature that is not good,
+    then each hint once; "" when none."""
+    why = "--require-signature" if asked else "policies.releases.require_signature in the release's suite.yaml"
+    lines: list[str] = []
+    hints: list[str] = []
+    for cohort in releases.cohorts:
+        signature = cohort.signature
+        if signature is None or not signature.required or signature.state == "good":
+            continue
+        lines.append(f"error: {cohort.cohort}: {signature.message}; a good signature is required ({why})")
+        if signature.hint and signature.hint not in hints:
+            hints.append(signature.hint)
+    return "".join(f"{line}\n" for line in lines) + "".join(f"hint: {hint}\n" for hint in hints)
+
+
 def verify_text(result: Verification) -> str:
     """Each check, then the verdict."""
     lines = [f"ok    {line}" for line in result.passed] + [f"FAIL  {line}" for line in result.problems]

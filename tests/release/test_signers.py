@@ -62,6 +62,7 @@ def test_a_git_tag_s_tag_verifies_as_git_tag_v_verifies_it(release: Path, key: P
         "principal": KEYS,
         "fingerprint": fingerprint(key),
         "message": f"tag `{COHORT}` is signed by {KEYS} (key {fingerprint(key)})",
+        "hint": "",
     }
 
 
@@ -348,3 +349,31 @@ def test_a_trust_file_in_a_bare_repository_or_another_worktree_of_it_is_refused(
         f"error: the allowed-signers file {in_bare.resolve()} (from --allowed-signers) is inside the .git folder of "
         "the repository under check: whoever controls the checkout controls its .git folder too\n"
     )
+
+
+def test_cohorts_under_a_signature_policy_without_allowed_signers_says_why_and_how(
+    catalog_repo: Path, tmp_path: Path
+) -> None:
+    # It exited 1 with nothing on stderr: the table's "not-checked … REQUIRED" was all.
+    from tests.release_repo import make_freezable
+
+    repo = make_freezable(catalog_repo)
+    policy = "policies:\n  releases:\n    require_signature: true\n"
+    (repo / "benchmark_suite/suite.yaml").write_text(
+        (repo / "benchmark_suite/suite.yaml").read_text().replace("policies:\n", policy, 1)
+    )
+    commit_all(repo, "Require signed releases")
+    key = make_key(tmp_path / "keys", "maint")
+    run_cli("freeze", COHORT, "--add", "gsm8k", "--signing-key", str(key), "-C", repo)
+    done = run_cli("cohorts", "-C", repo, code=1)
+    assert done.stdout.splitlines()[1].split()[-3:] == ["not-checked", f"({fingerprint(key)})", "REQUIRED"]
+    assert done.stderr == (
+        f"error: {COHORT}: tag `{COHORT}` is signed by key {fingerprint(key)}, not checked: no allowed-signers file "
+        "is configured; a good signature is required (policies.releases.require_signature in the release's "
+        "suite.yaml)\n"
+        "hint: pass --allowed-signers FILE, set CATALOGCTL_ALLOWED_SIGNERS, or git config "
+        "gpg.ssh.allowedSignersFile FILE (a file outside the repository, from the maintainers)\n"
+    )
+    allowed = allowed_signers(tmp_path / "allowed", ("tester@example.invalid", key, ""))
+    trusted = run_cli("cohorts", "-C", repo, "--allowed-signers", allowed)
+    assert trusted.stderr == ""
