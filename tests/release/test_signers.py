@@ -4,6 +4,7 @@ where trust comes from, and that it never comes from the tree under check."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -377,3 +378,24 @@ def test_cohorts_under_a_signature_policy_without_allowed_signers_says_why_and_h
     allowed = allowed_signers(tmp_path / "allowed", ("tester@example.invalid", key, ""))
     trusted = run_cli("cohorts", "-C", repo, "--allowed-signers", allowed)
     assert trusted.stderr == ""
+
+
+@pytest.mark.parametrize("where", ["allowed_signers", ".git/allowed_signers"])
+def test_a_hard_link_to_a_file_in_the_repository_is_refused(
+    release: Path, key: Path, tmp_path: Path, where: str
+) -> None:
+    # The check was by path: a second name outside the clone for a file inside it was trusted.
+    inside = allowed_signers(release / where, (KEYS, key, ""))
+    outside = tmp_path / "trusted" / "allowed_signers"
+    outside.parent.mkdir()
+    os.link(inside, outside)
+    retag(release, COHORT, key)
+    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", outside, code=2)
+    assert result.stderr == (
+        f"error: the allowed-signers file {outside} (from --allowed-signers) is a hard link to {inside}, inside the "
+        "repository under check: whoever can change the repository could change it\n"
+        "hint: keep a copy outside the clone (cp, not ln): a copy the maintainers publish, installed by you\n"
+    )
+    copied = tmp_path / "copied"
+    copied.write_bytes(inside.read_bytes())  # a copy is not the same file
+    assert verify(release, "--allowed-signers", str(copied))[-1].startswith(f"{COHORT}: verified")
