@@ -152,3 +152,22 @@ def test_freeze_push_from_a_clone_behind_its_remote_writes_nothing(catalog_repo:
         assert everything(root, remote) == before
         assert not (root / "CHANGELOG.md").exists()
         assert not (root / "rulesets").exists()
+
+
+def test_a_remote_branch_this_clone_has_not_fetched_says_to_pull_first(
+    repo: Path, origin: Path, tmp_path: Path
+) -> None:
+    frozen = freeze_on_release_branch(repo)
+    merge_locally(repo)
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(origin), str(other))
+    git(other, "commit", "-q", "--allow-empty", "-m", "Later, elsewhere")
+    git(other, "push", "-q", "origin", "main")
+    there = git(origin, "rev-parse", "main")
+    done = run_cli("tag", COHORT, "--push", "origin", "-C", str(repo), code=2)
+    assert done.stderr == (
+        f"error: `origin` has main at {there[:12]}, which this clone has not fetched: it may or may not contain "
+        f"{frozen[:12]} (the commit that added {RULESET}); `tag` pushes the tag, never a branch; nothing was tagged\n"
+        f"hint: fetch it first (git pull origin main), then rerun: catalogctl tag {COHORT} --push origin\n"
+    )
+    assert tags(repo) == ["2026-09-C0"]
