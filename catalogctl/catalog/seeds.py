@@ -55,10 +55,11 @@ def set_index(ident: str) -> int:
 
 
 def generate(randbits: Callable[[int], int] = secrets.randbits) -> SeedValues:
-    """Three fresh unsigned 64-bit seeds from a CSPRNG, distinct from each other."""
+    """Three fresh unsigned 64-bit seeds from a CSPRNG, distinct from each other and none 0 (no
+    seed of a set: see `model.seeds`)."""
     while True:
         scheduler, sample_index, model = randbits(64), randbits(64), randbits(64)
-        if len({scheduler, sample_index, model}) == 3:
+        if len({scheduler, sample_index, model}) == 3 and 0 not in (scheduler, sample_index, model):
             return SeedValues(scheduler_rng_seed=scheduler, sample_index_rng_seed=sample_index, model_seed=model)
 
 

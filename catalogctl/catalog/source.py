@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import is_cohort_id
 from catalogctl.catalog.layout import ruleset_path
-from catalogctl.errors import EnvironmentProblem, RefNotFound
+from catalogctl.errors import EntityNotFound, EnvironmentProblem, RefNotFound
 from catalogctl.io.tree import Tree, WorkingTree
 
 if TYPE_CHECKING:  # pygit2 is imported only when a ref is read: `validate` of a working tree skips it
@@ -45,7 +45,18 @@ def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = 
         if adding is not None:
             note = f"tag `{ref}` not found: using {str(adding.id)[:12]}, the commit that added {path}"
             return ResolvedRef(ref, adding, note)
+        if not gitrepo.tags_not_fetched(repo):  # a clone that fetches tags would have the release's
+            raise no_such_cohort(ref)
     raise RefNotFound(f"unknown ref `{ref}`", _fetch_hint(repo, ref))
+
+
+def no_such_cohort(cohort_id: str) -> EntityNotFound:
+    """The error of a cohort id nobody froze: no release tag, no ruleset in HEAD's history (a
+    usage error, exit 2: a cohort nobody froze is not a release whose tag is missing)."""
+    return EntityNotFound(
+        f"no such cohort `{cohort_id}`: no release tag and no {ruleset_path(cohort_id)}",
+        "list the frozen cohorts with `catalogctl cohorts`",
+    )
 
 
 def _fetch_hint(repo: gitrepo.Repository, ref: str) -> str:

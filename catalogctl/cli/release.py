@@ -185,10 +185,21 @@ def freeze(
 def tag(
     cohort: Annotated[str, typer.Argument(help="The cohort whose merged ruleset to tag, e.g. 2026-10-C0.")],
     push: Annotated[
-        str | None, typer.Option("--push", metavar="REMOTE", help="Push the tag (and the branch, if needed).")
+        str | None,
+        typer.Option(
+            "--push",
+            metavar="REMOTE",
+            help="Push the tag, never a branch: the remote's default branch must have the commit.",
+        ),
     ] = None,
     message: Annotated[str | None, typer.Option("--message", "-m", help="The tag's message.")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say which commit it would tag; write nothing.")] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Say which commit it would tag (and, with --push, the refspecs it would push); write nothing.",
+        ),
+    ] = False,
     sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
     signing_format: SigningFormatOpt = None,
@@ -239,10 +250,11 @@ def cohorts(
     """
     from catalogctl.api import list_releases
     from catalogctl.release.signers import SignatureFlags
-    from catalogctl.render.release import COHORTS_REPORTERS
+    from catalogctl.render.release import COHORTS_REPORTERS, cohorts_problems_text
 
     releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring))
     out(COHORTS_REPORTERS[fmt](releases))
+    sys.stderr.write(cohorts_problems_text(releases, require_signature))  # the table says what, this why and how
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
 

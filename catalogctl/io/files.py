@@ -134,3 +134,32 @@ def exclusive_lock(path: Path, what: str) -> Iterator[None]:
     finally:
         path.unlink(missing_ok=True)  # ours: we hold its flock, nobody else can hold this file
         os.close(handle)
+
+
+def other_name_in(path: Path, folders: list[Path]) -> Path | None:
+    """A name, under one of `folders`, of the file `path` is (the same st_dev and st_ino): a hard
+    link, which no comparison of paths sees. Only a file with more than one link has one, so only
+    then are the folders walked (symbolic links not followed, other devices not entered)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    if found.st_nlink < 2:
+        return None
+    identity = (found.st_dev, found.st_ino)
+    stack = [folder for folder in folders if folder.is_dir()]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:  # a folder we may not read holds nothing we could be handed either
+            continue
+        for entry in entries:
+            try:
+                seen = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(seen.st_mode) and seen.st_dev == found.st_dev:
+                stack.append(Path(entry.path))
+            elif (seen.st_dev, seen.st_ino) == identity and Path(entry.path) != path:
+                return Path(entry.path)
+    return None

@@ -57,6 +57,12 @@ def origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme.lower(), (parts.hostname or "").lower(), port if port is not None else default
 
 
+def _shown_origin(url: str) -> str:
+    """The origin of `url` as a URL: `https://host:port` (no port when there is none)."""
+    scheme, host, port = origin(url)
+    return f"{scheme}://{host}{f':{port}' if port else ''}"
+
+
 def _absolute(url: str) -> bool:
     """Whether `url` names its scheme (in any case: `HTTP://` too), rather than a path under the API."""
     from urllib.parse import urlsplit
@@ -140,10 +146,8 @@ class GitHubClient:
 
         if _absolute(url) and origin(url) != origin(self.api):
             # An absolute URL comes from an answer (a Link header): the token goes to the API only.
-            scheme, host, port = origin(url)
-            elsewhere = f"{scheme}://{host}{f':{port}' if port else ''}"
             raise GitHubProblem(
-                f"GitHub's answer points at {elsewhere}, not at the API ({self.api}): "
+                f"GitHub's answer points at {_shown_origin(url)}, not at the API ({self.api}): "
                 "not followed, the token goes to the API only",
                 f"check that GITHUB_API_URL ({self.api}) is the GitHub REST API",
             )
@@ -153,7 +157,10 @@ class GitHubClient:
         target = url if _absolute(url) else f"{self.api}{url}"
         attempts = 1 if method == "POST" else self.attempts
         deadline = Deadline(self.deadline_s)
-        with deadline_client(deadline, timeout=self.timeout, headers=headers, follow_redirects=True) as client:
+        hooks = {"request": [self._same_origin]}  # called for each request, every redirect's included
+        with deadline_client(
+            deadline, timeout=self.timeout, headers=headers, follow_redirects=True, event_hooks=hooks
+        ) as client:
 
             def attempt() -> Any:
                 response = _read_reply(client, method, target, body, deadline)
@@ -174,6 +181,17 @@ class GitHubClient:
         if outcome.reached:
             raise GitHubProblem(f"GitHub API failed at {where}", hint)
         raise RemoteUnreachable(f"GitHub API unreachable at {where}", hint)
+
+    def _same_origin(self, request: Any) -> None:
+        """Refuse a request to another origin than the API's (scheme, host and port): GitHub
+        redirects within the API (a renamed repository), and an answer from elsewhere would be
+        taken for GitHub's. Raised before anything is sent there."""
+        if origin(str(request.url)) != origin(self.api):
+            raise GitHubProblem(
+                f"GitHub's answer redirects to {_shown_origin(str(request.url))}, not to the API ({self.api}): "
+                "not followed, the answer would not be GitHub's",
+                f"check that GITHUB_API_URL ({self.api}) is the GitHub REST API",
+            )
 
     def _answer(self, response: Any, path: str) -> Any:
         status = response.status_code

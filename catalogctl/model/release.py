@@ -34,6 +34,7 @@ class Signature(Report):
         None, description="the signing key's SHA256 fingerprint (OpenPGP: the primary key's fingerprint)"
     )
     message: str = ""
+    hint: str = Field("", description="what to do when the state is not good: the trust to configure, or not to run it")
 
 
 class FreezeResult(Report):
@@ -53,6 +54,10 @@ class FreezeResult(Report):
     tagged: bool = False
     pushed: bool = False
     pushed_refs: list[str] = Field(default_factory=list, description="the refs this run pushed")
+    push_remote: str | None = Field(None, description="the remote of --push, credentials redacted")
+    push_refspecs: list[str] = Field(
+        default_factory=list, description="the refspecs --push sends, in order, as checked before anything is written"
+    )
     dry_run: bool = False
     notes: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list, description="the calendar's: a date passed, cohorts skipped")

@@ -29,6 +29,7 @@ class Finding(Report):
     fingerprint: str
     status: Status = "open"
     note: str = Field("", description="how the acceptance stands: who accepted it and until when, or why not")
+    acceptable: bool = Field(True, description="whether an entry of .catalogctl/accepted.yaml can accept it")
 
     @property
     def failing(self) -> bool:

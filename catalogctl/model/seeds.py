@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
 
 from catalogctl.model.common import CohortId, StrictModel, Uint64, matching
 
@@ -14,12 +15,29 @@ from catalogctl.model.common import CohortId, StrictModel, Uint64, matching
 SeedSetId = Annotated[str, AfterValidator(matching(r"[A-Z]{1,3}", "a seed set id: 1-3 capital letters"))]
 
 
-class SeedValues(StrictModel):
-    """The three seeds of a set, each an unsigned 64-bit integer."""
+def _not_zero(value: int) -> int:
+    """Refuse 0: LoadGen's TestSettings default every seed to 0 (mlcommons/inference
+    loadgen/test_settings.h), so 0 is what a run that never set its seeds records, and a set
+    holding it would let such a run pass the seeds gate (see README, "Seeds")."""
+    if value == 0:
+        raise PydanticCustomError(
+            "seed_zero",
+            "0 is no seed here: LoadGen records 0 for every seed a run never set (its TestSettings default), "
+            "so a run that set none would match it",
+        )
+    return value
 
-    scheduler_rng_seed: Uint64
-    sample_index_rng_seed: Uint64
-    model_seed: Uint64
+
+# A seed of a set: an unsigned 64-bit integer other than 0.
+Seed = Annotated[Uint64, AfterValidator(_not_zero), Field(json_schema_extra={"minimum": 1})]
+
+
+class SeedValues(StrictModel):
+    """The three seeds of a set, each an unsigned 64-bit integer other than 0."""
+
+    scheduler_rng_seed: Seed
+    sample_index_rng_seed: Seed
+    model_seed: Seed
 
     def seed_values(self) -> SeedValues:
         """Only the three seeds (what a subclass adds dropped): sets compare by value this way."""

@@ -63,11 +63,12 @@ from catalogctl.release.plan import (
     rerun_differences,
     seed_sets,
 )
+from catalogctl.release.push import Pusher
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest, tag_message
 from catalogctl.release.signers import SignatureFlags, check_signature, policy_requires, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
-from catalogctl.release.tagging import check_merged, on_remote_branch, push_failure
+from catalogctl.release.tagging import check_merged, push_failure
 
 Failpoint = Callable[[str], None]
 SIGN_TRAILER = "Release-Tag: signed"  # in the release commit's message when its freeze signs the tag
@@ -123,6 +124,7 @@ class _Freeze:
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
         self.signer: Signer | None = None
         self.warnings: list[str] = []  # the calendar's (see `release.calendar`)
+        self.tag_only_push = request.tag_only  # a merged ruleset's release pushes its tag, never a branch
 
     # -- where did the last attempt stop? -----------------------------------------------------
 
@@ -202,7 +204,7 @@ class _Freeze:
         if self.request.dry_run:
             return planned
         if self.request.push:
-            self.check_push(head, self.check_remote_before(None))
+            self.pusher().check_new_commit(head)
         written = self.contents(head, planned)
         who = gitrepo.signature(self.repo, self.request.now)  # the caller's clock, when given
         signed = None
@@ -405,6 +407,8 @@ class _Freeze:
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
         self.refuse_another_request(commit, text, state)
+        self.tag_only_push = self.request.tag_only or state == "tagged"
+        planned_push = self.pusher().check(commit, self.request.tag) if self.request.push else []
         signed = self.sign_resumed(commit, digest, state)
         if not self.request.dry_run:
             self.repair_index()
@@ -421,14 +425,12 @@ class _Freeze:
             tagged=state == "already-frozen",
             notes=self.notes,  # a copy: every note is in by now
             dry_run=self.request.dry_run,
+            push_remote=redact_url(self.request.push) if self.request.push else None,
+            push_refspecs=planned_push,
         )
         self.record_signer(result)
         if self.request.dry_run:
             return result
-        if self.request.push:
-            refs = self.check_remote_before(commit)
-            if refs.get(f"refs/tags/{self.cohort}") != str(commit.id):
-                self.check_push(commit, refs)
         return self.publish(commit, result, digest, signed)
 
     def sign_resumed(self, commit: gitrepo.Commit, digest: str, state: str) -> bytes | None:
@@ -526,73 +528,18 @@ class _Freeze:
             result.pushed = True
         return result
 
+    def pusher(self) -> Pusher:
+        assert self.request.push is not None
+        return Pusher(self.repo, self.request.push, self.cohort.id, self.tag_only_push, self.failpoint)
+
     def push_or_explain(self, commit: gitrepo.Commit) -> list[str]:
         """Push; a failure says what exists here and the exact commands that finish the release."""
         try:
-            return self.push(commit)
+            return self.pusher().push(commit, self.request.tag)
         except (RemoteProblem, RemoteUnreachable) as exc:
             verb = "tag" if self.request.tag_only else "freeze"
             rerun = f"catalogctl {verb} {self.cohort}" + ("" if self.request.tag else " --no-tag")
             raise push_failure(self.repo, exc, self.cohort.id, self.request.push or "", commit, rerun) from None
-
-    def check_remote_before(self, commit: gitrepo.Commit | None) -> dict[str, str]:
-        remote = self.request.push
-        assert remote is not None
-        refs = gitrepo.remote_refs(self.repo, remote)
-        there = refs.get(f"refs/tags/{self.cohort}")
-        if there is not None and (commit is None or there != str(commit.id)):
-            ours = str(commit.id)[:12] if commit is not None else "none yet"
-            raise RemoteProblem(
-                f"`{redact_url(remote)}` already has tag `{self.cohort}` at {there[:12]} (ours: {ours})",
-                "a published tag never moves: do not delete it or force-fetch it; ask the maintainers which "
-                "commit is the release",
-            )
-        return refs
-
-    def check_push(self, commit: gitrepo.Commit, refs: dict[str, str]) -> None:
-        """Before anything is written: the push needs a branch, and the remote's branch must be in
-        `commit`'s history (else the server refuses it after we committed and tagged)."""
-        branch = gitrepo.branch_name(self.repo)
-        there = refs.get(branch)
-        if on_remote_branch(self.repo, str(commit.id), there):
-            return  # the remote's branch has the release (a merged pull request): only the tag goes
-        if there is not None and not gitrepo.contains(self.repo, commit, there):
-            short, remote = branch.removeprefix("refs/heads/"), redact_url(self.request.push or "")
-            raise RemoteProblem(
-                f"`{remote}` has {short} at {there[:12]}, which {str(commit.id)[:12]} does not contain: "
-                "the push would be refused; nothing was written",
-                f"bring {short} up to date (git pull --rebase {remote} {short}), then rerun freeze",
-            )
-
-    def push(self, commit: gitrepo.Commit) -> list[str]:
-        """Push the branch (unless the remote's has the release) and the tag; returns what was pushed."""
-        remote = self.request.push
-        assert remote is not None
-        branch = gitrepo.branch_name(self.repo)
-        release, tag_ref = str(commit.id), f"refs/tags/{self.cohort}"
-        refs = self.check_remote_before(commit)
-        pushed: list[str] = []
-        if refs.get(tag_ref) == release:
-            return pushed  # already published: a rerun after success pushes nothing
-        if not on_remote_branch(self.repo, release, refs.get(branch)):
-            # The release commit, not whatever the branch holds now (a rerun may come later).
-            gitrepo.push(self.repo, remote, [f"{release}:{branch}"])
-            pushed.append(branch)
-        self.failpoint("push")
-        if gitrepo.tag_state(self.repo, self.cohort.id) is not None:
-            self.check_remote_before(commit)  # again, right before: pygit2 would move a remote tag
-            gitrepo.push(self.repo, remote, [f"{tag_ref}:{tag_ref}"])
-            pushed.append(tag_ref)
-        after = gitrepo.remote_refs(self.repo, remote)
-        tag_there = after.get(tag_ref)
-        if self.request.tag and tag_there != release:
-            raise RemoteProblem(
-                f"after the push, `{redact_url(remote)}` has tag `{self.cohort}` at {(tag_there or 'nothing')[:12]}, "
-                f"not {release[:12]}"
-            )
-        if not self.request.tag and not on_remote_branch(self.repo, release, after.get(branch)):
-            raise RemoteProblem(f"after the push, `{redact_url(remote)}` does not show {release[:12]} on {branch}")
-        return pushed
 
 
 def freeze(path: Path, request: FreezeRequest, failpoint: Failpoint = _no_failpoint) -> FreezeResult:

@@ -11,8 +11,8 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import valid_sets
-from catalogctl.catalog.source import resolve_ref
-from catalogctl.errors import CatalogError, EntityNotFound, UsageError
+from catalogctl.catalog.source import no_such_cohort, resolve_ref
+from catalogctl.errors import CatalogError, UsageError
 from catalogctl.io import gitrepo
 from catalogctl.model.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
@@ -32,6 +32,7 @@ def signature_report(check: SignatureCheck | None) -> Signature | None:
         principal=check.principal,
         fingerprint=check.fingerprint,
         message=check.message,
+        hint=check.hint,
     )
 
 
@@ -117,8 +118,7 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
     if gitrepo.commit_adding(repo, path) is not None:
         return
     # (A shallow clone never gets here: commit_adding refuses to walk a history it lacks.)
-    hint = "list the frozen cohorts with `catalogctl cohorts`"
-    raise EntityNotFound(f"no such cohort `{cohort_id}`: no release tag and no {path}", hint)
+    raise no_such_cohort(cohort_id)
 
 
 def verify_cohort(

@@ -5,7 +5,8 @@ Trust is never read from the tree under check. The allowed-signers file (and the
 list) come from, in order: the command line, the environment (`CATALOGCTL_ALLOWED_SIGNERS`,
 `CATALOGCTL_SSH_REVOKED`), git config (`gpg.ssh.allowedSignersFile`,
 `gpg.ssh.revocationKeyring`); a path inside the repository's working tree is refused, since
-whoever can change the tree (a pull request) could then trust their own key. An OpenPGP-signed tag
+whoever can change the tree (a pull request) could then trust their own key, and so is a hard
+link to a file there (the same file under another name). An OpenPGP-signed tag
 is checked against a public keyring file from the command line or `CATALOGCTL_GPG_KEYRING`, with
 the same rule; an SSH trust accepts no OpenPGP signature, nor a keyring an SSH one.
 """
@@ -21,6 +22,7 @@ from pathlib import Path
 from catalogctl.catalog import layout
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo, pgpsig, sshsig
+from catalogctl.io.files import other_name_in
 from catalogctl.io.yamlbuild import YamlProblem
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.model.release import SignatureState
@@ -98,6 +100,14 @@ def _trusted_file(repo: gitrepo.Repository, value: str, named_by: str, what: str
         raise EnvironmentProblem(f"the {what} {path} (from {named_by}) is a folder, not a file", hint)
     if not path.is_file():
         raise EnvironmentProblem(f"the {what} {path} (from {named_by}) does not exist", hint)
+    # The checks above compare paths: a hard link's other name inside the repository is the same file.
+    inside = other_name_in(path, [*git_folders, *gitrepo.worktree_dirs(repo)])
+    if inside is not None:
+        raise UsageError(
+            f"the {what} {path} (from {named_by}) is a hard link to {inside}, inside the repository under check: "
+            "whoever can change the repository could change it",
+            "keep a copy outside the clone (cp, not ln): a copy the maintainers publish, installed by you",
+        )
     return path
 
 

@@ -25,11 +25,14 @@ def freeze_text(result: FreezeResult) -> str:
             "",
         ]
         return "\n".join([*lines, _signing_plan(result)]) + "\n"
+    if result.dry_run and result.push_remote is not None:
+        lines += [] if result.state == "already-frozen" else [_would_tag(result)]
+        lines.append(_would_push(result))
+        return "\n".join([*lines, *([] if result.state == "already-frozen" else [_signing_plan(result)])]) + "\n"
     if result.state == "already-frozen" and not result.pushed:
         return "\n".join(lines) + "\n"
     if result.dry_run:
-        lines.append(f"dry run: nothing written. {result.cohort} would be tagged at {(result.commit or '')[:12]}")
-        return "\n".join([*lines, _signing_plan(result)]) + "\n"
+        return "\n".join([*lines, _would_tag(result), _signing_plan(result)]) + "\n"
     done = [f"committed {result.ruleset_path} and CHANGELOG.md in {(result.commit or '')[:12]}"]
     if result.state == "tagged":
         done = [f"the commit that added {result.ruleset_path} is {(result.commit or '')[:12]}"]
@@ -46,6 +49,17 @@ def freeze_text(result: FreezeResult) -> str:
 def freeze_warnings_text(result: FreezeResult) -> str:
     """The calendar's warnings of a freeze (for stderr), one a line; "" when none."""
     return "".join(f"warning: {line}\n" for line in result.warnings)
+
+
+def _would_tag(result: FreezeResult) -> str:
+    return f"dry run: nothing written. {result.cohort} would be tagged at {(result.commit or '')[:12]}"
+
+
+def _would_push(result: FreezeResult) -> str:
+    """The refspecs a dry run's push would send, exactly."""
+    if not result.push_refspecs:
+        return f"it would push nothing to `{result.push_remote}`: it has the release already"
+    return f"it would push to `{result.push_remote}`: {' '.join(result.push_refspecs)}"
 
 
 def _pushed(refs: list[str]) -> str:
@@ -95,6 +109,22 @@ def cohorts_text(releases: Releases) -> str:
     columns = ["cohort", "date", "benchmarks", "seed sets", "tag", "signer"]
     head = table(columns, rows) if rows else "no frozen cohort yet\n"
     return head + f"next: {releases.next.cohort} ({releases.next.submission_date})\n"
+
+
+def cohorts_problems_text(releases: Releases, asked: bool) -> str:
+    """Why `cohorts` fails on a signature, for stderr: each required signature that is not good,
+    then each hint once; "" when none."""
+    why = "--require-signature" if asked else "policies.releases.require_signature in the release's suite.yaml"
+    lines: list[str] = []
+    hints: list[str] = []
+    for cohort in releases.cohorts:
+        signature = cohort.signature
+        if signature is None or not signature.required or signature.state == "good":
+            continue
+        lines.append(f"error: {cohort.cohort}: {signature.message}; a good signature is required ({why})")
+        if signature.hint and signature.hint not in hints:
+            hints.append(signature.hint)
+    return "".join(f"{line}\n" for line in lines) + "".join(f"hint: {hint}\n" for hint in hints)
 
 
 def verify_text(result: Verification) -> str:

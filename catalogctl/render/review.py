@@ -67,11 +67,16 @@ def review_markdown(result: ReviewResult, *, heading: str = "###") -> str:
             out.append(f"| {mark} | {code} | {text} | {where} | {md_code(f.fingerprint)} |")
     else:
         out += ["", "No findings."]
-    if not result.passed:
+    if any(f.failing and f.acceptable for f in result.findings):
         out += [
             "",
             "To accept a finding on purpose, add its fingerprint to `.catalogctl/accepted.yaml` with a reason, an "
             "approver and an expiry date (`catalogctl ci --base BASE --write-accepted` drafts the entries).",
+        ]
+    elif not result.passed:
+        out += [
+            "",
+            "No finding that fails this gate can be accepted in `.catalogctl/accepted.yaml`: fix each one.",
         ]
     return "\n".join(out) + "\n"
 

@@ -123,6 +123,8 @@ def apply_accepted(
             status, note = "accepted", f"accepted by {entry.approver} until {entry.expires}: {entry.reason}"
         out.append(finding.model_copy(update={"status": status, "note": note}))
     stale = [a.fingerprint for a in accepted.entries if a.fingerprint not in used]
+    # The report offers acceptance only where an entry could accept (see `why_not_acceptable`).
+    out = [f.model_copy(update={"acceptable": why_not_acceptable(f, never) is None}) for f in out]
     return out, stale
 
 

@@ -10,7 +10,7 @@ import pytest
 from catalogctl import load_catalog
 from catalogctl.catalog.cohorts import Cohort, is_cohort_id, skipped
 from catalogctl.catalog.source import open_tree
-from catalogctl.errors import RefNotFound, UsageError
+from catalogctl.errors import EntityNotFound, UsageError
 from tests.helpers import commit_all, git, write
 
 
@@ -94,6 +94,6 @@ def test_a_cohort_without_its_tag_is_found_by_the_commit_that_added_its_ruleset(
     assert open_tree(catalog_repo, "2026-09-C0").note == ""
 
 
-def test_an_unknown_cohort_is_a_ref_error(catalog_repo: Path) -> None:
-    with pytest.raises(RefNotFound, match="unknown ref `2026-11-C0`"):
+def test_an_unknown_cohort_is_no_such_cohort(catalog_repo: Path) -> None:
+    with pytest.raises(EntityNotFound, match="no such cohort `2026-11-C0`: no release tag and no rulesets/"):
         load_catalog(catalog_repo, ref="2026-11-C0")

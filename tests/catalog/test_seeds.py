@@ -45,3 +45,9 @@ def test_generated_seeds_are_distinct() -> None:
     draws = iter([7, 7, 9, 1, 2, 3])  # the first draw repeats a seed: drawn again
     values = generate(lambda bits: next(draws))
     assert (values.scheduler_rng_seed, values.sample_index_rng_seed, values.model_seed) == (1, 2, 3)
+
+
+def test_a_generated_seed_of_0_is_drawn_again() -> None:
+    draws = iter([0, 5, 6, 1, 2, 3])  # LoadGen's default for a seed never set: never a seed of a set
+    values = generate(lambda bits: next(draws))
+    assert (values.scheduler_rng_seed, values.sample_index_rng_seed, values.model_seed) == (1, 2, 3)

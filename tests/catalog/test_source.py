@@ -98,3 +98,20 @@ def test_an_unknown_remote_branch_in_a_full_clone_names_its_refspec(origin: Path
     assert run_cli("diff", "no-such-ref", "-C", str(clone), code=2).stderr == (
         "error: unknown ref `no-such-ref`\nhint: fetch it first: git fetch --tags origin\n"
     )
+
+
+def test_a_cohort_nobody_froze_is_no_such_cohort_in_a_clone_with_every_tag(origin: Path, tmp_path: Path) -> None:
+    # `diff` said "fetch it first: git fetch --tags origin" where verify and resolve say "no such cohort".
+    clone = tmp_path / "full"
+    git(tmp_path, "clone", "-q", f"file://{origin}", str(clone))
+    unknown = (
+        "error: no such cohort `2026-11-C0`: no release tag and no rulesets/2026-11-C0.yaml\n"
+        "hint: list the frozen cohorts with `catalogctl cohorts`\n"
+    )
+    for verb in (["diff", "2026-11-C0"], ["verify", "2026-11-C0"], ["validate", "--ref", "2026-11-C0"]):
+        assert run_cli(*verb, "-C", str(clone), code=2).stderr == unknown, verb
+    tagless = tmp_path / "tagless"  # it may lack the tag: the fetch hint stays
+    git(tmp_path, "clone", "-q", "--no-tags", f"file://{origin}", str(tagless))
+    assert run_cli("diff", "2026-11-C0", "-C", str(tagless), code=2).stderr == (
+        "error: unknown ref `2026-11-C0`\nhint: fetch it first: git fetch --tags origin\n"
+    )

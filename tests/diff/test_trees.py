@@ -335,8 +335,13 @@ def test_fail_on_contract_change(catalog_repo: Path) -> None:
 
 
 def test_unknown_ref_exits_2(catalog_repo: Path) -> None:
-    result = run_cli("diff", "2026-09-C0", "-C", str(catalog_repo), code=2)
-    assert result.stderr == "error: unknown ref `2026-09-C0`\nhint: fetch it first: git fetch --tags origin\n"
+    result = run_cli("diff", "v9", "-C", str(catalog_repo), code=2)
+    assert result.stderr == "error: unknown ref `v9`\nhint: fetch it first: git fetch --tags origin\n"
+    result = run_cli("diff", "2026-09-C0", "-C", str(catalog_repo), code=2)  # a cohort: the clone has every tag
+    assert result.stderr == (
+        "error: no such cohort `2026-09-C0`: no release tag and no rulesets/2026-09-C0.yaml\n"
+        "hint: list the frozen cohorts with `catalogctl cohorts`\n"
+    )
 
 
 def test_fail_on_contract_ignores_a_contract_field_no_benchmark_uses(catalog_repo: Path) -> None:

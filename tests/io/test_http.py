@@ -299,3 +299,13 @@ def test_a_download_reports_its_progress(httpserver: HTTPServer) -> None:
     assert (fetched.size, fetched.records) == (len(body), None)
     assert seen[-1] == (len(body), len(body))
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_a_redirect_within_the_api_is_followed(httpserver: HTTPServer) -> None:
+    # GitHub answers a renamed repository with a 301 to /repositories/ID/...: same origin, followed.
+    moved = "/repositories/42/git/ref/tags/v1"
+    httpserver.expect_request("/repos/o/r/git/ref/tags/v1").respond_with_data(
+        "", status=301, headers={"Location": httpserver.url_for(moved)}
+    )
+    httpserver.expect_request(moved).respond_with_json({"object": {"type": "commit", "sha": "c" * 40}})
+    assert github(httpserver).tag_commit("o/r", "v1") == "c" * 40

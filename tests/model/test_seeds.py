@@ -32,8 +32,8 @@ def test_sets_compare_by_their_seed_values() -> None:
 
 
 @pytest.mark.parametrize("model", [SeedValues, SeedFile])
-@pytest.mark.parametrize("bad", [-1, 2**64, True])
-def test_every_seed_is_an_unsigned_64_bit_int(model: type[SeedValues], bad: object) -> None:
+@pytest.mark.parametrize("bad", [-1, 0, 2**64, True])
+def test_every_seed_is_an_unsigned_64_bit_int_other_than_0(model: type[SeedValues], bad: object) -> None:
     with pytest.raises(ValidationError):
         model.model_validate({**SET_A, "model_seed": bad})
 

@@ -136,3 +136,22 @@ def test_the_readme_and_the_fixtures_say_which_set_is_which() -> None:
     settings = mlperf_loadgen.TestSettings()
     assert settings.FromConfig("/dev/null", "llama3.1-8b", "Offline") == 0
     assert (str(settings.schedule_rng_seed), str(settings.sample_index_rng_seed)) == values[:2]
+
+
+ZERO = (
+    "0 is no seed here: LoadGen records 0 for every seed a run never set (its TestSettings default), so a run "
+    "that set none would match it"
+)
+
+
+def test_a_seed_of_0_is_refused_with_why(repo: Path, tmp_path: Path) -> None:
+    # It was imported silently: a set with a 0 seed matches what an unseeded LoadGen run records.
+    flat = write(tmp_path, "zero.yaml", "scheduler_rng_seed: 1\nsample_index_rng_seed: 0\nmodel_seed: 3\n")
+    head = git(repo, "rev-parse", "HEAD")
+    result = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--seeds", str(flat), "-C", str(repo), code=1)
+    assert f"{flat}:2:24: error schema-invalid-value: sample_index_rng_seed: {ZERO}" in result.stderr
+    published = write(tmp_path, "seedset.yaml", SEEDSET.read_text(encoding="utf-8").replace("586478644936801402", "0"))
+    result = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(published), "-C", str(repo), code=1)
+    assert f"sample_index_rng_seed: {ZERO}" in result.stderr
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert not (repo / "rulesets").exists()

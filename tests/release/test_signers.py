@@ -4,6 +4,7 @@ where trust comes from, and that it never comes from the tree under check."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -62,6 +63,7 @@ def test_a_git_tag_s_tag_verifies_as_git_tag_v_verifies_it(release: Path, key: P
         "principal": KEYS,
         "fingerprint": fingerprint(key),
         "message": f"tag `{COHORT}` is signed by {KEYS} (key {fingerprint(key)})",
+        "hint": "",
     }
 
 
@@ -348,3 +350,52 @@ def test_a_trust_file_in_a_bare_repository_or_another_worktree_of_it_is_refused(
         f"error: the allowed-signers file {in_bare.resolve()} (from --allowed-signers) is inside the .git folder of "
         "the repository under check: whoever controls the checkout controls its .git folder too\n"
     )
+
+
+def test_cohorts_under_a_signature_policy_without_allowed_signers_says_why_and_how(
+    catalog_repo: Path, tmp_path: Path
+) -> None:
+    # It exited 1 with nothing on stderr: the table's "not-checked … REQUIRED" was all.
+    from tests.release_repo import make_freezable
+
+    repo = make_freezable(catalog_repo)
+    policy = "policies:\n  releases:\n    require_signature: true\n"
+    (repo / "benchmark_suite/suite.yaml").write_text(
+        (repo / "benchmark_suite/suite.yaml").read_text().replace("policies:\n", policy, 1)
+    )
+    commit_all(repo, "Require signed releases")
+    key = make_key(tmp_path / "keys", "maint")
+    run_cli("freeze", COHORT, "--add", "gsm8k", "--signing-key", str(key), "-C", repo)
+    done = run_cli("cohorts", "-C", repo, code=1)
+    assert done.stdout.splitlines()[1].split()[-3:] == ["not-checked", f"({fingerprint(key)})", "REQUIRED"]
+    assert done.stderr == (
+        f"error: {COHORT}: tag `{COHORT}` is signed by key {fingerprint(key)}, not checked: no allowed-signers file "
+        "is configured; a good signature is required (policies.releases.require_signature in the release's "
+        "suite.yaml)\n"
+        "hint: pass --allowed-signers FILE, set CATALOGCTL_ALLOWED_SIGNERS, or git config "
+        "gpg.ssh.allowedSignersFile FILE (a file outside the repository, from the maintainers)\n"
+    )
+    allowed = allowed_signers(tmp_path / "allowed", ("tester@example.invalid", key, ""))
+    trusted = run_cli("cohorts", "-C", repo, "--allowed-signers", allowed)
+    assert trusted.stderr == ""
+
+
+@pytest.mark.parametrize("where", ["allowed_signers", ".git/allowed_signers"])
+def test_a_hard_link_to_a_file_in_the_repository_is_refused(
+    release: Path, key: Path, tmp_path: Path, where: str
+) -> None:
+    # The check was by path: a second name outside the clone for a file inside it was trusted.
+    inside = allowed_signers(release / where, (KEYS, key, ""))
+    outside = tmp_path / "trusted" / "allowed_signers"
+    outside.parent.mkdir()
+    os.link(inside, outside)
+    retag(release, COHORT, key)
+    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", outside, code=2)
+    assert result.stderr == (
+        f"error: the allowed-signers file {outside} (from --allowed-signers) is a hard link to {inside}, inside the "
+        "repository under check: whoever can change the repository could change it\n"
+        "hint: keep a copy outside the clone (cp, not ln): a copy the maintainers publish, installed by you\n"
+    )
+    copied = tmp_path / "copied"
+    copied.write_bytes(inside.read_bytes())  # a copy is not the same file
+    assert verify(release, "--allowed-signers", str(copied))[-1].startswith(f"{COHORT}: verified")

@@ -52,6 +52,7 @@ def test_a_git_tag_s_openpgp_tag_verifies(release: Path, key: str, keyring: Path
         "principal": UID,
         "fingerprint": key,
         "message": f"tag `{COHORT}` is signed by {UID} (OpenPGP key {key})",
+        "hint": "",
     }
     shown = run_cli("cohorts", "-C", release, "--gpg-keyring", str(keyring)).stdout.splitlines()[1]
     assert shown.endswith(f"{UID} ({key})")

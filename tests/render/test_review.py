@@ -8,7 +8,7 @@ import pytest
 
 from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
 from catalogctl.render.review import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, publish_github, review_github
-from tests.helpers import run_cli
+from tests.helpers import git, run_cli
 
 
 def finding(n: int, severity: str = "error", **kwargs: object) -> Finding:
@@ -157,3 +157,24 @@ def test_each_finding_is_counted_in_one_bucket() -> None:
         "gate failed: main (0123456789ab) -> working tree (1 error, 1 warning, 2 accepted; 1 acceptance expired)"
     )
     assert ReviewSummary.of(findings).model_dump() == {"errors": 1, "warnings": 1, "accepted": 2, "expired": 1}
+
+
+ACCEPT_LINE = "To accept a finding on purpose, add its fingerprint to `.catalogctl/accepted.yaml`"
+
+
+def test_the_report_offers_acceptance_only_when_a_failing_finding_can_be_accepted(
+    catalog_repo: Path, tmp_path: Path
+) -> None:
+    from tests.helpers import replace_in
+    from tests.review_repo import RULESET, gate, make_frozen, skip_a_cohort
+
+    repo = make_frozen(catalog_repo, tmp_path)
+    replace_in(repo, RULESET, "model_seed: 42", "model_seed: 43")  # ruleset-modified: never accepted
+    markdown = gate(repo, "-f", "markdown", code=1).stdout
+    assert ACCEPT_LINE not in markdown
+    assert markdown.endswith(
+        "\n\nNo finding that fails this gate can be accepted in `.catalogctl/accepted.yaml`: fix each one.\n"
+    )
+    git(repo, "checkout", "-q", "--", RULESET)
+    skip_a_cohort(repo)  # ruleset-cohort-gap: an error a maintainer may accept
+    assert ACCEPT_LINE in gate(repo, "-f", "markdown", code=1).stdout

@@ -4,7 +4,11 @@ of its URL reaches an output file, stdout or stderr."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
 
 from tests.helpers import git, run_cli
 from tests.release_repo import git_daemon
@@ -162,3 +166,46 @@ def test_the_configured_default_remote_is_checked_when_none_is_named(
     assert recorded_remote(release, submission) == str(tmp_path / "origin.git")
     (release / "catalogctl.toml").write_text('default-remote = "fork"\n')
     assert recorded_remote(release, submission, "--remote", "upstream") == str(tmp_path / "origin.git")  # named wins
+
+
+# -- the GitHub API check: an answer from another origin is not GitHub's ---------------------------
+
+
+@pytest.fixture
+def elsewhere() -> Iterator[HTTPServer]:
+    """A second loopback server: another port, so another origin than the API's."""
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    yield server
+    server.clear()
+    server.stop()
+
+
+def test_a_redirect_of_the_github_check_to_another_origin_is_refused(
+    release: Path,
+    submission: Path,
+    output: Path,
+    httpserver: HTTPServer,
+    elsewhere: HTTPServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # It followed the redirect and took the other server's answer for GitHub's: preflight passed.
+    path = "/repos/mlcommons/catalog/git/ref/tags/2026-09-C0"
+    commit = git(release, "rev-parse", "HEAD")
+    moved = elsewhere.url_for(path)
+    httpserver.expect_request(path).respond_with_data("", status=302, headers={"Location": moved})
+    elsewhere.expect_request(path).respond_with_json({"object": {"type": "commit", "sha": commit}})
+    api = httpserver.url_for("/").rstrip("/")
+    monkeypatch.setenv("GITHUB_API_URL", api)
+    monkeypatch.setenv("GITHUB_TOKEN", "secret-token")
+    done = run_cli(
+        "preflight", str(submission), "-C", str(release), "-o", str(output), "--github", "mlcommons/catalog", code=6
+    )
+    assert done.stderr == (
+        "error [remote-mismatch]: GitHub could not confirm tag `2026-09-C0`: GitHub's answer redirects to "
+        f"{elsewhere.url_for('/').rstrip('/')}, not to the API ({api}): not followed, the answer would not be "
+        "GitHub's\n"
+        f"hint: check that GITHUB_API_URL ({api}) is the GitHub REST API\n"
+    )
+    assert elsewhere.log == []  # nothing was sent there
+    assert not output.exists()
