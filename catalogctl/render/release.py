@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from catalogctl import words
 from catalogctl.model.export import MlperfExport
-from catalogctl.model.release import FreezeResult, Releases, Signature, Verification
+from catalogctl.model.release import CohortInfo, FreezeResult, Releases, Signature, Verification
 from catalogctl.render.common import as_json, table
 
 
@@ -111,13 +111,26 @@ def cohorts_text(releases: Releases) -> str:
     return head + f"next: {releases.next.cohort} ({releases.next.submission_date})\n"
 
 
+def _tag_problem(cohort: CohortInfo) -> str:
+    """What is wrong with a cohort's release tag, in words."""
+    added = f"the commit that added its ruleset is {cohort.ruleset_commit[:12]}" if cohort.ruleset_commit else ""
+    if cohort.tag == "missing":
+        return f"its release tag is missing ({added})" if added else "its release tag is missing"
+    at = f"it points at {cohort.tag_commit[:12]}" if cohort.tag_commit else "it points at no commit"
+    return f"its release tag has moved: {at}, {added}" if added else f"its release tag has moved: {at}"
+
+
 def cohorts_problems_text(releases: Releases, asked: bool) -> str:
-    """Why `cohorts` fails on a signature, for stderr: each required signature that is not good,
-    then each hint once; "" when none."""
+    """Why `cohorts` fails, for stderr: each moved or missing tag and each required signature that
+    is not good, then each hint once; "" when none."""
     why = "--require-signature" if asked else "policies.releases.require_signature in the release's suite.yaml"
     lines: list[str] = []
     hints: list[str] = []
     for cohort in releases.cohorts:
+        if cohort.tag in ("moved", "missing"):
+            lines.append(f"error: {cohort.cohort}: {_tag_problem(cohort)}")
+            hint = f"`catalogctl verify {cohort.cohort}` checks that release step by step"
+            hints.append(hint)
         signature = cohort.signature
         if signature is None or not signature.required or signature.state == "good":
             continue

@@ -59,6 +59,22 @@ def test_cohorts_reports_moved_missing_and_lightweight_tags(released: Path) -> N
     assert data["next"] == {"cohort": "2026-10-C0", "submission_date": "2026-10-07"}
 
 
+def test_cohorts_says_on_stderr_why_it_fails_on_a_moved_or_missing_tag(released: Path) -> None:
+    added = {c.cohort: c.ruleset_commit for c in list_releases(released).cohorts}
+    git(released, "tag", "-f", "-a", "2026-09-C0", "-m", "moved", "HEAD")
+    git(released, "tag", "-d", "2026-09-C1")
+    head = git(released, "rev-parse", "HEAD")
+    result = run_cli("cohorts", "-C", str(released), code=1)
+    assert result.stderr.splitlines() == [
+        f"error: 2026-09-C0: its release tag has moved: it points at {head[:12]}, "
+        f"the commit that added its ruleset is {str(added['2026-09-C0'])[:12]}",
+        f"error: 2026-09-C1: its release tag is missing (the commit that added its ruleset is "
+        f"{str(added['2026-09-C1'])[:12]})",
+        "hint: `catalogctl verify 2026-09-C0` checks that release step by step",
+        "hint: `catalogctl verify 2026-09-C1` checks that release step by step",
+    ]
+
+
 def test_next_cohort_without_any_release() -> None:
     assert next_cohort([], dt.date(2026, 11, 30)) == Cohort.parse("2026-12-C0")
     assert next_cohort([], dt.date(2026, 12, 2)).id == "2026-12-C0"  # the submission day itself
