@@ -181,6 +181,24 @@ def test_a_folder_holding_a_git_repository_is_refused_even_with_force(catalog_re
     assert tree(folder) == before
 
 
+@pytest.mark.parametrize("inside", ["refs/tags", "refs/tags/site", "objects/info"])
+def test_a_folder_inside_a_bare_repository_is_refused_even_with_force(
+    catalog_repo: Path, tmp_path: Path, inside: str
+) -> None:
+    # A bare repository (or a --separate-git-dir) is a .git folder by another name: its empty
+    # refs/tags would otherwise take the site, and git then reads every page as a broken ref.
+    bare = tmp_path / "backup.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(catalog_repo, "push", "-q", str(bare), "main")
+    before = tree(bare)
+    result = catalogctl_site(bare / inside, catalog_repo, "--force", code=2)
+    assert result.stderr.startswith(
+        f"error: refusing to write the site into {bare / inside}: it is in a git repository ({bare})\n"
+    )
+    assert tree(bare) == before
+    assert git(bare, "fsck", "--no-progress") == ""
+
+
 def test_a_new_folder_is_created_and_an_empty_one_used(catalog_repo: Path, tmp_path: Path) -> None:
     catalogctl_site(tmp_path / "new" / "site", catalog_repo)
     assert (tmp_path / "new/site/index.html").is_file()
