@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,6 +116,32 @@ def test_the_home_folder_is_refused_even_with_force(catalog_repo: Path) -> None:
     before = tree(home)
     result = catalogctl_site(home, catalog_repo, "--force", code=2)
     assert result.stderr.startswith(f"error: refusing to write the site into {home}: it is the home folder\n")
+    assert tree(home) == before
+
+
+def _can_bind_mount() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = ["unshare", "--mount", "--propagation", "private", "mount", "--bind", "/", "/"]
+    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
+
+
+@pytest.mark.skipif(not _can_bind_mount(), reason="needs a mount namespace of its own (unshare, as root)")
+def test_a_second_path_to_the_home_folder_is_refused_even_with_force(catalog_repo: Path, tmp_path: Path) -> None:
+    # A bind mount (a container's volume, a second mount of /home) names the same folder by
+    # another path; the mount lives in a namespace of the build's own and goes with it.
+    home = Path(os.environ["HOME"])
+    notes(home / "notes")
+    alias = tmp_path / "alias"
+    alias.mkdir()
+    before = tree(home)
+    build = 'mount --bind "$1" "$2" && exec "$3" -m catalogctl site -o "$2" --force -C "$4"'
+    command = ["unshare", "--mount", "--propagation", "private", "sh", "-c", build, "sh"]
+    done = subprocess.run(
+        [*command, home, alias, sys.executable, catalog_repo], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"error: refusing to write the site into {alias}: it is the home folder\n")
     assert tree(home) == before
 
 

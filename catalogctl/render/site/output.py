@@ -72,6 +72,15 @@ def _homes() -> set[Path]:
     return homes
 
 
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """The device and inode of `folder`, the same whatever path names it (None when missing)."""
+    try:
+        found = folder.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _why_place(target: Path, catalog: Sequence[Path]) -> str:
     """Why `target` is a place no site may go: the root, home, current or catalog folder, a
     parent of one, a catalog data folder, or a folder in a .git folder or a bare repository ("" when none)."""
@@ -79,14 +88,17 @@ def _why_place(target: Path, catalog: Sequence[Path]) -> str:
         return "it is the root of the filesystem"
     named = [(home, "the home folder") for home in sorted(_homes())]
     named += [(_real(Path.cwd()), "the current folder"), *((folder, "the catalog's folder") for folder in catalog)]
+    # Paths are compared, and folders too: a bind mount names the same folder by another path.
+    here = _identity(target)
+    upward = {_identity(folder) for folder in (target, *target.parents)} - {None}  # target and its parents
     for folder, what in named:
-        if target == folder:
+        if target == folder or (here and _identity(folder) == here):
             return f"it is {what}"
-        if folder.is_relative_to(target):
+        if folder.is_relative_to(target) or (here and here in {_identity(up) for up in folder.parents}):
             return f"it is a parent of {what} ({folder})"
     for folder in catalog:
         for data in (layout.current().suite_dir, layout.current().rulesets_dir):
-            if target.is_relative_to(folder / data):
+            if target.is_relative_to(folder / data) or _identity(folder / data) in upward:
                 return f"it is in the catalog's {data}/ folder"
     if ".git" in target.parts:
         return "it is in a git repository's .git folder"
