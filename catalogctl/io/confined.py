@@ -87,16 +87,22 @@ class Confined:
 
     @contextlib.contextmanager
     def _open_file(self, rel: str) -> Iterator[io.BufferedReader | None]:
-        """`rel` opened for reading if it is a regular file (not a link, FIFO or device), else None."""
+        """`rel` opened for reading if it is a regular file (not a link, FIFO, socket or device), else None."""
+        handle: int | None = None
         try:
             with self._parent(rel) as (fd, name):
-                handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=fd)
+                # Only a regular file is opened: opening a socket fails (ENXIO), a device may act.
+                if stat.S_ISREG(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+                    handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=fd)
         except (FileNotFoundError, NotAFolder):
             yield None
             return
         except OSError as exc:
             if exc.errno != errno.ELOOP:  # ELOOP: the last name is a link
                 raise
+            yield None
+            return
+        if handle is None:
             yield None
             return
         with os.fdopen(handle, "rb") as file:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,14 @@ def test_replace_never_writes_through_a_link(box: Confined, tmp_path: Path) -> N
     assert (tmp_path / "outside/secret.txt").read_text() == "secret"
     box.replace(new, "made/deep/x.txt")
     assert (box.root / "made/deep/x.txt").read_text() == "again"
+
+
+def test_a_socket_is_neither_read_nor_removed(box: Confined) -> None:
+    # Opening a Unix socket fails (ENXIO): a socket where a stale page was must not stop a rebuild.
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(box.root / "real/page.html.sock"))
+        assert box.kind("real/page.html.sock") == "other"
+        assert box.read("real/page.html.sock", 100) is None
+        assert box.digest("real/page.html.sock") is None
+        assert not box.remove_if("real/page.html.sock", digest_bytes(b""))
+        assert (box.root / "real/page.html.sock").is_socket()

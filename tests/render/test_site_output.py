@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -116,6 +119,32 @@ def test_the_home_folder_is_refused_even_with_force(catalog_repo: Path) -> None:
     assert tree(home) == before
 
 
+def _can_bind_mount() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = ["unshare", "--mount", "--propagation", "private", "mount", "--bind", "/", "/"]
+    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
+
+
+@pytest.mark.skipif(not _can_bind_mount(), reason="needs a mount namespace of its own (unshare, as root)")
+def test_a_second_path_to_the_home_folder_is_refused_even_with_force(catalog_repo: Path, tmp_path: Path) -> None:
+    # A bind mount (a container's volume, a second mount of /home) names the same folder by
+    # another path; the mount lives in a namespace of the build's own and goes with it.
+    home = Path(os.environ["HOME"])
+    notes(home / "notes")
+    alias = tmp_path / "alias"
+    alias.mkdir()
+    before = tree(home)
+    build = 'mount --bind "$1" "$2" && exec "$3" -m catalogctl site -o "$2" --force -C "$4"'
+    command = ["unshare", "--mount", "--propagation", "private", "sh", "-c", build, "sh"]
+    done = subprocess.run(
+        [*command, home, alias, sys.executable, catalog_repo], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"error: refusing to write the site into {alias}: it is the home folder\n")
+    assert tree(home) == before
+
+
 def test_the_filesystem_root_is_refused() -> None:
     from catalogctl.render.site.output import refuse_protected
 
@@ -179,6 +208,24 @@ def test_a_folder_holding_a_git_repository_is_refused_even_with_force(catalog_re
         f"error: refusing to write the site into {project / '.git' / 'site'}: it is in a git"
     )
     assert tree(folder) == before
+
+
+@pytest.mark.parametrize("inside", ["refs/tags", "refs/tags/site", "objects/info"])
+def test_a_folder_inside_a_bare_repository_is_refused_even_with_force(
+    catalog_repo: Path, tmp_path: Path, inside: str
+) -> None:
+    # A bare repository (or a --separate-git-dir) is a .git folder by another name: its empty
+    # refs/tags would otherwise take the site, and git then reads every page as a broken ref.
+    bare = tmp_path / "backup.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(catalog_repo, "push", "-q", str(bare), "main")
+    before = tree(bare)
+    result = catalogctl_site(bare / inside, catalog_repo, "--force", code=2)
+    assert result.stderr.startswith(
+        f"error: refusing to write the site into {bare / inside}: it is in a git repository ({bare})\n"
+    )
+    assert tree(bare) == before
+    assert git(bare, "fsck", "--no-progress") == ""
 
 
 def test_a_new_folder_is_created_and_an_empty_one_used(catalog_repo: Path, tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 
 - Refused even with `--force` (`refuse_protected`): the filesystem root, the home folder, the
   current folder, the catalog's folders (the `-C` folder, the catalog root, the repository's
-  work tree) and any parent of one of these; a folder inside a `.git` folder, one that is a git
-  repository or holds one anywhere below it (a `.git` entry, or a bare repository).
+  work tree) and any parent of one of these; a folder inside a `.git` folder or a bare
+  repository, one that is a git repository or holds one anywhere below it (a `.git` entry, or a
+  bare repository).
 - A folder holding `.catalogctl-site.json`, a valid manifest, is a build of the site: a rebuild
   replaces the files that build wrote and removes those the new build does not write, each only
   while it still has the bytes the manifest records; nothing else in the folder is touched.
@@ -71,23 +72,44 @@ def _homes() -> set[Path]:
     return homes
 
 
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """The device and inode of `folder`, the same whatever path names it (None when missing)."""
+    try:
+        found = folder.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _why_place(target: Path, catalog: Sequence[Path]) -> str:
     """Why `target` is a place no site may go: the root, home, current or catalog folder, a
-    parent of one, a catalog data folder or a .git folder ("" when none)."""
+    parent of one, a catalog data folder, or a folder in a .git folder or a bare repository ("" when none)."""
     if target == Path(target.anchor):
         return "it is the root of the filesystem"
     named = [(home, "the home folder") for home in sorted(_homes())]
     named += [(_real(Path.cwd()), "the current folder"), *((folder, "the catalog's folder") for folder in catalog)]
+    # Paths are compared, and folders too: a bind mount names the same folder by another path.
+    here = _identity(target)
+    upward = {_identity(folder) for folder in (target, *target.parents)} - {None}  # target and its parents
     for folder, what in named:
-        if target == folder:
+        if target == folder or (here and _identity(folder) == here):
             return f"it is {what}"
-        if folder.is_relative_to(target):
+        if folder.is_relative_to(target) or (here and here in {_identity(up) for up in folder.parents}):
             return f"it is a parent of {what} ({folder})"
     for folder in catalog:
         for data in (layout.current().suite_dir, layout.current().rulesets_dir):
-            if target.is_relative_to(folder / data):
+            if target.is_relative_to(folder / data) or _identity(folder / data) in upward:
                 return f"it is in the catalog's {data}/ folder"
-    return "it is in a git repository's .git folder" if ".git" in target.parts else ""
+    if ".git" in target.parts:
+        return "it is in a git repository's .git folder"
+    # A bare repository or a --separate-git-dir is a .git folder by another name.
+    inside = next((folder for folder in target.parents if _is_git_dir(folder)), None)
+    return f"it is in a git repository ({inside})" if inside else ""
+
+
+def _is_git_dir(folder: Path) -> bool:
+    """Git's own test of a repository folder (setup.c), as `_why_git` applies it."""
+    return (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
 
 
 def _why_git(target: Path) -> str:
