@@ -6,8 +6,9 @@
   repository, one that is a git repository or holds one anywhere below it (a `.git` entry, or a
   bare repository).
 - A folder holding `.catalogctl-site.json`, a valid manifest, is a build of the site: a rebuild
-  replaces the files that build wrote and removes those the new build does not write, each only
-  while it still has the bytes the manifest records; nothing else in the folder is touched.
+  overwrites the files that build wrote and the new one writes again (an edited page too), and
+  removes those the new build does not write, each only while it still has the bytes the manifest
+  records; nothing else in the folder is touched.
 - A missing folder is created, an empty one used; any other folder is refused unless `--force`,
   which writes into it, overwriting the files at the paths the site writes and deleting nothing.
   A file the last build did not write, at a path the new one writes, needs `--force` too.
