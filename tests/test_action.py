@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from catalogctl.io.tree import blob_id
 from tests.actions_runner import Runner, load_yaml, substitute, uploaded
 from tests.helpers import REPO_ROOT, commit_all, git, write
 from tests.review_repo import RULESET, make_frozen
@@ -213,3 +214,32 @@ def test_a_skipped_gate_uploads_no_comment_body_the_pull_request_committed(catal
     assert not again.run()
     assert again.artifact == {"pr-number.txt": b"7\n"}
     assert comment_job_says(tmp_path, again.artifact) == "no catalog file changed: no comment\n"
+
+
+def run_gate_on(checkout: Path, tmp_path: Path) -> tuple[GateJob, str]:
+    """The gate job on a pull request's checkout, with the Python setup-python gives: the job
+    and the log of the gate's own step."""
+    env = runner_env(tmp_path, checkout, runner_python(tmp_path / "setup-python"))
+    job = GateJob(checkout, env)
+    job.run()
+    log = "\n".join(r.log for r in job.runner.runs if r.name == "Run the gate")
+    return job, log
+
+
+@pytest.mark.slow  # builds and installs catalogctl
+def test_the_gate_judges_the_commit_not_the_files_checkout_wrote_from_it(catalog_repo: Path, tmp_path: Path) -> None:
+    # `working-tree-encoding` makes checkout write a file other than the blob: here the frozen
+    # ruleset's own bytes on disk, for a blob the pull request replaced (what the merge keeps).
+    checkout = pull_request(catalog_repo, tmp_path)
+    write(checkout, ".gitattributes", f"{RULESET} working-tree-encoding=UTF-16LE\n")
+    git(checkout, "add", "--renormalize", ".")
+    commit_all(checkout, "Replace a frozen ruleset's blob, its checkout unchanged")
+    (checkout / RULESET).unlink()
+    git(checkout, "checkout", "--", RULESET)  # as actions/checkout writes it
+    # On disk the file is the base's, byte for byte; the commit holds another blob.
+    assert blob_id((checkout / RULESET).read_bytes()) == git(checkout, "rev-parse", f"main:{RULESET}")
+    assert git(checkout, "rev-parse", f"HEAD:{RULESET}") != git(checkout, "rev-parse", f"main:{RULESET}")
+    job, log = run_gate_on(checkout, tmp_path)
+    assert job.gate_outputs["ran"] == "true"
+    assert job.gate_outputs["exit-code"] == "1", log
+    assert "ruleset-modified" in (tmp_path / "summary.md").read_text()

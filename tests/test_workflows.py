@@ -122,7 +122,7 @@ def test_the_composite_action_takes_base_format_and_python_version() -> None:
     assert action["runs"]["using"] == "composite"
     runs = [s for s in action["runs"]["steps"] if "run" in s]
     assert all(s["shell"] == "bash" for s in runs)
-    assert any('catalogctl ci --base "$BASE" --format "$FORMAT"' in s["run"] for s in runs)
+    assert any('catalogctl ci --base "$BASE" --head HEAD --format "$FORMAT"' in s["run"] for s in runs)
 
 
 def test_the_pre_commit_hook() -> None:
