@@ -243,3 +243,27 @@ def test_the_gate_judges_the_commit_not_the_files_checkout_wrote_from_it(catalog
     assert job.gate_outputs["ran"] == "true"
     assert job.gate_outputs["exit-code"] == "1", log
     assert "ruleset-modified" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.slow  # builds and installs catalogctl
+@pytest.mark.parametrize(
+    ("tag", "target"),
+    [
+        ("origin/main", "HEAD"),  # the base as a short name: git and catalogctl take the tag
+        ("refs/remotes/origin/main", "HEAD"),  # the base's full name, as a tag's: catalogctl took it
+        ("HEAD", "main"),  # the head: catalogctl took the tag
+    ],
+)
+def test_a_tag_named_after_the_base_or_head_stands_in_for_neither(
+    catalog_repo: Path, tmp_path: Path, tag: str, target: str
+) -> None:
+    # Whoever may push a tag (`fetch-depth: 0` fetches them all) names one after a ref the gate
+    # reads, pointing where the pull request looks unchanged.
+    checkout = pull_request(catalog_repo, tmp_path)
+    write(checkout, RULESET, (checkout / RULESET).read_text() + "# edited\n")  # the gate must fail it
+    commit_all(checkout, "Edit a frozen ruleset")
+    git(checkout, "update-ref", f"refs/tags/{tag}", git(checkout, "rev-parse", target))
+    job, log = run_gate_on(checkout, tmp_path)
+    assert job.gate_outputs["ran"] == "true"
+    assert job.gate_outputs["exit-code"] == "1", log
+    assert "ruleset-modified" in (tmp_path / "summary.md").read_text()
