@@ -267,3 +267,16 @@ def test_a_tag_named_after_the_base_or_head_stands_in_for_neither(
     assert job.gate_outputs["ran"] == "true"
     assert job.gate_outputs["exit-code"] == "1", log
     assert "ruleset-modified" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.slow  # builds and installs catalogctl
+def test_the_pull_request_writes_no_workflow_command_through_an_error(catalog_repo: Path, tmp_path: Path) -> None:
+    # The runner reads a workflow command from any line of the step's output: a name the
+    # pull request chose, quoted in an error, must keep its one line.
+    checkout = pull_request(catalog_repo, tmp_path)
+    write(checkout, "catalogctl.toml", '"x\\n::warning title=gate::passed\\n::set-output name=exit-code::0" = 1\n')
+    commit_all(checkout, "A configuration key that holds workflow commands")
+    job, log = run_gate_on(checkout, tmp_path)
+    assert job.gate_outputs["exit-code"] == "2", log
+    assert "config-unknown-key" in log
+    assert [line for line in log.splitlines() if line.lstrip().startswith("::")] == []
