@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from catalogctl.io.tree import blob_id
 from tests.actions_runner import Runner, load_yaml, substitute, uploaded
 from tests.helpers import REPO_ROOT, commit_all, git, write
 from tests.review_repo import RULESET, make_frozen
@@ -213,3 +214,69 @@ def test_a_skipped_gate_uploads_no_comment_body_the_pull_request_committed(catal
     assert not again.run()
     assert again.artifact == {"pr-number.txt": b"7\n"}
     assert comment_job_says(tmp_path, again.artifact) == "no catalog file changed: no comment\n"
+
+
+def run_gate_on(checkout: Path, tmp_path: Path) -> tuple[GateJob, str]:
+    """The gate job on a pull request's checkout, with the Python setup-python gives: the job
+    and the log of the gate's own step."""
+    env = runner_env(tmp_path, checkout, runner_python(tmp_path / "setup-python"))
+    job = GateJob(checkout, env)
+    job.run()
+    log = "\n".join(r.log for r in job.runner.runs if r.name == "Run the gate")
+    return job, log
+
+
+@pytest.mark.slow  # builds and installs catalogctl
+def test_the_gate_judges_the_commit_not_the_files_checkout_wrote_from_it(catalog_repo: Path, tmp_path: Path) -> None:
+    # `working-tree-encoding` makes checkout write a file other than the blob: here the frozen
+    # ruleset's own bytes on disk, for a blob the pull request replaced (what the merge keeps).
+    checkout = pull_request(catalog_repo, tmp_path)
+    write(checkout, ".gitattributes", f"{RULESET} working-tree-encoding=UTF-16LE\n")
+    git(checkout, "add", "--renormalize", ".")
+    commit_all(checkout, "Replace a frozen ruleset's blob, its checkout unchanged")
+    (checkout / RULESET).unlink()
+    git(checkout, "checkout", "--", RULESET)  # as actions/checkout writes it
+    # On disk the file is the base's, byte for byte; the commit holds another blob.
+    assert blob_id((checkout / RULESET).read_bytes()) == git(checkout, "rev-parse", f"main:{RULESET}")
+    assert git(checkout, "rev-parse", f"HEAD:{RULESET}") != git(checkout, "rev-parse", f"main:{RULESET}")
+    job, log = run_gate_on(checkout, tmp_path)
+    assert job.gate_outputs["ran"] == "true"
+    assert job.gate_outputs["exit-code"] == "1", log
+    assert "ruleset-modified" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.slow  # builds and installs catalogctl
+@pytest.mark.parametrize(
+    ("tag", "target"),
+    [
+        ("origin/main", "HEAD"),  # the base as a short name: git and catalogctl take the tag
+        ("refs/remotes/origin/main", "HEAD"),  # the base's full name, as a tag's: catalogctl took it
+        ("HEAD", "main"),  # the head: catalogctl took the tag
+    ],
+)
+def test_a_tag_named_after_the_base_or_head_stands_in_for_neither(
+    catalog_repo: Path, tmp_path: Path, tag: str, target: str
+) -> None:
+    # Whoever may push a tag (`fetch-depth: 0` fetches them all) names one after a ref the gate
+    # reads, pointing where the pull request looks unchanged.
+    checkout = pull_request(catalog_repo, tmp_path)
+    write(checkout, RULESET, (checkout / RULESET).read_text() + "# edited\n")  # the gate must fail it
+    commit_all(checkout, "Edit a frozen ruleset")
+    git(checkout, "update-ref", f"refs/tags/{tag}", git(checkout, "rev-parse", target))
+    job, log = run_gate_on(checkout, tmp_path)
+    assert job.gate_outputs["ran"] == "true"
+    assert job.gate_outputs["exit-code"] == "1", log
+    assert "ruleset-modified" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.slow  # builds and installs catalogctl
+def test_the_pull_request_writes_no_workflow_command_through_an_error(catalog_repo: Path, tmp_path: Path) -> None:
+    # The runner reads a workflow command from any line of the step's output: a name the
+    # pull request chose, quoted in an error, must keep its one line.
+    checkout = pull_request(catalog_repo, tmp_path)
+    write(checkout, "catalogctl.toml", '"x\\n::warning title=gate::passed\\n::set-output name=exit-code::0" = 1\n')
+    commit_all(checkout, "A configuration key that holds workflow commands")
+    job, log = run_gate_on(checkout, tmp_path)
+    assert job.gate_outputs["exit-code"] == "2", log
+    assert "config-unknown-key" in log
+    assert [line for line in log.splitlines() if line.lstrip().startswith("::")] == []

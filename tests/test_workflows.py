@@ -69,7 +69,7 @@ def test_the_gate_runs_on_every_pull_request_with_full_history_and_never_writes(
     steps = gate["jobs"]["gate"]["steps"]
     assert steps[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0, "persist-credentials": False}}
     run = steps[2]
-    assert run["with"] == {"base": "origin/${{ github.base_ref }}", "format": "github", "fail": "false"}
+    assert run["with"] == {"base": "refs/remotes/origin/${{ github.base_ref }}", "format": "github", "fail": "false"}
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()"
     assert upload["with"]["path"] == REPORT_DIR
@@ -122,7 +122,7 @@ def test_the_composite_action_takes_base_format_and_python_version() -> None:
     assert action["runs"]["using"] == "composite"
     runs = [s for s in action["runs"]["steps"] if "run" in s]
     assert all(s["shell"] == "bash" for s in runs)
-    assert any('catalogctl ci --base "$BASE" --format "$FORMAT"' in s["run"] for s in runs)
+    assert any('catalogctl ci --base "$BASE" --head HEAD --format "$FORMAT"' in s["run"] for s in runs)
 
 
 def test_the_pre_commit_hook() -> None:

@@ -114,18 +114,22 @@ def _configured_layout(kwargs: dict[str, Any], takes_repository: bool) -> contex
 
 
 def report_error(exc: CatalogError) -> None:
-    """An error the library raised on purpose, on stderr: message, diagnostics, hint."""
+    """An error the library raised on purpose, on stderr: message, diagnostics, hint. Each keeps
+    its one line, control characters shown as escapes (`\\n`): a CI runner reads a workflow
+    command (`::set-output ...`) from any line, and a name quoted here may be a pull request's."""
+    from catalogctl.io.markdown import visible
+
     if isinstance(exc, CheckFailed):
-        typer.echo(f"error [{exc.code}]: {exc}", err=True)
+        typer.echo(visible(f"error [{exc.code}]: {exc}"), err=True)
     else:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(visible(f"error: {exc}"), err=True)
     if isinstance(exc, (CatalogInvalid, InputsUnusable, ConfigInvalid)):
         from catalogctl.render.common import diagnostic_line
 
         for diagnostic in exc.diagnostics:
-            typer.echo(f"  {diagnostic_line(diagnostic)}", err=True)
+            typer.echo(f"  {visible(diagnostic_line(diagnostic))}", err=True)
     if exc.hint:
-        typer.echo(f"hint: {exc.hint}", err=True)
+        typer.echo(visible(f"hint: {exc.hint}"), err=True)
 
 
 def internal_error_line(exc: BaseException) -> str:

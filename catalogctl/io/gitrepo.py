@@ -62,11 +62,15 @@ def work_dir(repo: pygit2.Repository) -> Path:
 
 def lookup(repo: pygit2.Repository, ref: str) -> pygit2.Commit | None:
     """The commit a tag, branch, remote branch or (abbreviated) commit id names; None if none.
-    A tag that names a tree or a blob is an error, never skipped for another candidate."""
-    tag = tag_state(repo, ref)
+    A tag that names a tree or a blob is an error, never skipped for another candidate. HEAD, a
+    full ref name and a full commit id name exactly that: a tag pushed under such a name never
+    stands in for it (the gate reads `refs/remotes/origin/<base>` and HEAD)."""
+    full_id = len(ref) in (40, 64) and set(ref) <= set("0123456789abcdef")
+    exact = ref == "HEAD" or ref.startswith("refs/") or full_id
+    tag = None if exact else tag_state(repo, ref)
     if tag is not None:
         return commit_by_id(repo, tag.commit)
-    for candidate in (f"refs/tags/{ref}", f"refs/heads/{ref}", f"refs/remotes/{ref}", ref):
+    for candidate in (ref,) if exact else (f"refs/tags/{ref}", f"refs/heads/{ref}", f"refs/remotes/{ref}", ref):
         try:
             return repo.revparse_single(candidate).peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):

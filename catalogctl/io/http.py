@@ -322,8 +322,8 @@ class CommentClient(GitHubClient):
 def upsert_comment(
     client: CommentClient, repository: str, number: int, body: str, marker: str, head_sha: str | None = None
 ) -> CommentResult:
-    """Create the pull request's comment that carries `marker`, or update it if one exists (a
-    bot's first, since anyone can paste the marker). With `head_sha`, the pull request's head must
+    """Create the pull request's comment that carries `marker`, or update it if a bot's does
+    (anyone can paste the marker). With `head_sha`, the pull request's head must
     be that commit: a number read from an artifact cannot send the report to another PR."""
     if not client.token:  # without one GitHub answers 401 or 404: say what is missing, send nothing
         raise EnvironmentProblem(
@@ -340,8 +340,9 @@ def upsert_comment(
                 "the PR number does not belong to this run, or the PR moved on (its next run will comment)",
             )
     marked = [c for c in client.comments(f"/repos/{repository}/issues/{number}/comments") if marker in (c.body or "")]
-    bots = [c for c in marked if c.user is not None and c.user.type == "Bot"]
-    mine = next(iter(bots or marked), None)
+    # Only a bot's: a person's comment carrying the marker (the PR author's, say) is theirs to
+    # edit back to "passed" after every update, so it is never taken for the gate's.
+    mine = next((c for c in marked if c.user is not None and c.user.type == "Bot"), None)
     if mine is not None:
         answer = client.send("PATCH", f"/repos/{repository}/issues/comments/{mine.id}", Comment, {"body": body})
         return CommentResult("updated", answer.id, answer.html_url)

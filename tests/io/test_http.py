@@ -80,6 +80,19 @@ def test_updates_its_own_comment_found_on_a_later_page(
     assert [entry[0].method for entry in httpserver.log] == ["GET", "GET", "PATCH"]
 
 
+def test_a_comment_the_pull_request_author_wrote_with_the_marker_is_never_the_gates(
+    httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before the gate's first comment, the author posts one that carries the marker: updating it
+    # would put the report in a comment its author can edit back to "passed" after every run.
+    forged = {"id": 41, "body": f"{COMMENT_MARKER}\n### ✅ Catalog gate passed\n", "user": {"type": "User"}}
+    httpserver.expect_ordered_request(COMMENTS, method="GET").respond_with_json([forged])
+    httpserver.expect_ordered_request(COMMENTS, method="POST").respond_with_json({"id": 99, "html_url": ""}, status=201)
+    done = comment(httpserver, body, monkeypatch)
+    assert done.stdout == "created comment 99 on o/r#7\n"
+    assert [entry[0].method for entry in httpserver.log] == ["GET", "POST"]
+
+
 def test_a_read_only_token_says_how_to_post_from_a_fork(
     httpserver: HTTPServer, body: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
