@@ -25,6 +25,16 @@ def _short(ref: str) -> str:
     return ref.removeprefix("refs/heads/")
 
 
+def _pushed_to(repo: gitrepo.Repository, remote: str) -> str:
+    """The repository a push to `remote` changes, whose refs every check reads: a named remote's
+    pushurl when it has one, since libgit2 lists a named remote's refs at its url."""
+    try:
+        pushurl = repo.remotes[remote].push_url
+    except (KeyError, ValueError):
+        return remote
+    return str(pushurl) if pushurl else remote
+
+
 @dataclass
 class Pusher:
     """The pushes of one release to `remote`; `tag_only`: the tag, never a branch."""
@@ -46,7 +56,7 @@ class Pusher:
     def listing(self, commit: str | None) -> gitrepo.RemoteListing:
         """The remote's refs; refused when it has the tag at another commit than `commit` (None: a
         commit not made yet), since pygit2 would silently move it."""
-        listing = gitrepo.remote_listing(self.repo, self.remote)
+        listing = gitrepo.remote_listing(self.repo, _pushed_to(self.repo, self.remote))
         there = listing.refs.get(self.tag_ref)
         if there is not None and there != commit:
             ours = commit[:12] if commit is not None else "none yet"
@@ -72,6 +82,7 @@ class Pusher:
         release = str(commit.id)
         listing = self.listing(release)
         if listing.refs.get(self.tag_ref) == release:
+            self._require_ours(listing, release)
             return []  # published: a rerun after success pushes nothing
         tagged = will_tag or gitrepo.tag_state(self.repo, self.cohort) is not None
         if self.tag_only:
@@ -96,12 +107,14 @@ class Pusher:
             pushed.append(spec.split(":", 1)[1])
         self.failpoint("push")
         for spec in [s for s in specs if s.startswith(f"{self.tag_ref}:")]:
-            self.listing(release)  # again, right before: pygit2 would move a remote tag
+            listing = self.listing(release)  # again, right before: pygit2 would move a remote tag
+            if self.tag_only:  # and the default branch may have lost the commit since the check
+                self._require_default_branch_has(release, listing)
             gitrepo.push(self.repo, self.remote, [spec])
             pushed.append(self.tag_ref)
         if not pushed:
             return pushed
-        after = gitrepo.remote_refs(self.repo, self.remote)
+        after = gitrepo.remote_refs(self.repo, _pushed_to(self.repo, self.remote))
         tag_there = after.get(self.tag_ref)
         if will_tag and tag_there != release:
             raise RemoteProblem(
@@ -112,6 +125,29 @@ class Pusher:
         if branch is not None and not on_remote_branch(self.repo, release, after.get(branch)):
             raise RemoteProblem(f"after the push, `{self.shown}` does not show {release[:12]} on {branch}")
         return pushed
+
+    def _require_ours(self, listing: gitrepo.RemoteListing, release: str) -> None:
+        """The remote's tag at the release commit is published only if it is the tag object here:
+        another (lightweight, unsigned, someone else's) is no release this run may call its own."""
+        there = listing.tag_objects.get(self.tag_ref, "")
+        made = gitrepo.tag_object(self.repo, self.cohort)
+        state = gitrepo.tag_state(self.repo, self.cohort)
+        ours = made.id if made is not None else state.commit if state is not None else None
+        if there == ours:
+            return
+        never = "a published tag never moves: ask the maintainers if it is not the release"
+        if ours is None:
+            raise RemoteProblem(
+                f"`{self.shown}` already has tag `{self.cohort}` at {release[:12]} (as {there[:12]}), which this clone "
+                "does not have: nothing was tagged",
+                f"fetch it (git fetch {self.shown} tag {self.cohort}) and check it (catalogctl verify {self.cohort}); "
+                + never,
+            )
+        raise RemoteProblem(
+            f"`{self.shown}` has tag `{self.cohort}` as {there[:12]}, not as the tag {ours[:12]} here, both at "
+            f"{release[:12]}: nothing was pushed",
+            never,
+        )
 
     def _behind(self, branch: str, there: str, ours: str) -> RemoteProblem:
         name = _short(branch)

@@ -171,3 +171,60 @@ def test_a_remote_branch_this_clone_has_not_fetched_says_to_pull_first(
         f"hint: fetch it first (git pull origin main), then rerun: catalogctl tag {COHORT} --push origin\n"
     )
     assert tags(repo) == ["2026-09-C0"]
+
+
+def test_the_refs_checked_are_those_of_the_pushurl_the_push_goes_to(repo: Path, origin: Path, tmp_path: Path) -> None:
+    # libgit2 lists a named remote's refs at its url but pushes to its pushurl: the check must read
+    # the repository the tag goes to, whose main here lacks the release.
+    freeze_on_release_branch(repo)
+    merge_on_remote(origin, tmp_path, squash=False)
+    back_on_main(repo)
+    mirror = tmp_path / "served" / "push.git"
+    git(tmp_path, "clone", "-q", "--bare", str(origin), str(mirror))
+    git(mirror, "update-ref", "refs/heads/main", "main~1")  # before the merge
+    git((tmp_path / "served"), "clone", "-q", "--bare", str(origin), "fetch.git")
+    for url in git_daemon(tmp_path / "served"):
+        git(repo, "remote", "set-url", "origin", f"{url}/fetch.git")
+        git(repo, "config", "remote.origin.pushurl", f"{url}/push.git")
+        before = everything(repo, mirror)
+        done = run_cli("tag", COHORT, "--push", "origin", "-C", str(repo), code=2)
+        assert "`tag` pushes the tag, never a branch; nothing was tagged" in done.stderr
+        assert everything(repo, mirror) == before
+    assert tags(repo) == ["2026-09-C0"]
+
+
+def test_a_tag_on_the_remote_that_this_clone_lacks_is_never_reported_as_ours(
+    repo: Path, origin: Path, tmp_path: Path
+) -> None:
+    # Someone pushed a lightweight tag at the release commit: not a release. `tag` made its own
+    # annotated tag here and said "the remote already had them", leaving two different tags.
+    frozen = freeze_on_release_branch(repo)
+    merge_on_remote(origin, tmp_path, squash=False)
+    back_on_main(repo)
+    git(origin, "tag", COHORT, frozen)
+    before = everything(repo, origin)
+    done = run_cli("tag", COHORT, "--push", "origin", "-C", str(repo), code=1)
+    assert done.stderr == (
+        f"error: `origin` already has tag `{COHORT}` at {frozen[:12]} (as {frozen[:12]}), which this clone does not "
+        "have: nothing was tagged\n"
+        f"hint: fetch it (git fetch origin tag {COHORT}) and check it (catalogctl verify {COHORT}); a published tag "
+        "never moves: ask the maintainers if it is not the release\n"
+    )
+    assert everything(repo, origin) == before
+
+
+def test_tag_rechecks_the_default_branch_right_before_pushing_the_tag(repo: Path, origin: Path, tmp_path: Path) -> None:
+    from catalogctl.errors import UsageError
+    from catalogctl.release.freeze import FreezeRequest, freeze
+
+    freeze_on_release_branch(repo)
+    merge = merge_on_remote(origin, tmp_path, squash=False)
+    back_on_main(repo)
+
+    def rewind(step: str) -> None:  # the merge is undone on the remote between the check and the push
+        if step == "push":
+            git(origin, "update-ref", "refs/heads/main", f"{merge}~1")
+
+    with pytest.raises(UsageError, match="nothing was pushed"):
+        freeze(repo, FreezeRequest(COHORT, tag_only=True, push="origin"), failpoint=rewind)
+    assert git(origin, "tag", "--list") == "2026-09-C0"
