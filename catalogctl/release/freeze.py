@@ -45,7 +45,7 @@ from catalogctl.errors import (
     RemoteUnreachable,
     UsageError,
 )
-from catalogctl.io import gitrepo, sshsig
+from catalogctl.io import gitremote, gitrepo, sshsig
 from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.io.urls import redact_url
@@ -538,7 +538,7 @@ class _Freeze:
     def check_remote_before(self, commit: gitrepo.Commit | None) -> dict[str, str]:
         remote = self.request.push
         assert remote is not None
-        refs = gitrepo.remote_refs(self.repo, remote)
+        refs = gitremote.remote_refs(self.repo, remote)
         there = refs.get(f"refs/tags/{self.cohort}")
         if there is not None and (commit is None or there != str(commit.id)):
             ours = str(commit.id)[:12] if commit is not None else "none yet"
@@ -576,14 +576,14 @@ class _Freeze:
             return pushed  # already published: a rerun after success pushes nothing
         if not on_remote_branch(self.repo, release, refs.get(branch)):
             # The release commit, not whatever the branch holds now (a rerun may come later).
-            gitrepo.push(self.repo, remote, [f"{release}:{branch}"])
+            gitremote.push(self.repo, remote, [f"{release}:{branch}"])
             pushed.append(branch)
         self.failpoint("push")
         if gitrepo.tag_state(self.repo, self.cohort.id) is not None:
             self.check_remote_before(commit)  # again, right before: pygit2 would move a remote tag
-            gitrepo.push(self.repo, remote, [f"{tag_ref}:{tag_ref}"])
+            gitremote.push(self.repo, remote, [f"{tag_ref}:{tag_ref}"])
             pushed.append(tag_ref)
-        after = gitrepo.remote_refs(self.repo, remote)
+        after = gitremote.remote_refs(self.repo, remote)
         tag_there = after.get(tag_ref)
         if self.request.tag and tag_there != release:
             raise RemoteProblem(
