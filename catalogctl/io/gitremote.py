@@ -13,6 +13,8 @@ as a tag it would move), the same messages, and the same configuration (the chil
 process's config search path); the CLI would bring its own errors, prompts and output to parse.
 The cost is a Python start, about 0.1 s, per call. The child is this module run with `-P` (the
 current folder is not put first on `sys.path`): a request as JSON on stdin, the answer on stdout.
+A remote that is a path on this machine (or a file:// URL), every URL of it after git's rewriting
+(`insteadOf`), has no server to wait for: it is asked in this process, without a child's start.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from catalogctl.errors import RemoteProblem, RemoteTimeout, RemoteUnreachable
 from catalogctl.io.bounded import run_within
 from catalogctl.io.gitrepo import DEFAULT_BRANCH
 from catalogctl.io.transport import DEADLINE_ENV, network_deadline
-from catalogctl.io.urls import redact_text, redact_url
+from catalogctl.io.urls import local_path, redact_text, redact_url
 
 DEADLINE_S = 60.0  # one listing or one push, as one call of the GitHub API
 TIMEOUT_HINT = (
@@ -71,6 +73,25 @@ class RemoteListing:
     tag_objects: dict[str, str] = field(default_factory=dict)  # `refs/tags/X` -> the tag object, unpeeled
 
 
+def _ask(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> dict[str, Any]:
+    """The answer to `request` about `repo`'s remote: from a child process within the deadline,
+    or here for a remote on this machine."""
+    if _on_this_machine(repo, request["remote"]):
+        return _serve(repo, request)
+    return _in_child(repo, request, doing)
+
+
+def _on_this_machine(repo: pygit2.Repository, remote: str) -> bool:
+    """Whether every URL of the remote (fetch and push, rewritten as git rewrites them) is a path
+    here; an unusable one is asked in a child, which says why."""
+    try:
+        found = _remote(repo, remote)
+    except (pygit2.GitError, OSError):
+        return False
+    urls = [url for url in (found.url, found.push_url) if url]
+    return bool(urls) and all(local_path(url) is not None for url in urls)
+
+
 def _in_child(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> dict[str, Any]:
     """What the child answers to `request` about `repo`'s remote; `RemoteTimeout` when it has not
     answered by the deadline."""
@@ -97,7 +118,7 @@ def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
     """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win),
     and its default branch. A remote that cannot be reached is `RemoteUnreachable`; one that
     refuses, `RemoteProblem`; one that does not answer in time, `RemoteTimeout`."""
-    answer = _in_child(repo, {"op": "list", "remote": remote}, "listing its refs")
+    answer = _ask(repo, {"op": "list", "remote": remote}, "listing its refs")
     if "error" in answer:
         said = answer["error"]
         raise _remote_error(
@@ -125,7 +146,7 @@ def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
 def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
     """Push refspecs; a refusal reported in the callback is `RemoteProblem`, a remote that cannot
     be reached `RemoteUnreachable`, one that does not answer in time `RemoteTimeout`."""
-    answer = _in_child(repo, {"op": "push", "remote": remote, "refspecs": refspecs}, f"pushing {' '.join(refspecs)}")
+    answer = _ask(repo, {"op": "push", "remote": remote, "refspecs": refspecs}, f"pushing {' '.join(refspecs)}")
     if "error" in answer:
         said = answer["error"]
         raise _remote_error(said, f"push to `{redact_url(remote)}` failed: {said}")
@@ -136,7 +157,7 @@ def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
         raise RemoteProblem(redact_text(f"`{remote}` refused the push ({reasons}){said}"))
 
 
-# -- the child -----------------------------------------------------------------------------------
+# -- what libgit2 answers: in the child, or here for a remote on this machine -------------------
 
 
 class _PushCallbacks(pygit2.RemoteCallbacks):
@@ -164,11 +185,15 @@ def _remote(repo: pygit2.Repository, remote: str) -> pygit2.Remote:
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
-    """The child's answer to a request: the remote's heads, or what a push's callbacks collected,
-    or the error libgit2 raised (its words)."""
+    """The child's answer to a request, read with the parent's configuration (see `_serve`)."""
     for level, path in request["search_path"].items():
         pygit2.settings.search_path[pygit2.enums.ConfigLevel(int(level))] = path
-    repo = pygit2.Repository(request["repo"])
+    return _serve(pygit2.Repository(request["repo"]), request)
+
+
+def _serve(repo: pygit2.Repository, request: dict[str, Any]) -> dict[str, Any]:
+    """The remote's heads, or what a push's callbacks collected, or the error libgit2 raised (its
+    words)."""
     try:
         remote = _remote(repo, request["remote"])
         if request["op"] == "list":

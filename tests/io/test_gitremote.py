@@ -149,15 +149,40 @@ def test_a_configured_remote_is_named_as_configured(catalog_repo: Path) -> None:
 def test_the_child_reads_the_configuration_this_process_reads(catalog_repo: Path, tmp_path: Path) -> None:
     # The child is given this process's config search path (the sealed one of the tests here), so
     # `url.<base>.insteadOf` and the like apply to a remote exactly as they did in this process.
+    served = tmp_path / "served"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(served / "origin.git"))
+    git(catalog_repo, "push", "-q", str(served / "origin.git"), "main")
+    main = git(catalog_repo, "rev-parse", "main")
+    repo = gitrepo.open_repository(catalog_repo)
+    user_config = Path(pygit2.settings.search_path[pygit2.enums.ConfigLevel.GLOBAL]) / ".gitconfig"
+    for url in git_daemon(served):
+        user_config.write_text(f'[url "{url}/"]\n\tinsteadOf = catalog:\n')
+        listing = gitremote.remote_listing(repo, "catalog:origin.git")
+        assert (listing.refs, listing.default_branch) == ({"HEAD": main, "refs/heads/main": main}, "refs/heads/main")
+        # What the child answers, asked in this process: the same heads.
+        request = {"op": "list", "remote": "catalog:origin.git", "repo": repo.path, "search_path": {}}
+        assert gitremote.answer(request) == {
+            "heads": [["HEAD", main, "refs/heads/main"], ["refs/heads/main", main, ""]]
+        }
+
+
+def test_a_remote_on_this_machine_is_asked_without_a_child(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A path has no server to wait for: no child's start for it.
     bare = tmp_path / "origin.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(catalog_repo, "push", "-q", str(bare), "main")
-    user_config = Path(pygit2.settings.search_path[pygit2.enums.ConfigLevel.GLOBAL]) / ".gitconfig"
-    user_config.write_text(f'[url "{tmp_path}/"]\n\tinsteadOf = catalog:\n')
     repo = gitrepo.open_repository(catalog_repo)
-    main = git(catalog_repo, "rev-parse", "main")
-    listing = gitremote.remote_listing(repo, "catalog:origin.git")
-    assert (listing.refs, listing.default_branch) == ({"HEAD": main, "refs/heads/main": main}, "refs/heads/main")
-    # What the child answers, asked in this process: the same heads.
-    request = {"op": "list", "remote": "catalog:origin.git", "repo": repo.path, "search_path": {}}
-    assert gitremote.answer(request) == {"heads": [["HEAD", main, "refs/heads/main"], ["refs/heads/main", main, ""]]}
+    monkeypatch.setattr(gitremote, "run_within", no_child)
+    for remote in (str(bare), f"file://{bare}"):
+        gitremote.push(repo, remote, ["refs/heads/main:refs/heads/main"])
+        assert gitremote.remote_refs(repo, remote)["refs/heads/main"] == git(catalog_repo, "rev-parse", "main")
+    repo.remotes.create("origin", str(bare))
+    repo.remotes.set_push_url("origin", f"git://127.0.0.1:{free_port()}/x.git")  # pushes go over the network
+    for remote in ("origin", f"git://127.0.0.1:{free_port()}/x.git"):
+        with pytest.raises(AssertionError, match="a child was started"):
+            gitremote.remote_refs(repo, remote)
+
+
+def no_child(*args: object) -> None:
+    raise AssertionError("a child was started")
