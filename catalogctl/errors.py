@@ -12,7 +12,7 @@ Exit codes (every verb):
 | 3 | `preflight`: HEAD is not the cohort's release commit (`checkout-mismatch`) |
 | 4 | `preflight`: uncommitted changes in `benchmark_suite/` or `rulesets/` (`catalog-dirty`) |
 | 5 | the release tag is missing, lightweight, moved, without the digest, or on a tree or blob (`tag-invalid`) |
-| 6 | `preflight`: the remote's tag is elsewhere, missing, unreachable (`remote-mismatch`); any git remote's timeout |
+| 6 | a git remote timed out; `preflight`: its tag is elsewhere or missing, or it is unreachable (`remote-mismatch`) |
 | 7 | `resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`) |
 | 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
 | 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
