@@ -12,7 +12,7 @@ Exit codes (every verb):
 | 3 | `preflight`: HEAD is not the cohort's release commit (`checkout-mismatch`) |
 | 4 | `preflight`: uncommitted changes in `benchmark_suite/` or `rulesets/` (`catalog-dirty`) |
 | 5 | the release tag is missing, lightweight, moved, without the digest, or on a tree or blob (`tag-invalid`) |
-| 6 | `preflight`: the remote's tag is elsewhere or missing, or the remote is unreachable (`remote-mismatch`) |
+| 6 | a git remote timed out; `preflight`: its tag is elsewhere or missing, or it is unreachable (`remote-mismatch`) |
 | 7 | `resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`) |
 | 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
 | 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
@@ -185,6 +185,14 @@ CHECK_EXIT_CODES: dict[str, int] = {
     "release-unreachable": 9,  # the release commit is not on the default branch (the remote's, in preflight)
     "signature-invalid": 10,  # the tag's signature is missing, bad, unknown, revoked or expired, when required
 }
+
+
+class RemoteTimeout(RemoteUnreachable):
+    """A git remote that gave no complete answer within the network deadline (`CATALOGCTL_TIMEOUT`):
+    a server that accepts and never answers, or trickles. Exit code 6 in every verb, as the remote
+    check of `preflight`; still a `RemoteUnreachable`, so what a failed push says applies to it."""
+
+    exit_code = CHECK_EXIT_CODES["remote-mismatch"]
 
 
 class CheckFailed(CatalogError):

@@ -111,11 +111,20 @@ def run_cli(*args: str | os.PathLike[str], code: int = 0, input: str | None = No
     return result
 
 
-def run_console(*args: str, code: int = 0) -> CliResult:
-    """Run `python -m catalogctl ARGS` as a child process (the installed entry point), like `run_cli`."""
+def run_console(*args: str | os.PathLike[str], code: int = 0, timeout: float | None = None) -> CliResult:
+    """Run `python -m catalogctl ARGS` as a child process (the installed entry point), like `run_cli`;
+    one still running after `timeout` seconds is killed and fails the test (a hang, not a stuck suite)."""
     __tracebackhide__ = True
-    done = subprocess.run([sys.executable, "-m", "catalogctl", *args], capture_output=True, text=True, check=False)
-    result = CliResult(shlex.join(["python", "-m", "catalogctl", *args]), done.returncode, done.stdout, done.stderr)
+    argv = [os.fspath(a) for a in args]
+    command = shlex.join(["python", "-m", "catalogctl", *argv])
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "catalogctl", *argv], capture_output=True, text=True, check=False, timeout=timeout
+        )
+    except subprocess.TimeoutExpired as exc:
+        said = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
+        raise AssertionError(f"`{command}` was still running after {timeout:g} s; stderr: {said!r}") from None
+    result = CliResult(command, done.returncode, done.stdout, done.stderr)
     if result.code != code:
         raise AssertionError(_mismatch(result, code))
     return result

@@ -148,7 +148,8 @@ def freeze(
     The ruleset with its seed sets, a changelog section, one commit, an annotated tag.
     The benchmarks of the previous cohort carry over unless added or removed. A rerun finishes
     an interrupted freeze; after success it is a no-op. Exit 0; 1 when the catalog refuses (invalid,
-    pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file).
+    pending values) or the remote does; 2 on a usage or environment error (dirty tree, lock file);
+    6 when the remote gives no complete answer within CATALOGCTL_TIMEOUT seconds (60).
     A submission date that has passed, or cohorts skipped, are warnings (stderr), --dry-run too.
     """
     from catalogctl.errors import UsageError
@@ -214,7 +215,8 @@ def tag(
     freeze commit itself; a squash is a new commit), checks it is on the default branch, holds the
     ruleset unchanged and the contracts it froze, and makes the annotated release tag there.
     Exit 0; 1 when the release refuses (contracts or ruleset changed) or the remote does; 2 on a
-    usage or environment error (nothing to tag, not on the default branch, lock file).
+    usage or environment error (nothing to tag, not on the default branch, lock file); 6 when the
+    remote gives no complete answer within CATALOGCTL_TIMEOUT seconds (60).
     """
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze

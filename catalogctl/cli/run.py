@@ -101,9 +101,10 @@ def preflight(
 
     The checkout must be exactly the release, locally and on the remote.
     Fails closed. Exit codes: 3 HEAD is not the release commit; 4 uncommitted changes in the
-    catalog; 5 the release tag is missing, lightweight or wrong; 6 the remote disagrees or is
-    unreachable; 7 the submission does not fit the cohort; 8 the contract changed since the freeze;
-    10 the tag's signature is missing, bad, unknown, revoked or expired (when the suite's policy or
+    catalog; 5 the release tag is missing, lightweight or wrong; 6 the remote disagrees, is
+    unreachable or gives no complete answer within CATALOGCTL_TIMEOUT seconds (60); 7 the
+    submission does not fit the cohort; 8 the contract changed since the freeze; 10 the tag's
+    signature is missing, bad, unknown, revoked or expired (when the suite's policy or
     --require-signature asks); 1 an invalid submission or catalog; 2 a usage or environment error.
     """
     from catalogctl.release.signers import SignatureFlags

@@ -43,21 +43,38 @@ def run(
     """`argv` with `payload` on its stdin; exit status, stdout and stderr. With a `timeout` it runs
     in a session of its own and is killed with its children when it does not answer in time;
     without one it keeps the caller's terminal (a passphrase prompt) and may take what it needs."""
+    if timeout is None:
+        with subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        ) as process:
+            out, err = process.communicate(payload)
+        code = process.returncode
+    else:
+        finished = run_within(argv, payload, timeout, env)
+        if finished is None:
+            raise EnvironmentProblem(
+                f"{stalled.what} did not answer within {timeout:g} s{stalled.doing}: stopped it", stalled.hint
+            )
+        code, out, err = finished
+    return code, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def run_within(
+    argv: list[str], payload: bytes, timeout: float, env: dict[str, str] | None = None
+) -> tuple[int, bytes, bytes] | None:
+    """`argv` with `payload` on its stdin, in a session of its own: its exit status, stdout and
+    stderr; None when it had not ended after `timeout` seconds. Then, or on Ctrl-C, it is killed
+    with everything it started (its session's process group), so nothing outlives the call."""
     with subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        start_new_session=timeout is not None,
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True
     ) as process:
         try:
             out, err = process.communicate(payload, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):  # its session's group: the tool and what it started
+        except BaseException as exc:  # the deadline, or an interrupt the child in its own session never sees
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-            raise EnvironmentProblem(
-                f"{stalled.what} did not answer within {timeout:g} s{stalled.doing}: stopped it", stalled.hint
-            ) from None
-    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+            if isinstance(exc, subprocess.TimeoutExpired):
+                return None
+            raise
+    return process.returncode, out, err

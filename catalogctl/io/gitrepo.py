@@ -1,4 +1,5 @@
-"""The only place pygit2 is used: find the repository, resolve refs, read trees.
+"""Where pygit2 is used (with `gitremote`, which talks to remotes): find the repository, resolve
+refs, read trees, write commits and tags.
 
 Trees are read straight from the object database: nothing is checked out, nothing is written.
 """
@@ -6,7 +7,7 @@ Trees are read straight from the object database: nothing is checked out, nothin
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
@@ -16,13 +17,10 @@ from catalogctl.errors import (
     ConcurrentUpdate,
     EnvironmentProblem,
     HistoryIncomplete,
-    RemoteProblem,
-    RemoteUnreachable,
     RulesetAddedTwice,
 )
 from catalogctl.io.sshsig import split
 from catalogctl.io.tree import Entry, EntryKind, UnsafePath
-from catalogctl.io.urls import redact_text, redact_url
 
 # The branch a release is on when the remote does not say (its HEAD symref) which one is.
 DEFAULT_BRANCH = "refs/heads/main"
@@ -596,110 +594,6 @@ def leftover_locks(repo: pygit2.Repository, names: list[str]) -> list[str]:
     own, common = git_dirs(repo)
     found = [(own if n in _OWN_LOCKS else common) / n for n in names]
     return [str(p) for p in found if p.exists()]
-
-
-# -- remotes -------------------------------------------------------------------------------------
-
-
-def _remote(repo: pygit2.Repository, remote: str) -> pygit2.Remote:
-    """A configured remote by name, or an anonymous one for a URL or path."""
-    try:
-        return repo.remotes[remote]
-    except (KeyError, ValueError):
-        return repo.remotes.create_anonymous(remote)
-
-
-# libgit2 tells a connection that failed from a remote that answered only in its messages (pygit2
-# raises a bare GitError): these mean nothing was reached, neither a server nor a repository.
-_UNREACHABLE = (
-    "failed to connect",
-    "failed to resolve address",
-    "error receiving data from socket",
-    "error sending data",
-    "timed out",
-    "network is unreachable",
-    "could not find repository",
-    "failed to resolve path",
-    "unsupported url protocol",
-)
-
-
-def _remote_error(exc: Exception, message: str, hint: str = "") -> RemoteProblem | RemoteUnreachable:
-    """A failed remote operation: unreachable (an environment error) or refused/disagreeing."""
-    text = str(exc).lower()
-    message = redact_text(message)  # libgit2's words may quote the URL, credentials and all
-    if any(sign in text for sign in _UNREACHABLE):
-        return RemoteUnreachable(message, hint or "check the remote's URL and the network")
-    return RemoteProblem(message, hint)
-
-
-@dataclass(frozen=True)
-class RemoteListing:
-    """A remote's refs (annotated tags peeled) and the branch its HEAD names."""
-
-    refs: dict[str, str]
-    default_branch: str  # `refs/heads/<name>`: the remote's HEAD symref, else `refs/heads/main`
-    tag_objects: dict[str, str] = field(default_factory=dict)  # `refs/tags/X` -> the tag object, unpeeled
-
-
-def remote_listing(repo: pygit2.Repository, remote: str) -> RemoteListing:
-    """The remote's refs, annotated tags peeled to their commit (`refs/tags/X^{}` entries win),
-    and its default branch. A remote that cannot be reached is `RemoteUnreachable`; one that
-    refuses, `RemoteProblem`."""
-    try:
-        heads = _remote(repo, remote).list_heads()
-    except (pygit2.GitError, OSError) as exc:
-        raise _remote_error(
-            exc, f"cannot list the refs of `{redact_url(remote)}`: {exc}", "check the remote's URL and your access"
-        ) from None
-    refs: dict[str, str] = {}
-    unpeeled: dict[str, str] = {}
-    default = DEFAULT_BRANCH
-    for head_ in heads:
-        name = str(head_.name)
-        if name == "HEAD" and head_.symref_target:
-            default = str(head_.symref_target)
-        if name.endswith("^{}"):
-            refs[name[:-3]] = str(head_.oid)
-        else:
-            refs.setdefault(name, str(head_.oid))
-            unpeeled[name] = str(head_.oid)
-    return RemoteListing(refs, default, unpeeled)
-
-
-def remote_refs(repo: pygit2.Repository, remote: str) -> dict[str, str]:
-    """The remote's refs, annotated tags peeled to their commit (see `remote_listing`)."""
-    return remote_listing(repo, remote).refs
-
-
-class _PushCallbacks(pygit2.RemoteCallbacks):
-    """Collects the server's per-ref verdicts: a refusal does not raise, it only shows here."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rejected: dict[str, str] = {}
-        self.said: list[str] = []  # the server's own words (its hooks' output), sent as progress
-
-    def sideband_progress(self, string: str) -> None:
-        self.said.extend(line.strip() for line in string.replace("\r", "\n").splitlines() if line.strip())
-
-    def push_update_reference(self, refname: str, message: str | None) -> None:
-        if message:
-            self.rejected[refname] = message
-
-
-def push(repo: pygit2.Repository, remote: str, refspecs: list[str]) -> None:
-    """Push refspecs; a refusal reported in the callback is `RemoteProblem`, a remote that cannot
-    be reached `RemoteUnreachable`."""
-    callbacks = _PushCallbacks()
-    try:
-        _remote(repo, remote).push(refspecs, callbacks=callbacks)
-    except (pygit2.GitError, OSError) as exc:
-        raise _remote_error(exc, f"push to `{redact_url(remote)}` failed: {exc}") from None
-    if callbacks.rejected:
-        reasons = "; ".join(f"{ref}: {why}" for ref, why in sorted(callbacks.rejected.items()))
-        said = f"; it said: {' / '.join(callbacks.said)}" if callbacks.said else ""
-        raise RemoteProblem(redact_text(f"`{remote}` refused the push ({reasons}){said}"))
 
 
 def has_commit(repo: pygit2.Repository, ident: str) -> bool:

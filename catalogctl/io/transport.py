@@ -5,6 +5,8 @@ socket operation of its httpx client honours (`deadline_client`), and the one re
 httpx's timeouts are per read: a server that sends a byte every few seconds, or a body that never
 ends, would hold a call forever. So every call also has a deadline, a budget for the whole call
 (connect, headers, body, retries and their backoff); `CATALOGCTL_TIMEOUT` (seconds) sets it.
+A git remote's calls (`gitremote`) take their deadline from `network_deadline` too; libgit2 has no
+hook for one, so they run in a child process that is killed when it passes.
 """
 
 from __future__ import annotations

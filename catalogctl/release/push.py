@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.errors import RemoteProblem, UsageError
-from catalogctl.io import gitrepo
+from catalogctl.io import gitremote, gitrepo
 from catalogctl.io.urls import redact_url
 from catalogctl.release.tagging import on_remote_branch
 
@@ -53,10 +53,10 @@ class Pusher:
     def tag_ref(self) -> str:
         return f"refs/tags/{self.cohort}"
 
-    def listing(self, commit: str | None) -> gitrepo.RemoteListing:
+    def listing(self, commit: str | None) -> gitremote.RemoteListing:
         """The remote's refs; refused when it has the tag at another commit than `commit` (None: a
         commit not made yet), since pygit2 would silently move it."""
-        listing = gitrepo.remote_listing(self.repo, _pushed_to(self.repo, self.remote))
+        listing = gitremote.remote_listing(self.repo, _pushed_to(self.repo, self.remote))
         there = listing.refs.get(self.tag_ref)
         if there is not None and there != commit:
             ours = commit[:12] if commit is not None else "none yet"
@@ -103,18 +103,18 @@ class Pusher:
         specs = self.check(commit, will_tag)
         pushed: list[str] = []
         for spec in [s for s in specs if not s.startswith(f"{self.tag_ref}:")]:
-            gitrepo.push(self.repo, self.remote, [spec])
+            gitremote.push(self.repo, self.remote, [spec])
             pushed.append(spec.split(":", 1)[1])
         self.failpoint("push")
         for spec in [s for s in specs if s.startswith(f"{self.tag_ref}:")]:
             listing = self.listing(release)  # again, right before: pygit2 would move a remote tag
             if self.tag_only:  # and the default branch may have lost the commit since the check
                 self._require_default_branch_has(release, listing)
-            gitrepo.push(self.repo, self.remote, [spec])
+            gitremote.push(self.repo, self.remote, [spec])
             pushed.append(self.tag_ref)
         if not pushed:
             return pushed
-        after = gitrepo.remote_refs(self.repo, _pushed_to(self.repo, self.remote))
+        after = gitremote.remote_refs(self.repo, _pushed_to(self.repo, self.remote))
         tag_there = after.get(self.tag_ref)
         if will_tag and tag_there != release:
             raise RemoteProblem(
@@ -126,7 +126,7 @@ class Pusher:
             raise RemoteProblem(f"after the push, `{self.shown}` does not show {release[:12]} on {branch}")
         return pushed
 
-    def _require_ours(self, listing: gitrepo.RemoteListing, release: str) -> None:
+    def _require_ours(self, listing: gitremote.RemoteListing, release: str) -> None:
         """The remote's tag at the release commit is published only if it is the tag object here:
         another (lightweight, unsigned, someone else's) is no release this run may call its own."""
         there = listing.tag_objects.get(self.tag_ref, "")
@@ -157,7 +157,7 @@ class Pusher:
             f"bring {name} up to date (git pull --rebase {self.shown} {name}), then rerun freeze",
         )
 
-    def _require_default_branch_has(self, release: str, listing: gitrepo.RemoteListing) -> None:
+    def _require_default_branch_has(self, release: str, listing: gitremote.RemoteListing) -> None:
         """A tag-only release: the remote's default branch must have the commit already."""
         default = listing.default_branch
         name, there = _short(default), listing.refs.get(default)

@@ -23,10 +23,11 @@ from catalogctl.errors import (
     CatalogInvalid,
     HistoryIncomplete,
     RemoteProblem,
+    RemoteTimeout,
     RemoteUnreachable,
     UsageError,
 )
-from catalogctl.io import gitrepo
+from catalogctl.io import gitremote, gitrepo
 from catalogctl.io.urls import redact_url
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset
 
@@ -139,8 +140,8 @@ def push_failure(
     """`exc` (the same class, so the same exit code) saying what exists locally and the exact
     commands that finish the release: `git push`, or `rerun` (the catalogctl command) with --push."""
     shown, branch = redact_url(remote), gitrepo.branch_name(repo)
-    try:
-        there = gitrepo.remote_refs(repo, remote).get(branch)
+    try:  # a remote that did not answer in time is not asked again: that would wait a second deadline
+        there = None if isinstance(exc, RemoteTimeout) else gitremote.remote_refs(repo, remote).get(branch)
     except (RemoteProblem, RemoteUnreachable):
         there = None  # unknown: the command below pushes the branch too, which is harmless when it is there
     tagged = gitrepo.tag_state(repo, cohort) is not None
@@ -163,4 +164,6 @@ def push_failure(
             f"; if `{name}` is protected: {untag}git push {shown} {_short(commit)}:refs/heads/release/{cohort}, "
             f"merge that pull request, then on `{name}`: catalogctl tag {cohort} --push {shown}"
         )
+    if isinstance(exc, RemoteTimeout):
+        hint += f"; {exc.hint}"
     return type(exc)(f"{exc}; locally nothing is lost: {here}", hint)

@@ -15,8 +15,15 @@ from pathlib import Path
 from catalogctl import words
 from catalogctl.catalog import layout
 from catalogctl.catalog.config import config_for
-from catalogctl.errors import CatalogError, CheckFailed, GitHubProblem, HistoryIncomplete, RemoteUnreachable
-from catalogctl.io import gitrepo
+from catalogctl.errors import (
+    CatalogError,
+    CheckFailed,
+    GitHubProblem,
+    HistoryIncomplete,
+    RemoteTimeout,
+    RemoteUnreachable,
+)
+from catalogctl.io import gitremote, gitrepo
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
@@ -127,7 +134,7 @@ def check_remote_exists(repo: gitrepo.Repository, remote: str, url: str) -> None
     )
 
 
-def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitrepo.RemoteListing, release: str) -> None:
+def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitremote.RemoteListing, release: str) -> None:
     """The release commit must be on the remote's default branch (its HEAD symref, else main):
     a tag force-pushed to a commit beside the protected branch is no release."""
     branch = listing.default_branch
@@ -153,7 +160,7 @@ def check_remote_branch(repo: gitrepo.Repository, remote: str, listing: gitrepo.
         )
 
 
-def check_remote_signed(shown: str, listing: gitrepo.RemoteListing, cohort: str, tag_object: str) -> None:
+def check_remote_signed(shown: str, listing: gitremote.RemoteListing, cohort: str, tag_object: str) -> None:
     """The remote's tag must be the very tag object whose signature was verified here: one
     replaced on the remote (unsigned, or signed by another key) at the same commit is refused."""
     there = listing.tag_objects.get(f"refs/tags/{cohort}")
@@ -182,7 +189,9 @@ def check_remote(
     shown = redact_url(remote)  # the name in messages: a URL given may carry a token
     check_remote_exists(repo, remote, url)
     try:
-        listing = gitrepo.remote_listing(repo, remote)
+        listing = gitremote.remote_listing(repo, remote)
+    except RemoteTimeout as exc:
+        raise CheckFailed("remote-mismatch", f"the remote {exc}", f"{exc.hint}; {LAST_RESORT}") from None
     except CatalogError as exc:
         raise CheckFailed(
             "remote-mismatch",

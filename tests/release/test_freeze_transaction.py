@@ -13,8 +13,9 @@ import pytest
 from catalogctl.errors import ConcurrentUpdate, EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.release.ruleset import ruleset_digest
-from tests.helpers import git, run_cli, write
+from tests.helpers import git, run_cli, run_console, write
 from tests.release_repo import REFUSE_TAGS_HOOK, git_daemon, make_freezable
+from tests.stalling_remote import services, stalling
 
 HOLDER = f"pid {os.getpid()} on {socket.gethostname()}"
 
@@ -349,3 +350,78 @@ def test_a_server_refusal_shows_the_servers_own_message(repo: Path, tmp_path: Pa
     assert done.stderr.startswith(
         f"error: `{url}` refused the push (refs/tags/2026-09-C0: hook declined); it said: tags are refused here"
     )
+
+
+# -- a remote that never finishes answering: exit 6 at the deadline, nothing written --------------
+
+HANG_S = 30  # a hang is killed after this long and fails the test: the deadline is 1 s
+TIMEOUT_HINT = (
+    "retry later, or check the remote's URL and the network; CATALOGCTL_TIMEOUT sets the deadline in seconds "
+    "(60 by default)"
+)
+
+
+def untouched(root: Path, bare: Path) -> tuple[object, ...]:
+    """The repository (HEAD, refs and tags, working tree, index) and the bare remote's refs."""
+    return (*everything(root, bare), git(root, "ls-files", "--stage"))
+
+
+@pytest.fixture
+def served(repo: Path, remote: Path, tmp_path: Path) -> Iterator[int]:
+    """The bare `remote` behind a git daemon: its port."""
+    for url in git_daemon(tmp_path):
+        yield int(url.rsplit(":", 1)[1])
+
+
+def test_a_remote_that_trickles_its_refs_stops_freeze_push_before_anything_is_written(
+    repo: Path, remote: Path, served: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was a hang until killed, with no output at all.
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "1")
+    before = untouched(repo, remote)
+    with stalling("trickle-proxy", target=served) as (port, stall):
+        url = f"git://127.0.0.1:{port}/remote.git"
+        done = run_console("freeze", "2026-09-C0", "--add", "gsm8k", "--push", url, "-C", repo, code=6, timeout=HANG_S)
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"error: `{url}` gave no complete answer within 1 s (listing its refs)\nhint: {TIMEOUT_HINT}\n"
+    )
+    assert services(stall) == ["git-upload-pack"]
+    assert untouched(repo, remote) == before
+
+
+def test_a_silent_http_remote_stops_freeze_push_before_anything_is_written(
+    repo: Path, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "1")
+    before = untouched(repo, remote)
+    with stalling("silent") as (port, _):
+        git(repo, "remote", "set-url", "origin", f"http://127.0.0.1:{port}/remote.git")
+        done = run_console(
+            "freeze", "2026-09-C0", "--add", "gsm8k", "--push", "origin", "-C", repo, code=6, timeout=HANG_S
+        )
+    assert (
+        done.stderr == f"error: `origin` gave no complete answer within 1 s (listing its refs)\nhint: {TIMEOUT_HINT}\n"
+    )
+    git(repo, "remote", "set-url", "origin", str(remote))
+    assert untouched(repo, remote) == before
+
+
+def test_a_push_that_never_finishes_says_what_exists_and_lists_nothing_more(
+    repo: Path, remote: Path, served: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "1")
+    refs = git(remote, "for-each-ref", "--format=%(refname) %(objectname)")
+    with stalling("hold-push", target=served) as (port, stall):
+        url = f"git://127.0.0.1:{port}/remote.git"
+        done = run_console("freeze", "2026-09-C0", "--add", "gsm8k", "--push", url, "-C", repo, code=6, timeout=HANG_S)
+    head = git(repo, "rev-parse", "HEAD")
+    assert done.stderr == (
+        f"error: `{url}` gave no complete answer within 1 s (pushing {head}:refs/heads/main); locally nothing is "
+        f"lost: commit {head[:12]} on main, tagged `2026-09-C0`\n"
+        f"hint: finish it: git push {url} {head[:12]}:refs/heads/main refs/tags/2026-09-C0, or rerun: "
+        f"catalogctl freeze 2026-09-C0 --push {url}; {TIMEOUT_HINT}\n"
+    )
+    # Listed before anything was written, and again before the push; none after the push that never ended.
+    assert services(stall) == ["git-upload-pack", "git-upload-pack", "git-receive-pack"]
+    assert git(remote, "for-each-ref", "--format=%(refname) %(objectname)") == refs

@@ -13,9 +13,10 @@ import pytest
 from catalogctl.io import gitrepo
 from catalogctl.release.statement import state_release
 from tests.gpgkeys import gpg_home
-from tests.helpers import commit_all, git, replace_in, run_cli
+from tests.helpers import commit_all, git, replace_in, run_cli, run_console
 from tests.release_repo import REFUSE_TAGS_HOOK, bare_origin, commit_count, frozen_and_pushed, git_daemon, tags
 from tests.signing import make_key
+from tests.stalling_remote import services, stalling
 
 COHORT = "2026-09-C1"
 BRANCH = f"release/{COHORT}"
@@ -294,3 +295,42 @@ def test_tag_signs_with_gpg_where_asked(
         assert git(repo, "cat-file", "tag", COHORT).endswith("-----END PGP SIGNATURE-----")
         verified = subprocess.run(["git", "tag", "-v", COHORT], cwd=repo, capture_output=True, text=True, check=False)
         assert verified.returncode == 0, verified.stderr
+
+
+# -- a remote that never finishes answering -------------------------------------------------------
+
+
+def local_and_remote(repo: Path, origin: Path) -> tuple[str, ...]:
+    """HEAD, every ref and tag, the working tree and the index here; every ref of the remote."""
+    refs = "--format=%(refname) %(objectname)"
+    return (
+        git(repo, "rev-parse", "HEAD"),
+        git(repo, "for-each-ref", refs),
+        git(repo, "status", "--porcelain", "--ignored"),
+        git(repo, "ls-files", "--stage"),
+        git(origin, "for-each-ref", refs),
+    )
+
+
+@pytest.mark.parametrize("mode", ["trickle-proxy", "silent"])
+def test_tag_push_to_a_remote_that_never_finishes_answering_tags_nothing(
+    repo: Path, origin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    # It was a hang until killed, with no output at all.
+    freeze_on_release_branch(repo)
+    merge_on_remote(origin, tmp_path, squash=False)
+    back_on_main(repo)
+    before = local_and_remote(repo, origin)
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "1")
+    for daemon in git_daemon(tmp_path):
+        with stalling(mode, target=int(daemon.rsplit(":", 1)[1])) as (port, stall):
+            url = f"git://127.0.0.1:{port}/{origin.name}"
+            done = run_console("tag", COHORT, "--push", url, "-C", repo, code=6, timeout=30)
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"error: `{url}` gave no complete answer within 1 s (listing its refs)\n"
+        "hint: retry later, or check the remote's URL and the network; CATALOGCTL_TIMEOUT sets the deadline in "
+        "seconds (60 by default)\n"
+    )
+    assert services(stall) == ["git-upload-pack"]
+    assert local_and_remote(repo, origin) == before

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from tests.helpers import git, run_cli
+from tests.helpers import git, run_cli, run_console
 from tests.release_repo import git_daemon
+from tests.stalling_remote import GREETINGS, loopback_tls, services, stalling
 
 SECRET = "glcbt-SECRET0123456789"
 
@@ -209,3 +210,78 @@ def test_a_redirect_of_the_github_check_to_another_origin_is_refused(
     )
     assert elsewhere.log == []  # nothing was sent there
     assert not output.exists()
+
+
+# -- a remote that never finishes answering -------------------------------------------------------
+
+# A hang is killed after this long and fails the test: the deadline is 1 s.
+HANG_S = 30
+TIMEOUT_HINT = (
+    "hint: retry later, or check the remote's URL and the network; CATALOGCTL_TIMEOUT sets the deadline in "
+    "seconds (60 by default)" + LAST_RESORT + "\n"
+)
+
+
+@pytest.fixture
+def one_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "1")
+    # Should libgit2 run the ssh program, it must neither read the user's configuration nor ask anything.
+    monkeypatch.setenv("GIT_SSH_COMMAND", "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no")
+
+
+@pytest.mark.usefixtures("one_second")
+@pytest.mark.parametrize(
+    ("scheme", "mode"),
+    [
+        ("git", "silent"),
+        ("git", "trickle"),
+        ("http", "silent"),
+        ("http", "trickle"),
+        ("https", "silent"),
+        ("ssh", "silent"),
+        ("ssh", "trickle"),
+    ],
+)
+def test_a_remote_that_never_finishes_answering_is_exit_6_within_the_deadline(
+    release: Path, submission: Path, output: Path, scheme: str, mode: str
+) -> None:
+    # It was a hang until killed: preflight waited on the remote forever, CATALOGCTL_TIMEOUT or not.
+    with stalling(mode, greeting=GREETINGS.get(scheme, b"")) as (port, _):
+        url = with_credentials(f"{scheme}://127.0.0.1:{port}/x.git")
+        done = run_console(
+            "preflight", submission, "-C", release, "--remote", url, "-o", output, code=6, timeout=HANG_S
+        )
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"error [remote-mismatch]: the remote `{scheme}://127.0.0.1:{port}/x.git` gave no complete answer within "
+        "1 s (listing its refs)\n" + TIMEOUT_HINT
+    )
+    assert not output.exists()
+
+
+@pytest.mark.usefixtures("one_second")
+def test_an_https_remote_that_trickles_after_the_handshake_is_exit_6(
+    release: Path, submission: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tls, cert = loopback_tls(tmp_path)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # libgit2 (OpenSSL) trusts the test's certificate
+    with stalling("trickle", greeting=GREETINGS["http"], tls=tls) as (port, stall):
+        url = f"https://127.0.0.1:{port}/x.git"
+        done = run_console("preflight", submission, "-C", release, "--remote", url, code=6, timeout=HANG_S)
+    assert done.stderr == (
+        f"error [remote-mismatch]: the remote `{url}` gave no complete answer within 1 s (listing its refs)\n"
+        + TIMEOUT_HINT
+    )
+    assert stall.opened[0].startswith(b"GET /x.git/info/refs?service=git-upload-pack HTTP/1.1")  # past TLS
+
+
+@pytest.mark.usefixtures("one_second")
+def test_the_tracked_remote_that_never_answers_is_named(release: Path, submission: Path) -> None:
+    with stalling("silent") as (port, stall):
+        git(release, "remote", "set-url", "origin", f"git://127.0.0.1:{port}/x.git")
+        done = run_console("preflight", submission, "-C", release, code=6, timeout=HANG_S)
+    assert done.stderr == (
+        "error [remote-mismatch]: the remote `origin` gave no complete answer within 1 s (listing its refs)\n"
+        + TIMEOUT_HINT
+    )
+    assert services(stall) == ["git-upload-pack"]
