@@ -10,6 +10,7 @@ import subprocess
 from dataclasses import dataclass
 
 from catalogctl.errors import EnvironmentProblem
+from catalogctl.io.cachekey import CACHE_KEY_ENV
 
 DEFAULT_SECONDS = 60.0  # these tools answer at once unless they wait on an agent or a prompt
 
@@ -26,6 +27,14 @@ def seconds_from(variable: str) -> float:
     if not seconds > 0:
         raise EnvironmentProblem(f"{variable} is {value!r}: not a number of seconds", "unset it, or set e.g. 60")
     return seconds
+
+
+def child_environment(env: dict[str, str] | None) -> dict[str, str]:
+    """What a child is given: `env` (else ours) without the cache's key, which no tool needs and
+    which would let whatever the tool runs (an agent, a hook, ssh) forge cache entries."""
+    given = dict(os.environ if env is None else env)
+    given.pop(CACHE_KEY_ENV, None)
+    return given
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,7 @@ def run(
     without one it keeps the caller's terminal (a passphrase prompt) and may take what it needs."""
     if timeout is None:
         with subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_environment(env)
         ) as process:
             out, err = process.communicate(payload)
         code = process.returncode
@@ -66,7 +75,12 @@ def run_within(
     stderr; None when it had not ended after `timeout` seconds. Then, or on Ctrl-C, it is killed
     with everything it started (its session's process group), so nothing outlives the call."""
     with subprocess.Popen(
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_environment(env),
+        start_new_session=True,
     ) as process:
         try:
             out, err = process.communicate(payload, timeout=timeout)

@@ -1,0 +1,29 @@
+"""The tools catalogctl runs are given no cache key: whatever they start could forge entries."""
+
+from __future__ import annotations
+
+import pytest
+
+from catalogctl.io import bounded
+from catalogctl.io.cachekey import CACHE_KEY_ENV
+
+KEY = "k" * 64
+STALLED = bounded.Stalled("env", "")
+
+
+def test_a_tool_run_within_a_deadline_is_given_no_cache_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_KEY_ENV, KEY)
+    monkeypatch.setenv("CATALOGCTL_PROBE", "seen")
+    finished = bounded.run_within(["env"], b"", 10.0)
+    assert finished is not None
+    shown = finished[1].decode()
+    assert "CATALOGCTL_PROBE=seen" in shown  # the rest of the environment is passed on
+    assert KEY not in shown
+
+
+@pytest.mark.parametrize("timeout", [None, 10.0])
+def test_an_environment_given_explicitly_loses_the_cache_key_too(timeout: float | None) -> None:
+    code, out, _ = bounded.run(["env"], b"", timeout, STALLED, env={"PATH": "/usr/bin:/bin", CACHE_KEY_ENV: KEY})
+    assert code == 0
+    assert KEY not in out
+    assert "PATH=/usr/bin:/bin" in out
