@@ -13,8 +13,9 @@ as a tag it would move), the same messages, and the same configuration (the chil
 process's config search path); the CLI would bring its own errors, prompts and output to parse.
 The cost is a Python start, about 0.1 s, per call. The child is this module run with `-P` (the
 current folder is not put first on `sys.path`): a request as JSON on stdin, the answer on stdout.
-A remote that is a path on this machine (or a file:// URL), every URL of it after git's rewriting
-(`insteadOf`), has no server to wait for: it is asked in this process, without a child's start.
+A remote that is a path on this machine (or a file:// URL) as libgit2 reads it, every URL of it
+after git's rewriting (`insteadOf`), has no server to wait for: it is asked in this process,
+without a child's start.
 """
 
 from __future__ import annotations
@@ -89,7 +90,13 @@ def _on_this_machine(repo: pygit2.Repository, remote: str) -> bool:
     except (pygit2.GitError, OSError):
         return False
     urls = [url for url in (found.url, found.push_url) if url]
-    return bool(urls) and all(local_path(url) is not None for url in urls)
+    return bool(urls) and all(_local_to_libgit2(url) for url in urls)
+
+
+def _local_to_libgit2(url: str) -> bool:
+    """Whether libgit2 reads `url` as a path: it takes any other URL with a colon for SSH (`0:x`
+    is host 0, this machine's port 22; `/srv/a:b` a host `/srv/a`), where git sees a path."""
+    return local_path(url) is not None and (url.startswith("file://") or ":" not in url)
 
 
 def _in_child(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> dict[str, Any]:

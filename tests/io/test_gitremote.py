@@ -186,3 +186,23 @@ def test_a_remote_on_this_machine_is_asked_without_a_child(
 
 def no_child(*args: object) -> None:
     raise AssertionError("a child was started")
+
+
+def test_a_remote_that_libgit2_reaches_over_ssh_is_asked_in_a_child(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # libgit2 (on POSIX) takes any URL with a colon that is not `file://` for SSH: `0:x.git` is
+    # host 0 (0.0.0.0, this machine's port 22), a path with a colon in it a host named after the
+    # path. Both were asked in this process, with no deadline: a silent sshd on port 22 held
+    # `0:x.git` forever.
+    with_colon = tmp_path / "a:b" / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(with_colon))
+    repo = gitrepo.open_repository(catalog_repo)
+    monkeypatch.setattr(gitremote, "run_within", no_child)
+    for remote in ("0:x.git", str(with_colon), f"FILE://{with_colon}"):
+        with pytest.raises(AssertionError, match="a child was started"):
+            gitremote.remote_refs(repo, remote)
+    repo.remotes.create("origin", str(tmp_path / "origin.git"))
+    repo.remotes.set_push_url("origin", "0:x.git")
+    with pytest.raises(AssertionError, match="a child was started"):
+        gitremote.push(repo, "origin", ["refs/heads/main:refs/heads/main"])
