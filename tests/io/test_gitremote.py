@@ -229,3 +229,13 @@ def test_a_remote_path_that_never_answers_is_a_timeout(catalog_repo: Path, tmp_p
     finally:  # a writer that closes at once ends the wait of a reader still blocked, if any
         with contextlib.suppress(OSError):
             os.close(os.open(bare / "packed-refs", os.O_WRONLY | os.O_NONBLOCK))
+
+
+def test_a_deadline_of_a_month_is_no_crash(
+    catalog_repo: Path, tmp_path: Path, daemon: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was an OverflowError (a bug, exit 70): the wait for the child took the deadline as is.
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "3000000")
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(tmp_path / "served" / "origin.git"))
+    repo = gitrepo.open_repository(catalog_repo)
+    assert gitremote.remote_refs(repo, f"{daemon}/origin.git") == {}
