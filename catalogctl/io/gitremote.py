@@ -21,6 +21,8 @@ without a child's start.
 from __future__ import annotations
 
 import json
+import math
+import signal
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +30,7 @@ from typing import Any
 import pygit2
 
 from catalogctl.errors import RemoteProblem, RemoteTimeout, RemoteUnreachable
-from catalogctl.io.bounded import run_within
+from catalogctl.io.bounded import LONGEST_WAIT_S, run_within
 from catalogctl.io.gitrepo import DEFAULT_BRANCH
 from catalogctl.io.transport import DEADLINE_ENV, network_deadline
 from catalogctl.io.urls import local_path, redact_text, redact_url
@@ -106,11 +108,12 @@ def _in_child(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> d
     request = {
         **request,
         "repo": repo.path,
+        "deadline": min(seconds, LONGEST_WAIT_S),
         "search_path": {int(level): pygit2.settings.search_path[level] for level in _CONFIG_LEVELS},
     }
     argv = [sys.executable, "-P", "-m", __name__]
     finished = run_within(argv, json.dumps(request).encode(), seconds)
-    if finished is None:
+    if finished is None or finished[0] == -signal.SIGALRM:  # its own alarm (see below) was first
         raise RemoteTimeout(
             f"`{redact_url(request['remote'])}` gave no complete answer within {seconds:g} s ({doing})", TIMEOUT_HINT
         )
@@ -214,4 +217,9 @@ def _serve(repo: pygit2.Repository, request: dict[str, Any]) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    json.dump(answer(json.load(sys.stdin)), sys.stdout)
+    asked = json.load(sys.stdin)
+    # In a session of its own, this process gets neither the SIGTERM nor the SIGHUP that ends its
+    # parent, which then cannot kill it: its own alarm (SIGALRM ends it, even inside libgit2)
+    # ends it just after the deadline, so that it never outlives its parent by more.
+    signal.alarm(math.ceil(asked["deadline"]) + 1)
+    json.dump(answer(asked), sys.stdout)
