@@ -13,6 +13,9 @@ from catalogctl.errors import EnvironmentProblem
 from catalogctl.io.cachekey import CACHE_KEY_ENV
 
 DEFAULT_SECONDS = 60.0  # these tools answer at once unless they wait on an agent or a prompt
+# The longest wait epoll and Python's clock take is 2**31 ms (24.8 days): a longer limit, as good
+# as none, is waited this long rather than be an OverflowError.
+LONGEST_WAIT_S = 24 * 24 * 3600.0
 
 
 def seconds_from(variable: str) -> float:
@@ -83,7 +86,7 @@ def run_within(
         start_new_session=True,
     ) as process:
         try:
-            out, err = process.communicate(payload, timeout=timeout)
+            out, err = process.communicate(payload, timeout=min(timeout, LONGEST_WAIT_S))
         except BaseException as exc:  # the deadline, or an interrupt the child in its own session never sees
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)

@@ -13,13 +13,16 @@ as a tag it would move), the same messages, and the same configuration (the chil
 process's config search path); the CLI would bring its own errors, prompts and output to parse.
 The cost is a Python start, about 0.1 s, per call. The child is this module run with `-P` (the
 current folder is not put first on `sys.path`): a request as JSON on stdin, the answer on stdout.
-A remote that is a path on this machine (or a file:// URL), every URL of it after git's rewriting
-(`insteadOf`), has no server to wait for: it is asked in this process, without a child's start.
+A remote that is a path on this machine (or a file:// URL) as libgit2 reads it, every URL of it
+after git's rewriting (`insteadOf`), has no server to wait for: it is asked in this process,
+without a child's start.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import signal
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +30,7 @@ from typing import Any
 import pygit2
 
 from catalogctl.errors import RemoteProblem, RemoteTimeout, RemoteUnreachable
-from catalogctl.io.bounded import run_within
+from catalogctl.io.bounded import LONGEST_WAIT_S, run_within
 from catalogctl.io.gitrepo import DEFAULT_BRANCH
 from catalogctl.io.transport import DEADLINE_ENV, network_deadline
 from catalogctl.io.urls import local_path, redact_text, redact_url
@@ -89,7 +92,13 @@ def _on_this_machine(repo: pygit2.Repository, remote: str) -> bool:
     except (pygit2.GitError, OSError):
         return False
     urls = [url for url in (found.url, found.push_url) if url]
-    return bool(urls) and all(local_path(url) is not None for url in urls)
+    return bool(urls) and all(_local_to_libgit2(url) for url in urls)
+
+
+def _local_to_libgit2(url: str) -> bool:
+    """Whether libgit2 reads `url` as a path: it takes any other URL with a colon for SSH (`0:x`
+    is host 0, this machine's port 22; `/srv/a:b` a host `/srv/a`), where git sees a path."""
+    return local_path(url) is not None and (url.startswith("file://") or ":" not in url)
 
 
 def _in_child(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> dict[str, Any]:
@@ -99,11 +108,12 @@ def _in_child(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> d
     request = {
         **request,
         "repo": repo.path,
+        "deadline": min(seconds, LONGEST_WAIT_S),
         "search_path": {int(level): pygit2.settings.search_path[level] for level in _CONFIG_LEVELS},
     }
     argv = [sys.executable, "-P", "-m", __name__]
     finished = run_within(argv, json.dumps(request).encode(), seconds)
-    if finished is None:
+    if finished is None or finished[0] == -signal.SIGALRM:  # its own alarm (see below) was first
         raise RemoteTimeout(
             f"`{redact_url(request['remote'])}` gave no complete answer within {seconds:g} s ({doing})", TIMEOUT_HINT
         )
@@ -207,4 +217,9 @@ def _serve(repo: pygit2.Repository, request: dict[str, Any]) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    json.dump(answer(json.load(sys.stdin)), sys.stdout)
+    asked = json.load(sys.stdin)
+    # In a session of its own, this process gets neither the SIGTERM nor the SIGHUP that ends its
+    # parent, which then cannot kill it: its own alarm (SIGALRM ends it, even inside libgit2)
+    # ends it just after the deadline, so that it never outlives its parent by more.
+    signal.alarm(math.ceil(asked["deadline"]) + 1)
+    json.dump(answer(asked), sys.stdout)

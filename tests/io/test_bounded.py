@@ -27,3 +27,10 @@ def test_an_environment_given_explicitly_loses_the_cache_key_too(timeout: float 
     assert code == 0
     assert KEY not in out
     assert "PATH=/usr/bin:/bin" in out
+
+
+@pytest.mark.parametrize("timeout", [3e6, 1e10])
+def test_a_deadline_longer_than_the_system_can_wait_is_waited_as_long_as_it_can(timeout: float) -> None:
+    # `CATALOGCTL_TIMEOUT=3000000` (a month, "no deadline") was an OverflowError: epoll and
+    # Python's clock take at most 2**31 ms (24.8 days), and a bug (exit 70) for the user.
+    assert bounded.run_within(["true"], b"", timeout) == (0, b"", b"")

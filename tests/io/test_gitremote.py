@@ -5,6 +5,8 @@ that cannot be reached (an environment error) or that answers and refuses (not o
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,3 +188,54 @@ def test_a_remote_on_this_machine_is_asked_without_a_child(
 
 def no_child(*args: object) -> None:
     raise AssertionError("a child was started")
+
+
+def test_a_remote_that_libgit2_reaches_over_ssh_is_asked_in_a_child(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # libgit2 (on POSIX) takes any URL with a colon that is not `file://` for SSH: `0:x.git` is
+    # host 0 (0.0.0.0, this machine's port 22), a path with a colon in it a host named after the
+    # path. Both were asked in this process, with no deadline: a silent sshd on port 22 held
+    # `0:x.git` forever.
+    with_colon = tmp_path / "a:b" / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(with_colon))
+    repo = gitrepo.open_repository(catalog_repo)
+    monkeypatch.setattr(gitremote, "run_within", no_child)
+    for remote in ("0:x.git", str(with_colon), f"FILE://{with_colon}"):
+        with pytest.raises(AssertionError, match="a child was started"):
+            gitremote.remote_refs(repo, remote)
+    repo.remotes.create("origin", str(tmp_path / "origin.git"))
+    repo.remotes.set_push_url("origin", "0:x.git")
+    with pytest.raises(AssertionError, match="a child was started"):
+        gitremote.push(repo, "origin", ["refs/heads/main:refs/heads/main"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a path or file:// remote is asked in this process, without the deadline (d8f370c, to save a "
+    "Python start per call): a path on a hung mount (NFS, sshfs), here a FIFO, waits forever",
+)
+def test_a_remote_path_that_never_answers_is_a_timeout(catalog_repo: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(catalog_repo, "push", "-q", str(bare), "main")
+    git(bare, "pack-refs", "--all")
+    (bare / "packed-refs").unlink()
+    os.mkfifo(bare / "packed-refs")  # read as a hung mount is: open() waits for a writer that never comes
+    repo = gitrepo.open_repository(catalog_repo)
+    try:
+        listed = timed_out(finished_within(HANG_S, lambda: gitremote.remote_refs(repo, f"file://{bare}")))
+        assert str(listed) == f"`file://{bare}` gave no complete answer within 1 s (listing its refs)"
+    finally:  # a writer that closes at once ends the wait of a reader still blocked, if any
+        with contextlib.suppress(OSError):
+            os.close(os.open(bare / "packed-refs", os.O_WRONLY | os.O_NONBLOCK))
+
+
+def test_a_deadline_of_a_month_is_no_crash(
+    catalog_repo: Path, tmp_path: Path, daemon: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was an OverflowError (a bug, exit 70): the wait for the child took the deadline as is.
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "3000000")
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(tmp_path / "served" / "origin.git"))
+    repo = gitrepo.open_repository(catalog_repo)
+    assert gitremote.remote_refs(repo, f"{daemon}/origin.git") == {}

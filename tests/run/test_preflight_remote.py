@@ -3,8 +3,14 @@ of its URL reaches an output file, stdout or stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterator
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -285,3 +291,56 @@ def test_the_tracked_remote_that_never_answers_is_named(release: Path, submissio
         + TIMEOUT_HINT
     )
     assert services(stall) == ["git-upload-pack"]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _within(seconds: float, condition: Callable[[], object]) -> bool:
+    """Whether `condition` holds within `seconds`, asked every 50 ms."""
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_a_preflight_killed_while_the_remote_stalls_leaves_no_process_behind(
+    release: Path, submission: Path, monkeypatch: pytest.MonkeyPatch, stop: signal.Signals
+) -> None:
+    # The git child runs in a session of its own (so that it can be killed with what it starts),
+    # so it gets neither the SIGTERM of a CI job's cancellation nor the SIGHUP of a closed
+    # terminal: it outlived its parent, connected to the silent remote until the remote closed.
+    monkeypatch.setenv("CATALOGCTL_TIMEOUT", "2")
+    with stalling("silent") as (port, stall):
+        url = f"git://127.0.0.1:{port}/x.git"
+        argv = [sys.executable, "-m", "catalogctl", "preflight", str(submission), "-C", str(release), "--remote", url]
+        with subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as preflight:
+            assert _within(HANG_S, lambda: stall.opened), "preflight never asked the remote"
+            children = _children(preflight.pid)
+            assert children, "no git child"
+            preflight.send_signal(stop)
+            preflight.wait(timeout=HANG_S)
+        try:
+            assert _within(HANG_S, lambda: not any(_running(child) for child in children)), "the git child outlived it"
+        finally:
+            for child in children:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
