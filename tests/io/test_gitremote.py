@@ -5,8 +5,6 @@ that cannot be reached (an environment error) or that answers and refuses (not o
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -208,27 +206,6 @@ def test_a_remote_that_libgit2_reaches_over_ssh_is_asked_in_a_child(
     repo.remotes.set_push_url("origin", "0:x.git")
     with pytest.raises(AssertionError, match="a child was started"):
         gitremote.push(repo, "origin", ["refs/heads/main:refs/heads/main"])
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="a path or file:// remote is asked in this process, without the deadline (d8f370c, to save a "
-    "Python start per call): a path on a hung mount (NFS, sshfs), here a FIFO, waits forever",
-)
-def test_a_remote_path_that_never_answers_is_a_timeout(catalog_repo: Path, tmp_path: Path) -> None:
-    bare = tmp_path / "origin.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(catalog_repo, "push", "-q", str(bare), "main")
-    git(bare, "pack-refs", "--all")
-    (bare / "packed-refs").unlink()
-    os.mkfifo(bare / "packed-refs")  # read as a hung mount is: open() waits for a writer that never comes
-    repo = gitrepo.open_repository(catalog_repo)
-    try:
-        listed = timed_out(finished_within(HANG_S, lambda: gitremote.remote_refs(repo, f"file://{bare}")))
-        assert str(listed) == f"`file://{bare}` gave no complete answer within 1 s (listing its refs)"
-    finally:  # a writer that closes at once ends the wait of a reader still blocked, if any
-        with contextlib.suppress(OSError):
-            os.close(os.open(bare / "packed-refs", os.O_WRONLY | os.O_NONBLOCK))
 
 
 def test_a_deadline_of_a_month_is_no_crash(
