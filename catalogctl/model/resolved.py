@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import (
+    Annotated,
     Any,
     Literal,
     NotRequired,  # pydantic validates these on Python 3.11
     cast,
 )
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
-from catalogctl.model.benchmark import Scale
+from catalogctl.model.benchmark import Scale, check_tier_bounds
+from catalogctl.model.common import PositiveInt
 from catalogctl.model.metrics import Unit
 from catalogctl.model.seeds import SeedSetName, SeedValues
 from catalogctl.model.submission import Settings, TrainingRun
@@ -150,14 +152,20 @@ class ContractModel(TypedDict):
 class ContractTier(TypedDict):
     """A tier of a load-dependent value: `value` up to concurrency `up_to` (the last: above all)."""
 
-    up_to: NotRequired[int]
-    value: int
+    up_to: NotRequired[PositiveInt]
+    value: PositiveInt
+
+
+def _ascending(tiers: list[ContractTier]) -> list[ContractTier]:
+    check_tier_bounds([t.get("up_to") for t in tiers])
+    return tiers
 
 
 class ContractByConcurrency(TypedDict):
     """A value by the submitter's concurrency, tiers ascending (`catalogctl.model.benchmark.ByConcurrency`)."""
 
-    by_concurrency: list[ContractTier]
+    # As the catalog's model holds them: a gate indexes the last tier and compares up_to in order.
+    by_concurrency: Annotated[list[ContractTier], Field(min_length=1), AfterValidator(_ascending)]
 
 
 class ContractPerformanceRequirements(TypedDict, total=False):
@@ -182,14 +190,14 @@ class ContractRepeatAggregation(TypedDict):
     """How one dataset's repeats become one score."""
 
     method: RepeatMethod
-    k: int
+    k: PositiveInt  # of no repeat there is no score: the catalog's model refuses 0 too
 
 
 class ContractAccuracyDataset(TypedDict):
     """One dataset of the accuracy phase, its override merged into `generation`."""
 
     dataset: ContractDataset
-    num_repeats: int
+    num_repeats: PositiveInt
     generation: ContractGeneration
     repeat_aggregation: ContractRepeatAggregation
 
