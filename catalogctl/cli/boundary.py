@@ -2,8 +2,9 @@
 
 A `CatalogError` is a message (with its hint, and the diagnostics of a `CatalogInvalid`) and
 exits with the error's `exit_code`; any other exception is a bug in catalogctl: one line, exit
-70; Ctrl-C is `interrupted`, exit 130. With `--traceback` (or CATALOGCTL_TRACEBACK=1) the last
-two also print the traceback. typer's own exits and usage errors pass through untouched.
+70; Ctrl-C is `interrupted`, exit 130 (before and after a command too: `cli.interrupt`). With
+`--traceback` (or CATALOGCTL_TRACEBACK=1) the last two also print the traceback. typer's own
+exits and usage errors pass through untouched.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, TypeVar
 import typer
 from typer.exceptions import TyperException
 
+from catalogctl.cli import interrupt
 from catalogctl.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -56,7 +58,7 @@ def guarded(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with _configured_layout(kwargs, takes_repository):
+            with interrupt.in_command(), _configured_layout(kwargs, takes_repository):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, TyperException):
             raise
