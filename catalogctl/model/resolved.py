@@ -146,6 +146,7 @@ class ContractModel(TypedDict):
 
     id: str
     sha: str
+    reference_id: NotRequired[str]
     mlperf_name: NotRequired[str]
 
 
@@ -193,10 +194,18 @@ class ContractRepeatAggregation(TypedDict):
     k: PositiveInt  # of no repeat there is no score: the catalog's model refuses 0 too
 
 
+class ContractEvaluationRecipe(TypedDict):
+    """How a dataset's answers are scored (the scorer gives a score's scale)."""
+
+    name: str
+    scorer: str
+
+
 class ContractAccuracyDataset(TypedDict):
     """One dataset of the accuracy phase, its override merged into `generation`."""
 
     dataset: ContractDataset
+    evaluation_recipe: NotRequired[ContractEvaluationRecipe]
     num_repeats: PositiveInt
     generation: ContractGeneration
     repeat_aggregation: ContractRepeatAggregation
@@ -268,6 +277,36 @@ class ContractEvaluationSchedule(TypedDict):
     first_evaluation_samples: str
 
 
+class ContractLimits(TypedDict):
+    """A training benchmark's budgets (what the training_rules gate compares and multiplies)."""
+
+    max_context_tokens: PositiveInt
+    max_turns: PositiveInt
+    generations_per_prompt: PositiveInt
+
+
+class ContractTrainingPhase(TypedDict):
+    """What a training benchmark's policy trains on (the keys the training_rules gate reads)."""
+
+    generation: NotRequired[ContractGeneration]
+    init_checkpoint_step: NotRequired[int]
+
+
+class ContractOptimizer(TypedDict):
+    """The optimizer and schedule a training benchmark fixes; two formulas of gbs and a tolerance."""
+
+    name: str
+    beta_1: float
+    beta_2: float
+    epsilon: float
+    weight_decay: float
+    schedule: str
+    warmup_steps: int
+    learning_rate: str
+    gradient_clip_norm: str
+    tolerance: float
+
+
 class ContractPostprocessing(TypedDict):
     """The gates that decide a run, by name."""
 
@@ -289,6 +328,10 @@ class ResolvedContract(TypedDict):
     validation: NotRequired[ContractValidation]
     quality_target: NotRequired[ContractQualityTarget]
     evaluation_schedule: NotRequired[ContractEvaluationSchedule]
+    mlperf_name: NotRequired[str]  # a training benchmark's MLPerf name (training_rules compares it)
+    limits: NotRequired[ContractLimits]
+    training: NotRequired[ContractTrainingPhase]
+    optimizer: NotRequired[ContractOptimizer]
 
 
 def contract_terms(contract: Mapping[str, Any]) -> ResolvedContract:
