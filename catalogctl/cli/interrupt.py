@@ -22,7 +22,6 @@ LINE = b"interrupted\n"
 
 
 class _State:
-    installed = False  # the entry point put the handler in place
     commands = 0  # commands running inside the boundary (where KeyboardInterrupt is reported)
 
 
@@ -44,7 +43,6 @@ def install() -> None:
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return
     signal.signal(signal.SIGINT, _handler)
-    _state.installed = True
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 

@@ -301,3 +301,25 @@ def test_ctrl_c_at_any_moment_from_the_spawn_is_one_line_and_exit_130(
 
 def test_the_early_handler_says_what_the_boundary_says() -> None:
     assert (interrupt.EXIT_INTERRUPTED, interrupt.LINE) == (EXIT_INTERRUPTED, b"interrupted\n")
+
+
+def test_the_early_handler_raises_inside_a_command_and_exits_outside(capfd: pytest.CaptureFixture[str]) -> None:
+    saved = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # not Python's: install leaves it alone
+        interrupt.install()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        interrupt.install()
+        handler = signal.getsignal(signal.SIGINT)
+        assert callable(handler)
+        assert handler is not signal.default_int_handler
+        with interrupt.in_command(), pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGINT, None)
+        with pytest.raises(SystemExit) as exited:
+            handler(signal.SIGINT, None)
+        assert exited.value.code == 130
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # a second Ctrl-C says nothing more
+        assert capfd.readouterr().err == "interrupted\n"
+    finally:
+        signal.signal(signal.SIGINT, saved)
