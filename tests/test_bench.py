@@ -19,6 +19,7 @@ from tests.helpers import REPO_ROOT
         ("diff.py", ["--n", "100", "--repeat", "1"], {"n", "changed_files", "ratio"}),
         ("site.py", ["--n", "40", "--cohorts", "3", "--repeat", "1"], {"n", "cohorts", "pages", "ratio"}),
         ("gate.py", ["--n", "100", "--repeat", "1", "--quiet"], {"n", "median_s", "peak_rss_mb", "ratio", "targets"}),
+        ("fuzz_check.py", ["--cases", "40", "--no-loadgen"], {"cases", "crashes", "forged", "outcomes"}),
     ],
 )
 def test_a_bench_script_runs_and_reports(script: str, args: list[str], keys: set[str]) -> None:

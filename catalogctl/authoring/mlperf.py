@@ -27,7 +27,7 @@ from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, CatalogInvalid, CheckFailed, UsageError
 from catalogctl.io import gitrepo
-from catalogctl.io.files import write_atomic
+from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
 from catalogctl.model.export import ExportedFile, ExportedModel, ExportedSeedSet, MlperfExport
@@ -178,12 +178,10 @@ def _models(catalog: Catalog, benches: list[InferenceBenchmark]) -> list[Exporte
 
 def _write(out_dir: Path, files: dict[str, bytes], force: bool) -> list[ExportedFile]:
     """Write every file atomically; first refuse, unless `force`, when one holds other bytes."""
-    states: dict[str, str] = {}
-    for name, data in files.items():
-        target = out_dir / name
-        if target.is_symlink() or (target.exists() and not target.is_file()):
-            raise UsageError(f"{target} is not a regular file: nothing was exported", "name another folder with -o")
-        states[name] = "written" if not target.exists() else "unchanged" if target.read_bytes() == data else "replaced"
+    states = {
+        name: write_state(out_dir / name, data, "nothing was exported", "name another folder with -o")
+        for name, data in files.items()
+    }
     other = [str(out_dir / name) for name, state in states.items() if state == "replaced"]
     if other and not force:
         raise UsageError(
@@ -195,6 +193,6 @@ def _write(out_dir: Path, files: dict[str, bytes], force: bool) -> list[Exported
         if states[name] != "unchanged":
             write_atomic(out_dir / name, data)
     return [
-        ExportedFile(path=str(out_dir / name), state=states[name], sha256=hashlib.sha256(data).hexdigest())  # type: ignore[arg-type]
+        ExportedFile(path=str(out_dir / name), state=states[name], sha256=hashlib.sha256(data).hexdigest())
         for name, data in files.items()
     ]

@@ -91,6 +91,7 @@ CODES: dict[str, str] = {
     "file-unexpected": "a file or folder the catalog does not read",
     "file-missing": "a file the catalog requires is absent",
     "file-unreadable": "a catalog file the operating system refused to read",
+    "file-name-encoding": "a file or folder name that is not UTF-8 (shown with its bytes escaped: `gsm\\xff8k.yaml`)",
     "id-collision": "two ids equal when case-folded",
     "alias-ambiguous": "a dataset alias that is another dataset's id or alias",
     "ref-unknown-model": "a benchmark names a model that does not exist",

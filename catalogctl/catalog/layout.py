@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from catalogctl.io.tree import undecodable
+
 CHANGELOG = "CHANGELOG.md"
 SCHEMA_DIR = "schemas"
 MODELINE = "# yaml-language-server: $schema="
@@ -88,8 +90,9 @@ def is_ignored(name: str) -> bool:
 
 
 def is_entity_file(name: str) -> bool:
-    """Whether a regular file of this name in an entity or ruleset folder is one the loader reads."""
-    return name.endswith(".yaml") and not is_ignored(name)
+    """Whether a regular file of this name in an entity or ruleset folder is one the loader reads
+    (a name that is not UTF-8 is reported instead: `file-name-encoding`)."""
+    return name.endswith(".yaml") and not is_ignored(name) and not undecodable(name)
 
 
 def schema_name(kind: str) -> str:

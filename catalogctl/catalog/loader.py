@@ -19,7 +19,7 @@ from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.snapshot import FileState, Snapshot, holds
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import Diagnostic, EnvironmentProblem, error, warning
-from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id, file_blobs
+from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id, file_blobs, shown_path, undecodable
 from catalogctl.io.yamlio import Document, DocumentChanged, YamlProblem, known_document, parse_document
 from catalogctl.model import (
     Dataset,
@@ -117,7 +117,9 @@ class Loader:
         files: list[str] = []
         for entry in self.tree.entries(folder):
             name = entry.path.rsplit("/", 1)[-1]
-            if entry.kind == "symlink":
+            if undecodable(name):
+                self.diagnostics.append(_undecodable_name(entry.path))
+            elif entry.kind == "symlink":
                 self.diagnostics.append(
                     error(
                         "file-symlink",
@@ -272,7 +274,9 @@ class Loader:
             name = entry.path.rsplit("/", 1)[-1]
             if name in names or layout.is_ignored(name):
                 continue
-            if entry.kind == "symlink":
+            if undecodable(name):
+                self.diagnostics.append(_undecodable_name(entry.path))
+            elif entry.kind == "symlink":
                 self.diagnostics.append(
                     error("file-symlink", "symlinks are not allowed in the catalog; not followed", entry.path, 1, 1)
                 )
@@ -313,6 +317,13 @@ class Loader:
             folded[metric.key.casefold()] = metric.key
             self.catalog.metrics[metric.key] = metric
             self.catalog.locations[("metric", metric.key)] = Location(location.document, ("metrics", index))
+
+
+def _undecodable_name(path: str) -> Diagnostic:
+    """A file or folder whose name is not UTF-8: never read (no id is such a name), and shown
+    with the byte escaped, so that every output (a terminal, JSON, an annotation) can hold it."""
+    hint = "rename it: an id, and so its file's name, is UTF-8 text"
+    return error("file-name-encoding", "the name is not UTF-8 text; not read", shown_path(path), 1, 1, hint)
 
 
 _MODELS: dict[str, type[BaseModel]] = {

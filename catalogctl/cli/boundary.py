@@ -2,10 +2,10 @@
 
 A `CatalogError` is a message (with its hint, and the diagnostics of a `CatalogInvalid`) and
 exits with the error's `exit_code`; any other exception is a bug in catalogctl: one line, exit
-70; Ctrl-C is `interrupted`, exit 130. With `--traceback` (or CATALOGCTL_TRACEBACK=1) the last
-two also print the traceback. typer's own exits and usage errors pass through untouched. A
-`CacheKeyWarning` (the cache is off for the run: its key cannot be trusted) is printed once per
-invocation as `warning: ...` and `hint: ...`.
+70; Ctrl-C is `interrupted`, exit 130 (before and after a command too: `cli.interrupt`). With
+`--traceback` (or CATALOGCTL_TRACEBACK=1) the last two also print the traceback. typer's own
+exits and usage errors pass through untouched. A `CacheKeyWarning` (the cache is off for the
+run: its key cannot be trusted) is printed once per invocation as `warning: ...` and `hint: ...`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import typer
 from typer.exceptions import TyperException
 
+from catalogctl.cli import interrupt
 from catalogctl.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -60,7 +61,7 @@ def guarded(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with _cache_warnings(), _configured_layout(kwargs, takes_repository):
+            with interrupt.in_command(), _cache_warnings(), _configured_layout(kwargs, takes_repository):
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, TyperException):
             raise

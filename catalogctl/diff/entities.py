@@ -55,12 +55,11 @@ def changed_entities(old: Tree, new: Tree, paths: set[str] | None = None) -> Cha
     here = layout.current()
     kinds = {folder: kind for kind, folder in here.entity_dirs.items()} | {here.rulesets_dir: "ruleset"}
     for path in changed_files(old, new) if paths is None else paths:
-        if not path.endswith(".yaml"):
-            continue
         folder, _, name = path.rpartition("/")
         kind = kinds.get(folder)
         if kind is not None:
-            changed.entities.add((kind, name[: -len(".yaml")]))
+            if layout.is_entity_file(name):  # the loader's rule: what it does not read holds no entity
+                changed.entities.add((kind, name[: -len(".yaml")]))
         elif path == layout.current().suite_file:
             changed.suite = True
         elif path == layout.current().metrics_file:

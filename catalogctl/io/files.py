@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 from catalogctl.errors import EnvironmentProblem, UsageError
 
@@ -31,6 +32,30 @@ def read_input(path: Path, max_bytes: int = MAX_INPUT) -> bytes:
     if len(data) > max_bytes:
         raise UsageError(f"cannot read {path}: larger than {max_bytes // (1024 * 1024)} MiB")
     return data
+
+
+WriteState = Literal["written", "unchanged", "replaced"]
+
+
+def write_state(path: Path, data: bytes, refusal: str, hint: str) -> WriteState:
+    """What writing `data` to `path` would do: `written` (nothing is there), `unchanged` (the same
+    bytes are), `replaced` (other bytes are: whatever they are, text or not). A symlink is never
+    followed: it, or anything but a regular file, is a usage error `{path} is not a regular file:
+    {refusal}`, before anything is written."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "written"
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{path} is not a regular file: {refusal}", hint)
+    try:
+        with path.open("rb") as handle:
+            held = handle.read(len(data) + 1)  # a longer file differs: no need to read it all
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    return "unchanged" if held == data else "replaced"
 
 
 def _temporary_pattern(path: Path) -> re.Pattern[str]:

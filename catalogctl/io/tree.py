@@ -76,6 +76,24 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
+def undecodable(path: str) -> bool:
+    """Whether a path holds bytes that are not UTF-8: the operating system's listing and git's
+    trees give them as lone surrogates (Python's surrogateescape), which no output can encode."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def shown_path(path: str) -> str:
+    """A path as every output can show it: a byte that is not UTF-8 escaped (`gsm\\xff8k.yaml`)."""
+    try:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no byte decoded to
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def folders_above(path: str) -> list[str]:
     """The folders a repository-relative path passes through, outermost first (`a/b/c.yaml`:
     `a`, `a/b`)."""

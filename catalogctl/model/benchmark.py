@@ -76,15 +76,20 @@ class ByConcurrency(StrictModel):
 
     @model_validator(mode="after")
     def _tiers_ascend_to_an_open_one(self) -> ByConcurrency:
-        bounds = [t.up_to for t in self.by_concurrency]
-        if bounds[-1] is not None:
-            raise ValueError(f"the last tier has up_to {bounds[-1]}: end with a tier without up_to (above all)")
-        if None in bounds[:-1]:
-            raise ValueError("only the last tier may leave out up_to")
-        ups = [b for b in bounds if b is not None]
-        if any(b >= a for a, b in zip(ups[1:], ups, strict=False)):
-            raise ValueError(f"up_to must ascend, tier by tier (got {', '.join(map(str, ups))})")
+        check_tier_bounds([t.up_to for t in self.by_concurrency])
         return self
+
+
+def check_tier_bounds(bounds: list[int | None]) -> None:
+    """Tiers' `up_to`s ascend to an open last tier, or ValueError says how they do not (also the
+    resolved contract's rule: `catalogctl.model.resolved`)."""
+    if bounds[-1] is not None:
+        raise ValueError(f"the last tier has up_to {bounds[-1]}: end with a tier without up_to (above all)")
+    if None in bounds[:-1]:
+        raise ValueError("only the last tier may leave out up_to")
+    ups = [b for b in bounds if b is not None]
+    if any(b >= a for a, b in zip(ups[1:], ups, strict=False)):
+        raise ValueError(f"up_to must ascend, tier by tier (got {', '.join(map(str, ups))})")
 
 
 def _form(value: Any) -> str:

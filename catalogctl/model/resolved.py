@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import (
+    Annotated,
     Any,
     Literal,
     NotRequired,  # pydantic validates these on Python 3.11
     cast,
 )
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
-from catalogctl.model.benchmark import Scale
+from catalogctl.model.benchmark import Scale, check_tier_bounds
+from catalogctl.model.common import PositiveInt
 from catalogctl.model.metrics import Unit
 from catalogctl.model.seeds import SeedSetName, SeedValues
 from catalogctl.model.submission import Settings, TrainingRun
@@ -144,20 +146,27 @@ class ContractModel(TypedDict):
 
     id: str
     sha: str
+    reference_id: NotRequired[str]
     mlperf_name: NotRequired[str]
 
 
 class ContractTier(TypedDict):
     """A tier of a load-dependent value: `value` up to concurrency `up_to` (the last: above all)."""
 
-    up_to: NotRequired[int]
-    value: int
+    up_to: NotRequired[PositiveInt]
+    value: PositiveInt
+
+
+def _ascending(tiers: list[ContractTier]) -> list[ContractTier]:
+    check_tier_bounds([t.get("up_to") for t in tiers])
+    return tiers
 
 
 class ContractByConcurrency(TypedDict):
     """A value by the submitter's concurrency, tiers ascending (`catalogctl.model.benchmark.ByConcurrency`)."""
 
-    by_concurrency: list[ContractTier]
+    # As the catalog's model holds them: a gate indexes the last tier and compares up_to in order.
+    by_concurrency: Annotated[list[ContractTier], Field(min_length=1), AfterValidator(_ascending)]
 
 
 class ContractPerformanceRequirements(TypedDict, total=False):
@@ -182,14 +191,22 @@ class ContractRepeatAggregation(TypedDict):
     """How one dataset's repeats become one score."""
 
     method: RepeatMethod
-    k: int
+    k: PositiveInt  # of no repeat there is no score: the catalog's model refuses 0 too
+
+
+class ContractEvaluationRecipe(TypedDict):
+    """How a dataset's answers are scored (the scorer gives a score's scale)."""
+
+    name: str
+    scorer: str
 
 
 class ContractAccuracyDataset(TypedDict):
     """One dataset of the accuracy phase, its override merged into `generation`."""
 
     dataset: ContractDataset
-    num_repeats: int
+    evaluation_recipe: NotRequired[ContractEvaluationRecipe]
+    num_repeats: PositiveInt
     generation: ContractGeneration
     repeat_aggregation: ContractRepeatAggregation
 
@@ -260,6 +277,36 @@ class ContractEvaluationSchedule(TypedDict):
     first_evaluation_samples: str
 
 
+class ContractLimits(TypedDict):
+    """A training benchmark's budgets (what the training_rules gate compares and multiplies)."""
+
+    max_context_tokens: PositiveInt
+    max_turns: PositiveInt
+    generations_per_prompt: PositiveInt
+
+
+class ContractTrainingPhase(TypedDict):
+    """What a training benchmark's policy trains on (the keys the training_rules gate reads)."""
+
+    generation: NotRequired[ContractGeneration]
+    init_checkpoint_step: NotRequired[int]
+
+
+class ContractOptimizer(TypedDict):
+    """The optimizer and schedule a training benchmark fixes; two formulas of gbs and a tolerance."""
+
+    name: str
+    beta_1: float
+    beta_2: float
+    epsilon: float
+    weight_decay: float
+    schedule: str
+    warmup_steps: int
+    learning_rate: str
+    gradient_clip_norm: str
+    tolerance: float
+
+
 class ContractPostprocessing(TypedDict):
     """The gates that decide a run, by name."""
 
@@ -281,6 +328,10 @@ class ResolvedContract(TypedDict):
     validation: NotRequired[ContractValidation]
     quality_target: NotRequired[ContractQualityTarget]
     evaluation_schedule: NotRequired[ContractEvaluationSchedule]
+    mlperf_name: NotRequired[str]  # a training benchmark's MLPerf name (training_rules compares it)
+    limits: NotRequired[ContractLimits]
+    training: NotRequired[ContractTrainingPhase]
+    optimizer: NotRequired[ContractOptimizer]
 
 
 def contract_terms(contract: Mapping[str, Any]) -> ResolvedContract:

@@ -90,7 +90,9 @@ class AccuracyResult(_Results):
 class Evaluation(_Results):
     """One evaluation of a training run: its accuracy, after how many training samples."""
 
-    accuracy: float
+    accuracy: float | None = Field(
+        description="null: logged as NaN (mllog's diverged evaluation), a failed evaluation that reaches no target"
+    )
     samples_count: int | None = None
 
 

@@ -77,6 +77,7 @@ _ACCURACY_SHAPE: tuple[Rule, ...] = (
     rule("accuracy_scores?", "list"),
     rule("accuracy_scores?.*", "mapping"),
     rule("accuracy_scores?.*.output_sequence_lengths?", "mapping"),
+    rule("accuracy_scores?.*.response_counts?", "mapping"),
 )
 
 

@@ -294,6 +294,14 @@ def quality_target(run: Run) -> list[Check]:
     at_least = metric["direction"] != "lower"
     strict = at_least and target.get("bound") == ">"
     value = run.results.metrics.get(target["metric"])
+    evaluations = run.results.training.evaluations if run.results.training is not None else []
+    if value is None and evaluations and all(e.accuracy is None for e in evaluations):  # as mllog logs a divergence
+        note = "every evaluation logged its accuracy as NaN (a diverged run)"
+        return [
+            _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
+                update={"observed": "NaN", "status": "fail", "note": note}
+            )
+        ]
     if value is not None and metric["unit"] in ("percent", "fraction"):
         try:
             value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])

@@ -35,7 +35,7 @@ def verify_identity(config: ResolvedConfig, results: RunResults, *, names_model:
         _same(
             "model",
             results.model,
-            list(dict.fromkeys(n for n in names if n)),
+            list(dict.fromkeys(n for n in names if isinstance(n, str) and n)),  # a config's endpoint is untyped
             "if the endpoint serves the contract's model under another name, declare it in the "
             "submission: endpoint_config.served_model",
         )

@@ -8,17 +8,21 @@ rules fix, each evaluation's `eval_accuracy` with its `samples_count`, and `run_
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from catalogctl.errors import InputsUnusable, file_line_col
 from catalogctl.io.files import read_input
+from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.model.results import Evaluation, GenerationUsed, RunResults, SeedsUsed, TrainingResult
 
 PREFIX = ":::MLLOG"
+EVAL_ACCURACY = "eval_accuracy"
 _SNIFF = 65536  # a result file's first line is an MLLOG line; a glance at its start tells it apart
 _HINT = "an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it"
 # The hyper-parameters the rules fix, as logged (their values are compared by the training_rules gate).
@@ -59,22 +63,60 @@ def _starts_as_mllog(path: Path) -> bool:
 
 
 def events(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """Every MLLOG event of a file, with its line number (other lines are the program's own output)."""
+    """Every MLLOG event of a file, with its line number (other lines are the program's own output).
+
+    What the reader goes on to index is checked here, so that an event it cannot read is refused
+    with its line: a metadata that is not an object, a NaN anywhere but an evaluation's accuracy
+    (mllog's diverged run), values of the wrong type where a number or a text is read."""
     found = []
     for number, line in enumerate(read_input(path).decode("utf-8", "replace").splitlines(), 1):
         at = line.find(PREFIX)
         if at < 0:
             continue
+        where = file_line_col(str(path), number, at + 1)
         try:
-            event = json.loads(line[at + len(PREFIX) :])
-        except json.JSONDecodeError as exc:
-            raise InputsUnusable(
-                f"{file_line_col(str(path), number, at + 1)}: not an MLLOG line: {exc.msg}", _HINT
-            ) from None
+            event = parse_json(line[at + len(PREFIX) :].encode(), nan=True)
+        except JsonProblem as exc:
+            raise InputsUnusable(f"{where}: not an MLLOG line: {exc.brief}", _HINT) from None
         if not isinstance(event, dict) or not isinstance(event.get("key"), str):
-            raise InputsUnusable(f"{file_line_col(str(path), number, at + 1)}: an MLLOG event has a key", _HINT)
+            raise InputsUnusable(f"{where}: an MLLOG event has a key", _HINT)
+        problem = _event_problem(event)
+        if problem:
+            raise InputsUnusable(f"{where}: the `{event['key']}` event's {problem}", _HINT)
         found.append((number, event))
     return found
+
+
+def _event_problem(event: dict[str, Any]) -> str:
+    """Why the reader cannot read this event ("" when it can)."""
+    key, value = event["key"], event.get("value")
+    if "metadata" in event and not isinstance(event["metadata"], dict):
+        return "metadata is not an object"
+    if _has_nan(event.get("metadata")):
+        return "metadata holds a NaN: only an eval_accuracy value may be one (a diverged evaluation)"
+    if key != EVAL_ACCURACY and _has_nan(value):
+        return "value is NaN: only an eval_accuracy may be (a diverged evaluation)"
+    if key == EVAL_ACCURACY:
+        if _number(value) is None and not (isinstance(value, float) and math.isnan(value)):
+            return "value is not a number"
+        if "samples_count" in event.get("metadata", {}) and _integer(event["metadata"]["samples_count"]) is None:
+            return "samples_count is not an integer"
+    if key in HYPERPARAMETERS and not (value is None or isinstance(value, str) or _number(value) is not None):
+        return "value is neither a number nor a text"
+    seed = _integer(value) if key == "seed" else None
+    if seed is not None and not 0 <= seed < 2**64:
+        return "value is not a 64-bit unsigned integer"
+    return ""
+
+
+def _has_nan(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isnan(value)
+    if isinstance(value, dict):
+        return any(_has_nan(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_nan(v) for v in value)
+    return False
 
 
 @dataclass(frozen=True)
@@ -108,14 +150,24 @@ def read_runs(folder: Path, contract: Mapping[str, Any]) -> list[MllogRun]:
 def read_run(file: Path, contract: Mapping[str, Any]) -> MllogRun:
     """One MLLOG result file: its facts as `RunResults`, and the seeds it logged."""
     logged = events(file)
+    try:
+        return MllogRun(file, _results(file, logged, contract), [_seed(e) for _, e in logged if e["key"] == "seed"])
+    except ValidationError as exc:  # events() checked what is read; a value that still does not fit
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        said = f"{file}: a logged value has an unexpected type ({where}: {first['msg']})"
+        raise InputsUnusable(said, _HINT) from None
+
+
+def _results(file: Path, logged: list[tuple[int, dict[str, Any]]], contract: Mapping[str, Any]) -> RunResults:
     first: dict[str, Any] = {}
     for _, event in logged:
         first.setdefault(event["key"], event)
     value = {key: event.get("value") for key, event in first.items()}
-    evaluations = [
-        Evaluation(accuracy=float(e["value"]), samples_count=(e.get("metadata") or {}).get("samples_count"))
+    evaluations = [  # a NaN accuracy (a diverged evaluation) is kept as null: it reaches no target
+        Evaluation(accuracy=_number(e["value"]), samples_count=e.get("metadata", {}).get("samples_count"))
         for _, e in logged
-        if e["key"] == "eval_accuracy" and isinstance(e.get("value"), int | float)
+        if e["key"] == EVAL_ACCURACY
     ]
     gbs = _integer(value.get("global_batch_size"))
     training = TrainingResult(
@@ -124,10 +176,10 @@ def read_run(file: Path, contract: Mapping[str, Any]) -> MllogRun:
         submission_benchmark=_text(value.get("submission_benchmark")),
         evaluations=evaluations,
         hyperparameters={k: value[k] for k in HYPERPARAMETERS if k in value},
-        status=_text(((first.get("run_stop") or {}).get("metadata") or {}).get("status")),
+        status=_text(first.get("run_stop", {}).get("metadata", {}).get("status")),
         time_to_train_ms=_elapsed(first.get("run_start"), first.get("run_stop")),
     )
-    results = RunResults(
+    return RunResults(
         benchmark=contract["id"],  # an MLLOG names the MLPerf benchmark, which the training_rules gate compares
         source=f"MLLOG result file {file}",
         model=contract["model"]["id"],  # implied by the benchmark: a result file names no checkpoint
@@ -136,11 +188,10 @@ def read_run(file: Path, contract: Mapping[str, Any]) -> MllogRun:
         metrics=_quality(contract, evaluations),
         training=training,
     )
-    return MllogRun(file, results, [_seed(e) for _, e in logged if e["key"] == "seed"])
 
 
 def _seed(event: Mapping[str, Any]) -> LoggedSeed:
-    metadata = event.get("metadata") or {}
+    metadata = event.get("metadata", {})
     where = f"{metadata['file']}:{metadata['lineno']}" if "file" in metadata and "lineno" in metadata else ""
     return LoggedSeed(event.get("value"), where)
 
@@ -155,21 +206,23 @@ def _validation_sampling(value: Mapping[str, Any]) -> list[GenerationUsed]:
 
 def _quality(contract: Mapping[str, Any], evaluations: list[Evaluation]) -> dict[str, float | None]:
     """The quality metric: the best evaluation (the official rule: converged when some evaluation
-    is beyond the target); not reported when the run logged none."""
+    is beyond the target); not reported when the run logged none, or only NaN ones (which the
+    quality_target gate fails)."""
     metric = (contract.get("quality_target") or {}).get("metric")
-    if not metric or not evaluations:
+    numbers = [e.accuracy for e in evaluations if e.accuracy is not None]
+    if not metric or not numbers:
         return {}
-    return {metric: max(e.accuracy for e in evaluations)}
+    return {metric: max(numbers)}
 
 
 def _elapsed(start: Mapping[str, Any] | None, stop: Mapping[str, Any] | None) -> float | None:
     """Time to train: run_stop's time_ms less run_start's (MLPerf's result is this interval)."""
     if start is None or stop is None:
         return None
-    begin, end = start.get("time_ms"), stop.get("time_ms")
-    if not isinstance(begin, int | float) or not isinstance(end, int | float):
+    begin, end = _number(start.get("time_ms")), _number(stop.get("time_ms"))
+    if begin is None or end is None:
         return None
-    return float(end - begin)
+    return end - begin
 
 
 def _integer(value: Any) -> int | None:
@@ -177,7 +230,11 @@ def _integer(value: Any) -> int | None:
 
 
 def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """A finite number as a float; None for anything else (NaN included)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    number = float(value)  # parse_json keeps integers within 64 bits: no overflow
+    return number if math.isfinite(number) else None
 
 
 def _text(value: Any) -> str | None:

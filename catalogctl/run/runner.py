@@ -23,7 +23,7 @@ from typing import Any
 
 from catalogctl import words
 from catalogctl.errors import InputsUnusable
-from catalogctl.io.files import write_atomic
+from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.submission import PoissonLoad, Settings
@@ -236,8 +236,11 @@ def write_runner_files(resolved: Path, folder: Path, *, force: bool = False) -> 
     verify_config(config, str(resolved), written)
     files = runner_files(config)
     targets = [(folder / "config.yaml", files.config_yaml), (folder / "point.yaml", files.point_yaml)]
+    # A symlink is refused, never followed (as `export mlperf`), even with --force, before any write.
+    hint = "remove it, or write into another folder (-o)"
+    states = [write_state(p, text.encode("utf-8"), "nothing was written", hint) for p, text in targets]
     if not force:
-        clash = [str(p) for p, text in targets if p.is_file() and p.read_text(encoding="utf-8") != text]
+        clash = [str(p) for (p, _), state in zip(targets, states, strict=True) if state == "replaced"]
         if clash:
             raise InputsUnusable(
                 f"{words.listed(clash)} already {words.noun(len(clash), 'exists', 'exist')} with other content",

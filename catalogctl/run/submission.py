@@ -271,6 +271,8 @@ def _seed(runtime: Mapping[str, Any], name: str, folder: Path) -> int | None:
 def _compare(what: str, expected: Any, observed: Any, note: str = "") -> Check:
     if expected is None or observed is None:
         return Check(what=what, expected=expected, observed=observed, status="unknown", note=note)
+    if not isinstance(observed, bool | int | float | str):  # a list or a mapping recorded: never the value
+        return Check(what=what, expected=expected, observed=str(observed), status="fail", note=note)
     return Check(what=what, expected=expected, observed=observed, status="pass" if expected == observed else "fail")
 
 

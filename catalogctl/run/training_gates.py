@@ -8,8 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalogctl.catalog.formula import FormulaError, evaluate
-from catalogctl.model.check import Check
+from catalogctl.model.check import Check, Status
 from catalogctl.model.results import TrainingResult
+
+_DIVERGED = "accuracy logged as NaN (a diverged evaluation)"
 
 
 def _same(what: str, expected: Any, observed: Any) -> Check:
@@ -48,17 +50,21 @@ def schedule_rows(formula: str, training: TrainingResult) -> list[Check]:
     for number, evaluation in enumerate(training.evaluations, 1):
         observed = evaluation.samples_count
         on_time = observed == due
+        status: Status = "pass" if on_time else ("unknown" if observed is None else "fail")
+        note = "" if observed is not None else "no samples_count"
+        if evaluation.accuracy is None:  # the official `0.0 <= v['value'] <= 1.0` fails a NaN
+            status, note = "fail", "; ".join(filter(None, [note, _DIVERGED]))
         rows.append(
             Check(
                 what=f"evaluation {number} at gbs {gbs}",
                 expected=due,
                 observed=observed,
-                status="pass" if on_time else ("unknown" if observed is None else "fail"),
+                status=status,
                 unit="samples",
-                note="" if observed is not None else "no samples_count",
+                note=note,
             )
         )
-        if on_time:
+        if on_time:  # the official POST: the schedule moves on whatever the accuracy
             due += gbs
     return rows
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from catalogctl.catalog.index import LoadResult
 from catalogctl.errors import EnvironmentProblem, RefNotFound
 from catalogctl.io.tree import WorkingTree
 from catalogctl.render.common import diagnostic_line
-from tests.helpers import commit_all, git, init_repo, replace_in, write
+from tests.helpers import commit_all, git, init_repo, replace_in, run_cli, write
 
 
 def lines(result: LoadResult) -> list[str]:
@@ -211,3 +212,76 @@ def test_a_file_changed_before_its_position_is_read_is_refused(catalog_dir: Path
     path = "benchmark_suite/datasets/mlperf_deepseek_r1.yaml"
     assert str(changed.value) == f"{path} changed while catalogctl was reading the catalog"
     assert changed.value.exit_code == 2
+
+
+# -- a file name that is not UTF-8 -----------------------------------------------------------------
+
+NOT_UTF8 = "benchmark_suite/datasets/gsm\\xff8k.yaml"  # as every output shows it: the byte escaped
+NOT_UTF8_LINE = (
+    f"{NOT_UTF8}:1:1: error file-name-encoding: the name is not UTF-8 text; not read (rename it: an id, and so its "
+    "file's name, is UTF-8 text)"
+)
+
+
+@pytest.fixture
+def badly_named(catalog_repo: Path) -> Path:
+    """The catalog with a copy of gsm8k.yaml named `gsm\\xff8k.yaml`, committed on top of tag v1."""
+    data = (catalog_repo / "benchmark_suite/datasets/gsm8k.yaml").read_bytes()
+    (catalog_repo / "benchmark_suite/datasets" / os.fsdecode(b"gsm\xff8k.yaml")).write_bytes(data)
+    commit_all(catalog_repo, "Add a file whose name is not UTF-8")
+    return catalog_repo
+
+
+@pytest.mark.parametrize("extra", [(), ("--no-cache",), ("--ref", "HEAD")], ids=["cached", "no-cache", "ref"])
+def test_a_name_that_is_not_utf8_is_a_diagnostic_of_validate(badly_named: Path, extra: tuple[str, ...]) -> None:
+    text = run_cli("validate", badly_named, *extra, code=1)
+    assert NOT_UTF8_LINE in text.stdout.splitlines()
+    found = json.loads(run_cli("validate", badly_named, *extra, "-f", "json", code=1).stdout)["diagnostics"]
+    assert [d for d in found if d["code"] == "file-name-encoding"] == [
+        {
+            "severity": "error",
+            "code": "file-name-encoding",
+            "message": "the name is not UTF-8 text; not read",
+            "file": NOT_UTF8,
+            "line": 1,
+            "column": 1,
+            "hint": "rename it: an id, and so its file's name, is UTF-8 text",
+        }
+    ]
+    github = run_cli("validate", badly_named, *extra, "-f", "github", code=1).stdout
+    assert f"::error file={NOT_UTF8},line=1,col=1,title=file-name-encoding::the name is not UTF-8 text; " in github
+
+
+def test_a_name_that_is_not_utf8_is_noted_by_ls(badly_named: Path) -> None:
+    listed = run_cli("ls", "datasets", "-C", badly_named)
+    assert "gsm8k" in listed.stdout
+    assert listed.stderr == "note: the catalog has errors; run `catalogctl validate`\n"
+
+
+def test_a_name_that_is_not_utf8_fails_site(badly_named: Path, tmp_path: Path) -> None:
+    site = run_cli("site", "-o", tmp_path / "site", "-C", badly_named, code=1)
+    assert NOT_UTF8_LINE in site.stderr
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("head", [[], ["--head", "HEAD"]], ids=["working-tree", "commit"])
+def test_a_name_that_is_not_utf8_fails_the_gate(badly_named: Path, head: list[str]) -> None:
+    for base in ("v1", "HEAD"):  # added by the pull request, and already on the base
+        text = run_cli("ci", "--base", base, "-C", badly_named, *head, code=1).stdout
+        assert f"{NOT_UTF8_LINE} [" in text
+        markdown = run_cli("ci", "--base", base, "-C", badly_named, *head, "-f", "markdown", code=1).stdout
+        assert (
+            "| ❌ | `file-name-encoding` | the name is not UTF-8 text; not read (rename it: an id, and so its "
+            in markdown
+        )
+        assert f"`{NOT_UTF8}:1:1`" in markdown
+        github = run_cli("ci", "--base", base, "-C", badly_named, *head, "-f", "github", code=1).stdout
+        assert f"::error file={NOT_UTF8},line=1,col=1,title=catalogctl file-name-encoding::" in github
+        data = json.loads(run_cli("ci", "--base", base, "-C", badly_named, *head, "-f", "json", code=1).stdout)
+        found = [
+            (f["file"], f["line"], f["column"], f["status"])
+            for f in data["findings"]
+            if f["code"] == "file-name-encoding"
+        ]
+        assert found == [(NOT_UTF8, 1, 1, "open")]
+        assert data["passed"] is False

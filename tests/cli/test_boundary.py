@@ -16,8 +16,8 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from catalogctl.cli import app
-from catalogctl.errors import CatalogInvalid, CheckFailed, error
+from catalogctl.cli import app, interrupt
+from catalogctl.errors import EXIT_INTERRUPTED, CatalogInvalid, CheckFailed, error
 from catalogctl.render.review import COMMENT_MARKER
 
 INTERNAL = "internal error: RuntimeError: boom in two lines; rerun with --traceback and report it\n"
@@ -223,3 +223,103 @@ def test_ctrl_c_of_a_process_waiting_on_the_network_exits_130(
         assert err.endswith("\nKeyboardInterrupt\ninterrupted\n")
     else:
         assert err == "interrupted\n"
+
+
+# -- Ctrl-C before a command runs -------------------------------------------------------------------
+
+# Sends SIGINT to the process itself as a module is first imported: the moments of start-up, by
+# position (an import of the entry point's own chain), not by the clock.
+AT_IMPORT = (
+    "import os, runpy, signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "at = sys.argv.pop(1)\n"
+    "class Interrupt:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name == at:\n"
+    "            sys.meta_path.remove(self)\n"
+    "            os.kill(os.getpid(), signal.SIGINT)\n"
+    "        return None\n"
+    "sys.meta_path.insert(0, Interrupt())\n"
+    "runpy.run_module('catalogctl', run_name='__main__', alter_sys=True)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "module", ["typer", "typer.core", "catalogctl.cli.boundary", "catalogctl.cli.catalog", "pydantic"]
+)
+def test_ctrl_c_while_the_cli_is_imported_is_one_line_and_exit_130(module: str, catalog_dir: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", AT_IMPORT, module, "validate", str(catalog_dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.1, 0.2, 0.4], ids=lambda d: f"{d}s")
+def test_ctrl_c_at_any_moment_from_the_spawn_is_one_line_and_exit_130(
+    delay: float, silent_server: tuple[str, threading.Event], tmp_path: Path
+) -> None:
+    url, connected = silent_server
+    body = tmp_path / "comment.md"
+    body.write_text(f"{COMMENT_MARKER}\nreport\n")
+    env = {**os.environ, "GITHUB_API_URL": url, "GITHUB_TOKEN": "t0ken"}
+    script = Path(sys.executable).parent / "catalogctl"  # the console script, as a user runs it
+    # The process starts with Python's handler (as from a terminal) and SIGINT blocked: a Ctrl-C
+    # sent before its first line of catalogctl waits for it (the interpreter's own start-up is not
+    # catalogctl's to make quiet), then is delivered where it lands, wherever that is.
+    saved = signal.getsignal(signal.SIGINT)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a caught signal is SIG_DFL after exec
+        process = subprocess.Popen(
+            [str(script), "comment", "--repo", "o/r", "--pr", "7", "--body", str(body)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+    finally:
+        signal.signal(signal.SIGINT, saved)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    try:
+        if delay:
+            threading.Event().wait(delay)  # a moment to send at, never asserted
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        if not connected.is_set():  # interrupted before it connected: the server's accept ends now
+            socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1]))).close()
+            connected.wait(timeout=10)  # taken by the server, which closes it
+    assert (process.returncode, out, err) == (130, "", "interrupted\n"), err
+
+
+def test_the_early_handler_says_what_the_boundary_says() -> None:
+    assert (interrupt.EXIT_INTERRUPTED, interrupt.LINE) == (EXIT_INTERRUPTED, b"interrupted\n")
+
+
+def test_the_early_handler_raises_inside_a_command_and_exits_outside(capfd: pytest.CaptureFixture[str]) -> None:
+    saved = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # not Python's: install leaves it alone
+        interrupt.install()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        interrupt.install()
+        handler = signal.getsignal(signal.SIGINT)
+        assert callable(handler)
+        assert handler is not signal.default_int_handler
+        with interrupt.in_command(), pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGINT, None)
+        with pytest.raises(SystemExit) as exited:
+            handler(signal.SIGINT, None)
+        assert exited.value.code == 130
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # a second Ctrl-C says nothing more
+        assert capfd.readouterr().err == "interrupted\n"
+    finally:
+        signal.signal(signal.SIGINT, saved)

@@ -16,7 +16,8 @@ import pytest
 
 from catalogctl.errors import InputsUnusable
 from catalogctl.run.check import check_files
-from tests.run_results import gpt_oss_results, pin_all, resolved_config
+from tests.helpers import run_cli
+from tests.run_results import gpt_oss_results, pin_all, resealed, resolved_config
 
 Path_ = tuple[str | int, ...]
 GUARDED = ("contract", "seeds", "provenance")
@@ -108,3 +109,51 @@ def test_no_mutation_of_a_resolved_config_changes_a_verdict(catalog_dir: Path, t
             accepted.append(f"{name}: {'VALID' if outcome else 'INVALID'}")
     assert tried > 600  # every key of the contract, the seeds, the provenance and the rest
     assert accepted == []
+
+
+def _edited(data: dict[str, Any], edit: str) -> dict[str, Any]:
+    """A resolved config's data after `edit`, re-sealed (what a forger or a newer tool writes)."""
+    data = copy.deepcopy(data)
+    contract = data["contract"]
+    if edit == "k-0":
+        contract["accuracy"]["datasets"][0]["repeat_aggregation"]["k"] = 0
+    elif edit == "no-tiers":
+        contract["performance"]["requirements"]["min_duration_ms"] = {"by_concurrency": []}
+    elif edit == "tiers-descend":
+        contract["performance"]["requirements"]["min_duration_ms"] = {
+            "by_concurrency": [{"up_to": 64, "value": 1}, {"up_to": 32, "value": 2}, {"value": 3}]
+        }
+    elif edit == "num-repeats-0":
+        contract["accuracy"]["datasets"][0]["num_repeats"] = 0
+    return resealed(data)
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ("k-0", "contract.accuracy.datasets.0.repeat_aggregation.k: Input should be greater than or equal to 1"),
+        ("num-repeats-0", "contract.accuracy.datasets.0.num_repeats: Input should be greater than or equal to 1"),
+        (
+            "no-tiers",
+            "contract.performance.requirements.min_duration_ms.ContractByConcurrency.by_concurrency: "
+            "List should have at least 1 item after validation, not 0",
+        ),
+        (
+            "tiers-descend",
+            "contract.performance.requirements.min_duration_ms.ContractByConcurrency.by_concurrency: "
+            "Value error, up_to must ascend, tier by tier (got 64, 32)",
+        ),
+    ],
+)
+def test_a_sealed_contract_no_catalog_could_hold_is_refused(
+    catalog_dir: Path, tmp_path: Path, edit: str, said: str
+) -> None:
+    pin_all(catalog_dir)
+    data = _edited(resolved_config(catalog_dir, "gpt-oss-120b").to_data(), edit)
+    resolved = tmp_path / "resolved.json"
+    resolved.write_text(json.dumps(data))
+    results = tmp_path / "results.json"
+    results.write_text(gpt_oss_results().model_dump_json(by_alias=True))
+    stderr = run_cli("check", resolved, results, code=2).stderr
+    assert stderr.startswith(f"error: {resolved}: its contract is not a resolved contract\n"), stderr
+    assert f"  {resolved}: error schema-invalid-value: {said}\n" in stderr

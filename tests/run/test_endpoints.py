@@ -191,3 +191,15 @@ def test_the_load_pattern_is_read_from_config_yaml_else_the_summary(catalog_dir:
     assert str(caught.value) == (
         f"{config} does not have the endpoints client's shape: settings.load_pattern is a string, not a mapping"
     )
+
+
+@pytest.mark.parametrize(("counts", "kind"), [([240], "a list"), ("240", "a string"), (240, "a number")])
+def test_a_response_counts_that_is_no_object_is_refused(gpt_oss: tuple[Path, Path], counts: object, kind: str) -> None:
+    resolved, folder = gpt_oss
+    scores = json.loads(json.dumps(SCORES))
+    scores["accuracy_scores"][1]["response_counts"] = counts
+    accuracy = write(folder, "accuracy/accuracy_results.json", json.dumps(scores))
+    assert run_cli("check", resolved, folder, code=2).stderr == (
+        f"error: {accuracy} does not have the endpoints client's shape: "
+        f"accuracy_scores[1].response_counts is {kind}, not a mapping\n"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,16 @@ CASES: dict[str, tuple[dict[str, Any], set[str]]] = {
     "late-first-evaluation": ({"evals": [(5632, 0.62), (6144, 0.71)]}, {"eval_accuracy"}),
     "learning-rate-off": ({"opt_base_learning_rate": 1.1e-6}, {"opt_base_learning_rate"}),
     "batch-size-outside": ({"num_prompts_per_step": 31}, {"num_generations_per_prompt"}),
+    # mllog writes a diverged evaluation's accuracy as `NaN`: the evaluation fails (0.0 <= NaN <= 1.0
+    # does not hold), and it reaches no target
+    "diverged-later": (
+        {"evals": [(5120, 0.62), (5632, math.nan)]},
+        {"eval_accuracy", "eval_accuracy > target_accuracy"},
+    ),
+    "diverged-throughout": (
+        {"evals": [(5120, math.nan), (5632, math.nan)]},
+        {"eval_accuracy", "eval_accuracy > target_accuracy"},
+    ),
 }
 
 
@@ -243,3 +254,82 @@ def test_a_run_without_run_stop_says_its_time_to_train_is_not_logged(resolved: P
     assert check_files(resolved, log).time_to_train_ms is None
     text = run_cli("check", str(resolved), str(log), code=1).stdout
     assert "\ntime to train: not logged (no run_start or no run_stop)\n" in text
+
+
+def test_a_nan_accuracy_is_a_failed_evaluation(resolved: Path, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "result_0.txt", evals=[(5120, math.nan), (5632, math.nan)])
+    assert '"key": "eval_accuracy", "value": NaN,' in log.read_text()  # as mllog writes a diverged run
+    data = json.loads(run_cli("check", str(resolved), str(log), "--format", "json", code=1).stdout)
+    gate = next(g for g in data["gates"] if g["name"] == "quality_target")
+    assert gate["verdict"] == "fail"
+    assert gate["checks"][0]["observed"] == "NaN"
+    assert gate["checks"][0]["note"] == "every evaluation logged its accuracy as NaN (a diverged run)"
+    schedule = next(g for g in data["gates"] if g["name"] == "evaluation_schedule")
+    assert [(c["observed"], c["status"], c["note"]) for c in schedule["checks"]] == [
+        (5120, "fail", "accuracy logged as NaN (a diverged evaluation)"),
+        (5632, "fail", "accuracy logged as NaN (a diverged evaluation)"),
+    ]
+
+
+def _replace_event(log: Path, key: str, change: dict[str, Any]) -> int:
+    """Rewrite the first `key` event of `log` with `change` merged in; returns its line number."""
+    lines = log.read_text().splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if f'"key": "{key}"' in line)
+    event = json.loads(lines[number - 1].removeprefix(":::MLLOG "))
+    lines[number - 1] = ":::MLLOG " + json.dumps({**event, **change})
+    log.write_text("\n".join(lines) + "\n")
+    return number
+
+
+@pytest.mark.parametrize("metadata", [[], "status", 7, None], ids=["list", "string", "number", "null"])
+@pytest.mark.parametrize("key", ["eval_accuracy", "seed", "run_stop"])
+def test_a_metadata_of_the_wrong_type_is_refused_with_its_line(
+    resolved: Path, tmp_path: Path, key: str, metadata: Any
+) -> None:
+    log = write_log(tmp_path / "result_0.txt")
+    line = _replace_event(log, key, {"metadata": metadata})
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{line}:1: the `{key}` event's metadata is not an object\n"
+        "hint: an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it\n"
+    )
+
+
+def test_a_deeply_nested_value_is_refused_with_its_line(resolved: Path, tmp_path: Path) -> None:
+    log = write_log(tmp_path / "result_0.txt")
+    with log.open("a") as handle:
+        handle.write(':::MLLOG {"key": "x", "value": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    line = len(log.read_text().splitlines())
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{line}:1: not an MLLOG line: nesting deeper than 64 levels\n"
+        "hint: an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "change", "said"),
+    [
+        ("run_stop", {"time_ms": 10**400}, "not an MLLOG line: an integer beyond 64 bits"),
+        ("opt_name", {"value": ["adamw"]}, "the `opt_name` event's value is neither a number nor a text"),
+        (
+            "opt_adamw_epsilon",
+            {"value": math.nan},
+            "the `opt_adamw_epsilon` event's value is NaN: only an eval_accuracy may be (a diverged evaluation)",
+        ),
+        ("seed", {"value": -1}, "the `seed` event's value is not a 64-bit unsigned integer"),
+        (
+            "eval_accuracy",
+            {"metadata": {"samples_count": "5120"}},
+            "the `eval_accuracy` event's samples_count is not an integer",
+        ),
+        ("eval_accuracy", {"value": "0.62"}, "the `eval_accuracy` event's value is not a number"),
+    ],
+)
+def test_a_value_the_reader_cannot_take_is_refused_with_its_line(
+    resolved: Path, tmp_path: Path, key: str, change: dict[str, Any], said: str
+) -> None:
+    log = write_log(tmp_path / "result_0.txt")
+    line = _replace_event(log, key, change)
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{line}:1: {said}\n"
+        "hint: an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it\n"
+    )

@@ -4,6 +4,7 @@ config, proven against the checker's PointConfig, the real client configs and `c
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,44 @@ def test_check_refuses_a_point_yaml_with_placeholders_left_in(tmp_path: Path, ca
         "model_precision, link_to_model, shared_src, shared_docs, warmup\n"
         "hint: fill each `null  # <TBD: ...>` that runner-config wrote\n"
     )
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "point.yaml"])
+def test_an_existing_file_that_is_not_utf8_is_other_content(tmp_path: Path, catalog_dir: Path, name: str) -> None:
+    resolved, out = _emit(tmp_path, catalog_dir, "deepseek-r1")
+    (out / name).write_bytes(b"model: \xff\xfe\n")
+    assert run_cli("runner-config", resolved, "-o", out, code=2).stderr == (
+        f"error: {out / name} already exists with other content\n"
+        "hint: pass --force to replace them, or write into another folder (-o)\n"
+    )
+    assert (out / name).read_bytes() == b"model: \xff\xfe\n"
+    run_cli("runner-config", resolved, "-o", out, "--force")
+    assert (out / name).read_text().startswith("# Written by catalogctl runner-config")
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "point.yaml"])
+@pytest.mark.parametrize("target", ["same", "other", "not-utf8", "missing", "folder"])
+@pytest.mark.parametrize("force", [False, True], ids=["", "force"])
+def test_a_link_in_place_of_a_file_is_refused_never_followed(
+    tmp_path: Path, catalog_dir: Path, name: str, target: str, force: bool
+) -> None:
+    resolved, out = _emit(tmp_path, catalog_dir, "deepseek-r1")
+    elsewhere = tmp_path / "elsewhere"
+    if target == "folder":
+        elsewhere.mkdir()
+    elif target != "missing":
+        same = (out / name).read_bytes()
+        elsewhere.write_bytes({"same": same, "other": b"concurrency: 1\n", "not-utf8": b"\xff\n"}[target])
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    held = elsewhere.read_bytes() if elsewhere.is_file() else None
+    (out / name).unlink()
+    (out / name).symlink_to(elsewhere)
+    done = run_cli("runner-config", resolved, "-o", out, *(["--force"] if force else []), code=2)
+    assert done.stderr == (
+        f"error: {out / name} is not a regular file: nothing was written\n"
+        "hint: remove it, or write into another folder (-o)\n"
+    )
+    assert os.readlink(out / name) == str(elsewhere)  # the link is left as it was
+    others = {p.name: p.read_bytes() for p in out.iterdir() if p.name != name}
+    assert others == {k: v for k, v in before.items() if k != name}  # and so is the other file
+    assert (elsewhere.read_bytes() if elsewhere.is_file() else None) == held  # and what it points at

@@ -1,0 +1,53 @@
+"""Every command, registered in the order `catalogctl --help` lists them, each inside the one
+error boundary (`cli.boundary`). Imported by the entry point (`catalogctl.cli.main`) once Ctrl-C
+is made quiet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from catalogctl.cli import catalog, datasets, gate, release, run, site
+from catalogctl.cli.boundary import guarded
+from catalogctl.cli.common import app
+from catalogctl.cli.helptext import Command, summary
+
+Commands = tuple[tuple[str, Callable[..., None]], ...]
+
+COMMANDS: Commands = (
+    ("validate", catalog.validate),
+    ("ls", catalog.list_entities),
+    ("show", catalog.show),
+    ("diff", release.diff),
+    ("freeze", release.freeze),
+    ("tag", release.tag),
+    ("cohorts", release.cohorts),
+    ("verify", release.verify),
+    ("site", site.site),
+    ("resolve", run.resolve),
+    ("preflight", run.preflight),
+    ("check", run.check),
+    ("runner-config", run.runner_config),
+    ("gates", run.list_gates),
+    ("metrics", run.list_metrics),
+    ("ci", gate.ci),
+    ("comment", gate.comment),
+    ("schema", catalog.schema),
+    ("new", catalog.new),
+)
+DATASETS_COMMANDS: Commands = (
+    ("verify", datasets.datasets_verify),
+    ("pin", datasets.datasets_pin),
+)
+# The summary is given, not cut from the docstring: typer would cut it to the terminal's width.
+for name, command in COMMANDS:
+    app.command(name, cls=Command, short_help=summary(command))(guarded(command))
+for name, command in DATASETS_COMMANDS:
+    datasets.datasets_app.command(name, cls=Command, short_help=summary(command))(guarded(command))
+app.add_typer(datasets.datasets_app, name="datasets")
+release.export_app.command("mlperf", cls=Command, short_help=summary(release.export_mlperf))(
+    guarded(release.export_mlperf)
+)
+app.add_typer(release.export_app, name="export")
+
+
+__all__ = ["app"]
