@@ -195,11 +195,18 @@ def test_pending_value_where_it_is_not_allowed(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize("seed", [SEED, str(2**64 - 1), "0"])
+@pytest.mark.parametrize("seed", [SEED, str(2**64 - 1), "1"])
 def test_64_bit_seed_is_accepted_exactly(tmp_path: Path, seed: str) -> None:
     assert diagnostics_of(tmp_path, RULESET, "", RULESET_TEXT.replace(SEED, seed)) == []
     ruleset = load_tree(WorkingTree(tmp_path)).catalog.rulesets["2026-01-C0"]
     assert ruleset.seed_sets[0].scheduler_rng_seed == int(seed)
+
+
+def test_a_seed_of_0_is_refused(tmp_path: Path) -> None:
+    # 0 is what a runner that never set its seeds records (LoadGen's defaults): never a drawn seed.
+    found = diagnostics_of(tmp_path, RULESET, "", RULESET_TEXT.replace(SEED, "0"))
+    assert [(d.code, d.line, d.column) for d in found] == [("schema-invalid-value", 11, 25)]
+    assert "scheduler_rng_seed" in found[0].message
 
 
 def test_seed_over_64_bits_is_refused(tmp_path: Path) -> None:
