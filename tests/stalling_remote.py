@@ -56,6 +56,19 @@ class Stall:
     opened: list[bytes] = field(default_factory=list)  # the first bytes each client sent
 
 
+# Every transport with every way of not answering: the client waits for a TLS hello over https,
+# for a banner over ssh; a trickle over https is tested past a real handshake on its own.
+STALLS = [
+    ("git", "silent"),
+    ("git", "trickle"),
+    ("http", "silent"),
+    ("http", "trickle"),
+    ("https", "silent"),
+    ("ssh", "silent"),
+    ("ssh", "trickle"),
+]
+
+
 def _first_bytes(sock: socket.socket, stall: Stall) -> bytes:
     """What the client sends first (a git request, an HTTP head), waiting at most a moment: an SSH
     client may wait for the server's banner."""

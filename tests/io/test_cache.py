@@ -170,45 +170,32 @@ def test_without_a_key_to_trust_the_store_is_not_touched(tmp_path: Path, monkeyp
     assert not folder.exists()
 
 
-@pytest.mark.parametrize("suffix", ["", "-wal"])
-def test_a_database_planted_as_a_link_is_set_aside_not_written_through(tmp_path: Path, suffix: str) -> None:
-    """Whoever can write the store could point it at another SQLite database of the user's."""
+@pytest.mark.parametrize(("link", "suffix"), [("symbolic", ""), ("symbolic", "-wal"), ("hard", ""), ("hard", "-shm")])
+def test_a_database_planted_as_a_link_is_set_aside_not_written_through(tmp_path: Path, link: str, suffix: str) -> None:
+    """Whoever can write the store could point it at another SQLite database of the user's; a
+    hard link is no symlink, yet writing through it changes the user's file all the same (a
+    restored CI cache, a tar, or an earlier job of the same user can plant one)."""
     other = tmp_path / "someone-elses.sqlite"
     with closing(sqlite3.connect(other)) as db, db:
         db.execute("CREATE TABLE notes (text TEXT)")
     before = other.read_bytes()
     folder = tmp_path / "cache"
     folder.mkdir()
-    (folder / f"entries.sqlite{suffix}").symlink_to(other)
+    planted = folder / f"entries.sqlite{suffix}"
+    if link == "symbolic":
+        planted.symlink_to(other)
+    else:
+        planted.hardlink_to(other)
     store = EntryStore(folder)
     store.put(KEY, b"x")
     store.flush()
     assert other.read_bytes() == before
     assert EntryStore(folder).get(KEY) == b"x"
-    assert not (folder / "entries.sqlite").is_symlink()
+    database = folder / "entries.sqlite"
+    assert not database.is_symlink()
+    assert database.stat().st_nlink == 1
     [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
-    assert aside.is_symlink()
-
-
-@pytest.mark.parametrize("suffix", ["", "-shm"])
-def test_a_database_planted_as_a_hard_link_is_set_aside_not_written_through(tmp_path: Path, suffix: str) -> None:
-    """A hard link is no symlink, yet writing through it changes the user's file all the same:
-    a restored CI cache (tar) or an earlier job of the same user can plant one."""
-    other = tmp_path / "someone-elses.sqlite"
-    with closing(sqlite3.connect(other)) as db, db:
-        db.execute("CREATE TABLE notes (text TEXT)")
-    before = other.read_bytes()
-    folder = tmp_path / "cache"
-    folder.mkdir()
-    (folder / f"entries.sqlite{suffix}").hardlink_to(other)
-    store = EntryStore(folder)
-    store.put(KEY, b"x")
-    store.flush()
-    assert other.read_bytes() == before
-    assert EntryStore(folder).get(KEY) == b"x"
-    assert (folder / "entries.sqlite").stat().st_nlink == 1
-    [aside] = [p for p in folder.iterdir() if ".corrupt." in p.name]
-    assert aside.samefile(other)
+    assert aside.is_symlink() if link == "symbolic" else aside.samefile(other)
 
 
 def test_a_git_folder_of_someone_else_does_not_take_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from catalogctl.errors import RemoteProblem, RemoteTimeout, RemoteUnreachable
 from catalogctl.io import gitremote, gitrepo
 from tests.helpers import git
 from tests.release_repo import REFUSE_TAGS_HOOK, free_port, git_daemon
-from tests.stalling_remote import GREETINGS, finished_within, loopback_tls, services, stalling
+from tests.stalling_remote import GREETINGS, STALLS, finished_within, loopback_tls, services, stalling
 
 
 @pytest.fixture
@@ -92,18 +92,7 @@ def timed_out(call: object) -> RemoteTimeout:
     return call
 
 
-@pytest.mark.parametrize(
-    ("scheme", "mode"),
-    [
-        ("git", "silent"),
-        ("git", "trickle"),
-        ("http", "silent"),
-        ("http", "trickle"),
-        ("https", "silent"),  # the client waits for the server's TLS hello
-        ("ssh", "silent"),  # the client waits for the server's SSH banner
-        ("ssh", "trickle"),
-    ],
-)
+@pytest.mark.parametrize(("scheme", "mode"), STALLS)
 def test_a_remote_that_never_finishes_answering_is_a_timeout(catalog_repo: Path, scheme: str, mode: str) -> None:
     repo = gitrepo.open_repository(catalog_repo)
     with stalling(mode, greeting=GREETINGS.get(scheme, b"")) as (port, _):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import commit_all, git, replace_in, run_cli
+from tests.helpers import git, run_cli
 from tests.release.test_tagging import BRANCH, COHORT, RULESET, back_on_main, freeze_on_release_branch, merge_on_remote
-from tests.release_repo import bare_origin, frozen_and_pushed, git_daemon, make_freezable, tags
+from tests.release_repo import bare_origin, git_daemon, make_freezable, tags
 
 # A protected `main` as a forge enforces it: the server refuses any update of the branch.
 PROTECT_MAIN_HOOK = """#!/bin/sh
@@ -19,21 +19,6 @@ while read old new ref; do
 done
 exit 0
 """
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    return bare_origin(tmp_path)
-
-
-@pytest.fixture
-def repo(catalog_repo: Path, origin: Path, tmp_path: Path) -> Path:
-    """2026-09-C0 released and pushed; a contract change on main, pushed: 2026-09-C1 is next."""
-    root = frozen_and_pushed(catalog_repo, origin, tmp_path)
-    replace_in(root, "benchmark_suite/benchmarks/gsm8k.yaml", "max_new_tokens: 256", "max_new_tokens: 512")
-    commit_all(root, "gsm8k: longer answers")
-    git(root, "push", "-q", "origin", "main")
-    return root
 
 
 def everything(root: Path, bare: Path) -> tuple[str, ...]:

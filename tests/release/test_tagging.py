@@ -14,28 +14,13 @@ from catalogctl.io import gitrepo
 from catalogctl.release.statement import state_release
 from tests.gpgkeys import gpg_home
 from tests.helpers import commit_all, git, replace_in, run_cli, run_console
-from tests.release_repo import REFUSE_TAGS_HOOK, bare_origin, commit_count, frozen_and_pushed, git_daemon, tags
+from tests.release_repo import REFUSE_TAGS_HOOK, commit_count, git_daemon, tags
 from tests.signing import make_key
 from tests.stalling_remote import services, stalling
 
 COHORT = "2026-09-C1"
 BRANCH = f"release/{COHORT}"
 RULESET = f"rulesets/{COHORT}.yaml"
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    return bare_origin(tmp_path)
-
-
-@pytest.fixture
-def repo(catalog_repo: Path, origin: Path, tmp_path: Path) -> Path:
-    """2026-09-C0 released and pushed; a contract change on main, pushed: 2026-09-C1 is next."""
-    root = frozen_and_pushed(catalog_repo, origin, tmp_path)
-    replace_in(root, "benchmark_suite/benchmarks/gsm8k.yaml", "max_new_tokens: 256", "max_new_tokens: 512")
-    commit_all(root, "gsm8k: longer answers")
-    git(root, "push", "-q", "origin", "main")
-    return root
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from pytest_httpserver import HTTPServer
 
 from tests.helpers import git, run_cli, run_console
 from tests.release_repo import git_daemon
-from tests.stalling_remote import GREETINGS, loopback_tls, services, stalling
+from tests.stalling_remote import GREETINGS, STALLS, loopback_tls, services, stalling
 
 SECRET = "glcbt-SECRET0123456789"
 
@@ -236,18 +236,7 @@ def one_second(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("one_second")
-@pytest.mark.parametrize(
-    ("scheme", "mode"),
-    [
-        ("git", "silent"),
-        ("git", "trickle"),
-        ("http", "silent"),
-        ("http", "trickle"),
-        ("https", "silent"),
-        ("ssh", "silent"),
-        ("ssh", "trickle"),
-    ],
-)
+@pytest.mark.parametrize(("scheme", "mode"), STALLS)
 def test_a_remote_that_never_finishes_answering_is_exit_6_within_the_deadline(
     release: Path, submission: Path, output: Path, scheme: str, mode: str
 ) -> None:
