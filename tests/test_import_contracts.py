@@ -20,13 +20,13 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"  # the test extra's,
 # is new, so the cases hold whatever the package's modules are called; the io/ and render/ ones
 # show that a rule is finer than the layer: a sibling of the wrapper may not import it either.
 BAD_IMPORTS = {
-    "typer-in-cli": ("catalogctl/model/_stray.py", "import typer"),
-    "rich-in-cli-and-render": ("catalogctl/release/_stray.py", "from rich.console import Console"),
-    "pygit2-in-the-git-wrapper": ("catalogctl/io/_stray.py", "import pygit2"),
-    "httpx-in-the-http-modules": ("catalogctl/io/_stray.py", "import httpx"),
-    "ruamel-in-the-yaml-modules": ("catalogctl/catalog/_stray.py", "from ruamel.yaml import YAML"),
-    "jinja2-in-the-site-renderer": ("catalogctl/render/_stray.py", "import jinja2"),
-    "deepdiff-in-the-field-diff": ("catalogctl/diff/_stray.py", "import deepdiff"),
+    "typer-in-cli": ("catalogctl/model/_stray_typer.py", "import typer"),
+    "rich-in-cli-and-render": ("catalogctl/release/_stray_rich.py", "from rich.console import Console"),
+    "pygit2-in-the-git-wrapper": ("catalogctl/io/_stray_pygit2.py", "import pygit2"),
+    "httpx-in-the-http-modules": ("catalogctl/io/_stray_httpx.py", "import httpx"),
+    "ruamel-in-the-yaml-modules": ("catalogctl/catalog/_stray_ruamel.py", "from ruamel.yaml import YAML"),
+    "jinja2-in-the-site-renderer": ("catalogctl/render/_stray_jinja2.py", "import jinja2"),
+    "deepdiff-in-the-field-diff": ("catalogctl/diff/_stray_deepdiff.py", "import deepdiff"),
 }
 
 
@@ -56,14 +56,15 @@ def test_every_library_contract_has_a_case() -> None:
     assert protected == set(BAD_IMPORTS)
 
 
-@pytest.mark.parametrize("contract", sorted(BAD_IMPORTS))
-def test_an_import_outside_the_wrapper_breaks_its_contract(package_copy: Path, contract: str) -> None:
-    assert lint(package_copy, "--contract", contract).returncode == 0  # the copy as it is keeps it
-    relative, statement = BAD_IMPORTS[contract]
-    write(package_copy, relative, f'"""Scratch."""\n\n{statement}\n')
-    done = lint(package_copy, "--contract", contract)
+def test_an_import_outside_the_wrapper_breaks_its_contract(package_copy: Path) -> None:
+    for relative, statement in BAD_IMPORTS.values():
+        write(package_copy, relative, f'"""Scratch."""\n\n{statement}\n')
+    done = lint(package_copy)
     assert done.returncode == 1, done.stdout + done.stderr
-    module = relative.removesuffix(".py").replace("/", ".")
-    library = statement.split()[1].split(".")[0]
-    assert f"{contracts()[contract]['name']} BROKEN" in done.stdout
-    assert f"- {module} -> {library} (l.3)" in done.stdout
+    # Each stray breaks its own contract, and only that one (the layers and cycles still hold).
+    assert f"Contracts: 2 kept, {len(BAD_IMPORTS)} broken." in done.stdout
+    for contract, (relative, statement) in BAD_IMPORTS.items():
+        assert f"{contracts()[contract]['name']} BROKEN" in done.stdout
+        module = relative.removesuffix(".py").replace("/", ".")
+        library = statement.split()[1].split(".")[0]
+        assert f"- {module} -> {library} (l.3)" in done.stdout
