@@ -92,7 +92,9 @@ _LIBRARIES = ("pydantic", "pydantic-core", "ruamel.yaml")
 def environment_digest() -> str:
     """A digest of what besides catalogctl's own source decides a verdict: the Python version,
     the versions of the libraries it validates and parses with, and which YAML parser loads."""
-    from importlib import import_module, metadata
+    from importlib import metadata
+
+    from catalogctl.io.yamlbuild import parser_name
 
     parts = [sys.implementation.name, sys.version]
     for name in _LIBRARIES:
@@ -100,11 +102,7 @@ def environment_digest() -> str:
             parts.append(f"{name} {metadata.version(name)}")
         except metadata.PackageNotFoundError:
             parts.append(f"{name} absent")
-    try:
-        import_module("_ruamel_yaml")  # ruamel.yaml's C parser: its messages differ from the Python one's
-        parts.append("C parser")
-    except ImportError:
-        parts.append("pure-Python parser")
+    parts.append(parser_name())
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 

@@ -61,6 +61,13 @@ _SAFE = YAML(typ="safe")  # one instance: creating one per document costs ~0.45 
 _RESOLVER = _SAFE.resolver
 _CONSTRUCTOR = _SAFE.constructor
 
+
+def parser_name() -> str:
+    """Which parser yields the events: libyaml's C one, or ruamel's pure-Python one where the C
+    extension did not build. Their messages differ, so a remembered verdict depends on it."""
+    return "C parser" if _SAFE.Parser.__name__ == "CParser" else "pure-Python parser"
+
+
 # Plain scalar text -> its resolved tag. Resolving is a pure function of the text here (the
 # version is always 1.2: a %YAML directive is rejected before any scalar of its document), and
 # a catalog repeats the same keys and small values in every file: resolving each distinct text
