@@ -35,6 +35,7 @@ from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import CHANGELOG, ruleset_path
 from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.source import ruleset_commit
 from catalogctl.errors import (
     CatalogError,
     CatalogInvalid,
@@ -45,7 +46,7 @@ from catalogctl.errors import (
     RemoteUnreachable,
     UsageError,
 )
-from catalogctl.io import gitrepo, sshsig
+from catalogctl.io import gitcommit, gitrepo, gittags, gittree, sshsig
 from catalogctl.io.files import exclusive_lock, leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.io.urls import redact_url
@@ -80,7 +81,7 @@ def _no_failpoint(step: str) -> None:
 
 def _unsigned(repo: gitrepo.Repository, name: str) -> bool:
     """Whether the annotated tag `name` carries no signature (a lightweight tag counts as unsigned)."""
-    tag = gitrepo.tag_object(repo, name)
+    tag = gittags.tag_object(repo, name)
     return tag is None or sshsig.split(tag.raw).kind is None
 
 
@@ -139,10 +140,10 @@ class _Freeze:
             trust = trust_for(self.repo, self.request.signature)
             self.signer = signer(self.repo, self.request.signing_key, trust, self.request.signing_format)
             if self.request.dry_run:  # as the real run would check its signature
-                self.signer.probe(self.cohort.id, gitrepo.signature(self.repo, self.request.now))
+                self.signer.probe(self.cohort.id, gitcommit.signature(self.repo, self.request.now))
         head = gitrepo.head(self.repo)
-        added = gitrepo.commit_adding(self.repo, self.ruleset_rel)
-        tag = gitrepo.tag_state(self.repo, self.cohort.id)
+        added = ruleset_commit(self.repo, self.ruleset_rel)
+        tag = gittags.tag_state(self.repo, self.cohort.id)
         if tag is not None:
             if added is None or tag.commit != str(added.id):
                 where = (
@@ -189,7 +190,7 @@ class _Freeze:
 
     def fresh(self, head: gitrepo.Commit) -> FreezeResult:
         # Freeze reads and writes regular files only, as the catalog is read.
-        refuse_links([gitrepo.GitTree(self.repo, head, "HEAD"), WorkingTree(self.root)], [self.ruleset_rel, CHANGELOG])
+        refuse_links([gittree.GitTree(self.repo, head, "HEAD"), WorkingTree(self.root)], [self.ruleset_rel, CHANGELOG])
         resumed_text = self.uncommitted_ruleset()
         leftover = [p for rel in (self.ruleset_rel, CHANGELOG) for p in leftover_temporaries(self.root / rel)]
         try:
@@ -206,10 +207,10 @@ class _Freeze:
         if self.request.push:
             self.pusher().check_new_commit(head)
         written = self.contents(head, planned)
-        who = gitrepo.signature(self.repo, self.request.now)  # the caller's clock, when given
+        who = gitcommit.signature(self.repo, self.request.now)  # the caller's clock, when given
         signed = None
         if self.signer is not None:  # signed before anything is written: see the module docstring
-            commit_id = gitrepo.commit_id(self.repo, written, self.commit_message(), head, who)
+            commit_id = gitcommit.commit_id(self.repo, written, self.commit_message(), head, who)
             signed = self.sign_tag(commit_id, planned.ruleset_digest, who)
         commit = self.write_and_commit(head, written, resumed_text, who)
         planned.commit = str(commit.id)
@@ -236,7 +237,7 @@ class _Freeze:
     def plan(self, head: gitrepo.Commit, resumed_text: bytes | None) -> tuple[FreezeResult, Ruleset | None]:
         """The ruleset and changelog section to write (reusing an interrupted freeze's seeds)."""
         # The release is HEAD's tree: files git ignores are on disk but never in the commit.
-        result = load_tree(gitrepo.GitTree(self.repo, head, "HEAD"))
+        result = load_tree(gittree.GitTree(self.repo, head, "HEAD"))
         errors = errors_only(result.diagnostics)
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
@@ -283,7 +284,7 @@ class _Freeze:
 
     def committed_changelog(self, head: gitrepo.Commit) -> str:
         """HEAD's CHANGELOG.md: the section goes into it, never into what the disk holds meanwhile."""
-        committed = gitrepo.GitTree(self.repo, head, "HEAD")
+        committed = gittree.GitTree(self.repo, head, "HEAD")
         base = committed.read(CHANGELOG) if committed.kind(CHANGELOG) else None
         try:
             return (base or b"# Catalog release notes\n").decode("utf-8")
@@ -310,12 +311,12 @@ class _Freeze:
             write_atomic(self.root / rel, data)
         self.failpoint("files")
         try:
-            commit = gitrepo.commit_files(self.repo, written, self.commit_message(), head, who)
+            commit = gitcommit.commit_files(self.repo, written, self.commit_message(), head, who)
         except CatalogError:
             self.restore(before, written)  # a failure we know of leaves everything as it was
             raise
         self.failpoint("commit")
-        gitrepo.stage_committed(self.repo, commit, list(written))
+        gitcommit.stage_committed(self.repo, commit, list(written))
         return commit
 
     def uncommitted_ruleset(self) -> bytes | None:
@@ -463,11 +464,11 @@ class _Freeze:
                 "rerun with --sign (and the same --signing-key)",
             )
         require_signed(
-            load_tree(gitrepo.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
+            load_tree(gittree.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
         )
         if self.signer is None or self.request.dry_run:
             return None
-        return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo, self.request.now))
+        return self.sign_tag(str(commit.id), digest, gitcommit.signature(self.repo, self.request.now))
 
     def sign_tag(self, commit: str, digest: str, tagger: gitrepo.Signature) -> bytes:
         """The signed tag object of the release."""
@@ -493,7 +494,7 @@ class _Freeze:
 
     def refuse_another_request(self, commit: gitrepo.Commit, text: str, state: str) -> None:
         """A rerun finishes the release as it was begun; asking for another is an error."""
-        tag = gitrepo.tag_state(self.repo, self.cohort.id) if state == "already-frozen" else None
+        tag = gittags.tag_state(self.repo, self.cohort.id) if state == "already-frozen" else None
         released = parse_ruleset(text.encode(), self.ruleset_rel)
         asked = self.request
         found = rerun_differences(released, tag.message if tag else None, asked.add, asked.remove, asked.message)
@@ -508,19 +509,19 @@ class _Freeze:
     def repair_index(self) -> None:
         """A run stopped between its commit and the index leaves the index behind HEAD: update it."""
         head = gitrepo.head(self.repo)
-        repaired = gitrepo.stage_committed(self.repo, head, [self.ruleset_rel, CHANGELOG], only_clean=True)
+        repaired = gitcommit.stage_committed(self.repo, head, [self.ruleset_rel, CHANGELOG], only_clean=True)
         if repaired:
             self.notes.append(f"the index did not show the release's {' and '.join(repaired)}: updated it")
 
     def publish(
         self, commit: gitrepo.Commit, result: FreezeResult, digest: str, signed: bytes | None = None
     ) -> FreezeResult:
-        if self.request.tag and gitrepo.tag_state(self.repo, self.cohort.id) is None:
+        if self.request.tag and gittags.tag_state(self.repo, self.cohort.id) is None:
             if signed is not None:
-                gitrepo.create_tag_object(self.repo, self.cohort.id, signed)
+                gittags.create_tag_object(self.repo, self.cohort.id, signed)
             else:
                 message = tag_message(self.cohort.id, digest, self.request.message)
-                gitrepo.create_tag(self.repo, self.cohort.id, commit, message)
+                gittags.create_tag(self.repo, self.cohort.id, commit, message, gitcommit.signature(self.repo))
             self.failpoint("tag")
             result.tagged, result.signed = True, signed is not None
         if self.request.push:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.errors import RemoteProblem, UsageError
-from catalogctl.io import gitremote, gitrepo
+from catalogctl.io import gitremote, gitrepo, gittags
 from catalogctl.io.urls import redact_url
 from catalogctl.release.tagging import on_remote_branch
 
@@ -84,7 +84,7 @@ class Pusher:
         if listing.refs.get(self.tag_ref) == release:
             self._require_ours(listing, release)
             return []  # published: a rerun after success pushes nothing
-        tagged = will_tag or gitrepo.tag_state(self.repo, self.cohort) is not None
+        tagged = will_tag or gittags.tag_state(self.repo, self.cohort) is not None
         if self.tag_only:
             self._require_default_branch_has(release, listing)
             return [f"{self.tag_ref}:{self.tag_ref}"] if tagged else []
@@ -130,8 +130,8 @@ class Pusher:
         """The remote's tag at the release commit is published only if it is the tag object here:
         another (lightweight, unsigned, someone else's) is no release this run may call its own."""
         there = listing.tag_objects.get(self.tag_ref, "")
-        made = gitrepo.tag_object(self.repo, self.cohort)
-        state = gitrepo.tag_state(self.repo, self.cohort)
+        made = gittags.tag_object(self.repo, self.cohort)
+        state = gittags.tag_state(self.repo, self.cohort)
         ours = made.id if made is not None else state.commit if state is not None else None
         if there == ours:
             return
@@ -165,7 +165,7 @@ class Pusher:
         if known and there is not None and gitrepo.is_ancestor(self.repo, release, there):
             return
         what = f"{release[:12]} (the commit that added {ruleset_path(self.cohort)})"
-        done = "nothing was pushed" if gitrepo.tag_state(self.repo, self.cohort) is not None else "nothing was tagged"
+        done = "nothing was pushed" if gittags.tag_state(self.repo, self.cohort) is not None else "nothing was tagged"
         rerun = f"catalogctl tag {self.cohort} --push {self.shown}"
         if there is not None and not known:
             raise UsageError(

@@ -27,7 +27,7 @@ from catalogctl.errors import (
     RemoteUnreachable,
     UsageError,
 )
-from catalogctl.io import gitremote, gitrepo
+from catalogctl.io import gitremote, gitrepo, gittags, gittree
 from catalogctl.io.urls import redact_url
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset
 
@@ -85,7 +85,7 @@ def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitr
             f"{path} at {_short(added)} is not byte for byte what freeze writes: nothing was tagged",
             "a ruleset is written by catalogctl freeze, never by hand: freeze the cohort again on a release branch",
         )
-    result = load_tree(gitrepo.GitTree(repo, added, cohort))
+    result = load_tree(gittree.GitTree(repo, added, cohort))
     errors = errors_only(result.diagnostics)
     if errors:
         raise CatalogInvalid(f"the catalog at {_short(added)} is invalid: nothing was tagged", errors)
@@ -144,7 +144,7 @@ def push_failure(
         there = None if isinstance(exc, RemoteTimeout) else gitremote.remote_refs(repo, remote).get(branch)
     except (RemoteProblem, RemoteUnreachable):
         there = None  # unknown: the command below pushes the branch too, which is harmless when it is there
-    tagged = gitrepo.tag_state(repo, cohort) is not None
+    tagged = gittags.tag_state(repo, cohort) is not None
     name = branch.removeprefix("refs/heads/")
     here = f"commit {_short(commit)} on {name}" + (f", tagged `{cohort}`" if tagged else "")
     refs = [] if on_remote_branch(repo, str(commit.id), there) else [f"{_short(commit)}:{branch}"]
