@@ -218,12 +218,12 @@ def tag(
     usage or environment error (nothing to tag, not on the default branch, lock file); 6 when the
     remote gives no complete answer within CATALOGCTL_TIMEOUT seconds (60).
     """
-    from catalogctl.release.freeze import FreezeRequest
-    from catalogctl.release.freeze import freeze as run_freeze
     from catalogctl.release.signers import SignatureFlags
+    from catalogctl.release.tag import TagRequest
+    from catalogctl.release.tag import tag as run_tag
     from catalogctl.render import release as render_release
 
-    request = FreezeRequest(
+    request = TagRequest(
         cohort=cohort,
         dry_run=dry_run,
         push=push,
@@ -232,9 +232,8 @@ def tag(
         signing_key=signing_key,
         signing_format=signing_format.value if signing_format else None,
         signature=SignatureFlags(False, allowed_signers, revocation_list, gpg_keyring),
-        tag_only=True,
     )
-    out(render_release.freeze_text(run_freeze(path or Path.cwd(), request)))
+    out(render_release.freeze_text(run_tag(path or Path.cwd(), request)))
 
 
 def cohorts(
