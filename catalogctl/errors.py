@@ -202,3 +202,15 @@ class CheckFailed(CatalogError):
         super().__init__(message, hint)
         self.code = code
         self.exit_code = CHECK_EXIT_CODES[code]  # type: ignore[misc]  # per instance: one per check
+
+
+class TagNamesNoCommit(CheckFailed):
+    """A tag that names a tree or a blob, or an object git cannot read: it names no commit, so it
+    is no release (`tag-invalid`, exit code 5) and no ref a verb may read. The git wrapper states
+    what it names; the words of what to do are here, with the code."""
+
+    def __init__(self, name: str, names: str, *, unreadable: bool = False) -> None:
+        what = "an annotated tag of" if unreadable else "names"
+        which = "" if unreadable else " which commit is the release"
+        hint = f"a release tag {what} the commit that added its ruleset: ask the maintainers{which}"
+        super().__init__("tag-invalid", f"tag `{name}` {names}", hint)

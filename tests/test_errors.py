@@ -45,6 +45,7 @@ def test_the_readme_and_errors_py_state_the_same_exit_codes() -> None:
         (errors.RemoteUnreachable("x"), 2),
         (errors.UsageError("x"), 2),
         (errors.EntityNotFound("x"), 2),
+        (errors.TagNamesNoCommit("v1", "names a tree"), 5),
         *((errors.CheckFailed(check, "x"), code) for check, code in errors.CHECK_EXIT_CODES.items()),
     ],
 )

@@ -26,7 +26,7 @@ from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, CatalogInvalid, CheckFailed, UsageError
-from catalogctl.io import gitrepo
+from catalogctl.io import gitrepo, gittree
 from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
@@ -95,7 +95,7 @@ def _at_ref(repo: gitrepo.Repository, cohort: str, release: gitrepo.Commit, ref:
 
 def _frozen(repo: gitrepo.Repository, commit: gitrepo.Commit, cohort: str) -> tuple[Catalog, Ruleset]:
     """The catalog at `commit` and the cohort's ruleset, whose digests its contracts must match."""
-    result = load_tree(gitrepo.GitTree(repo, commit, str(commit.id)[:12]))
+    result = load_tree(gittree.GitTree(repo, commit, str(commit.id)[:12]))
     errors = errors_only(result.diagnostics)
     if errors:
         raise CatalogInvalid(f"the catalog at {str(commit.id)[:12]} is invalid: nothing was exported", errors)

@@ -3,84 +3,22 @@
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Collection, Mapping
-from fractions import Fraction
-from typing import Protocol
 
 from catalogctl.catalog.catalogwide import check_catalogwide
+from catalogctl.catalog.crossref_training import TrainingChecks
 from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.facts import ENTITY_KINDS, facts_of
-from catalogctl.catalog.formula import FormulaError, evaluate, variables
 from catalogctl.catalog.gatenames import GATE_KINDS
 from catalogctl.catalog.index import Catalog, Location
-from catalogctl.errors import Diagnostic, error, warning
+from catalogctl.catalog.refchecker import CatalogView
+from catalogctl.errors import Diagnostic
 from catalogctl.io.yamlio import PathKey
-from catalogctl.model import AnyBenchmark, Dataset, InferenceBenchmark, Metric, Model, Pending, TrainingBenchmark
+from catalogctl.model import Dataset, InferenceBenchmark, Pending
 from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
-from catalogctl.model.metrics import RATIO_UNITS
-
-_FORMULA_HINT = "use numbers, gbs, + - * / // % **, parentheses, ceil, floor, min, max"
-_PASS_AT = re.compile(r"pass_at_(\d+)")
 
 
-class CatalogView(Protocol):
-    """What an entity's own cross-document checks read: every valid entity by id (a table may
-    build its values on demand), the entities whose file did not validate, and where a value
-    of an entity stands."""
-
-    @property
-    def metrics(self) -> Mapping[str, Metric]: ...
-    @property
-    def models(self) -> Mapping[str, Model]: ...
-    @property
-    def datasets(self) -> Mapping[str, Dataset]: ...
-    @property
-    def benchmarks(self) -> Mapping[str, AnyBenchmark]: ...
-    @property
-    def invalid(self) -> Collection[tuple[str, str]]: ...
-
-    def locate(self, kind: str, ident: str, *path: str | int) -> Location: ...
-
-
-class _Checker:
-    def __init__(self, catalog: CatalogView) -> None:
-        self.catalog = catalog
-        self.out: list[Diagnostic] = []
-
-    def report(
-        self, code: str, message: str, where: Location, hint: str = "", *, key: bool = False, warn: bool = False
-    ) -> None:
-        line, column = where.position(key=key)
-        make = warning if warn else error
-        self.out.append(make(code, message, where.document.path, line, column, hint))
-
-    def reference(
-        self, kind: str, code: str, name: str, pool: Collection[str], where: Location, *, key: bool = False
-    ) -> bool:
-        if name in pool:
-            return True
-        if (kind, name) in self.catalog.invalid:  # its own file's errors are reported already
-            return False
-        self.report(code, f"unknown {kind} `{name}`", where, did_you_mean(name, pool) or _known(pool), key=key)
-        return False
-
-    def metric(self, name: str, where: Location, *, key: bool = False) -> bool:
-        return self.reference("metric", "ref-unknown-metric", name, self.catalog.metrics, where, key=key)
-
-    def scale_fits(self, metric_key: str, scale: str, where: Location) -> None:
-        metric = self.catalog.metrics.get(metric_key)
-        if metric is None:
-            return
-        ratio_scale = scale in ("percent", "fraction")
-        if ratio_scale != (metric.unit in RATIO_UNITS):
-            expected = "percent or fraction" if metric.unit in RATIO_UNITS else "absolute"
-            self.report(
-                "contract-inconsistent",
-                f"scale {scale} does not fit metric `{metric_key}` (unit {metric.unit})",
-                where,
-                f"use scale: {expected}",
-            )
+class _Checker(TrainingChecks):
+    """The checks of a dataset and of a benchmark (a training one's: `crossref_training`)."""
 
     # -- benchmarks -----------------------------------------------------------------------
 
@@ -248,83 +186,6 @@ class _Checker:
                     did_you_mean(name, names),
                 )
 
-    def training(self, bench: TrainingBenchmark, here: Location) -> None:
-        dataset = self.catalog.datasets.get(bench.dataset)
-        if self.reference(
-            "dataset", "ref-unknown-dataset", bench.dataset, self.catalog.datasets, here.child("dataset")
-        ):
-            assert dataset is not None
-            splits = dataset.splits or {}
-            for phase in ("training", "validation"):
-                split = getattr(bench, phase).split
-                self.reference("split", "ref-unknown-split", split, splits, here.child(phase, "split"))
-            validation = splits.get(bench.validation.split)
-            stated = bench.validation.samples
-            if validation is not None and stated is not None and stated != validation.samples:
-                self.report(
-                    "figure-mismatch",
-                    f"samples is {stated}, but split `{bench.validation.split}` has {validation.samples}",
-                    here.child("validation", "samples"),
-                )
-            rollouts = bench.validation.rollouts
-            attempts = bench.validation.attempts_per_task
-            if validation is not None and rollouts is not None:
-                expected = validation.samples * attempts
-                if rollouts != expected:
-                    self.report(
-                        "figure-mismatch",
-                        f"rollouts is {rollouts}, but {validation.samples} tasks x {attempts} attempts is {expected}",
-                        here.child("validation", "rollouts"),
-                    )
-        target = bench.quality_target
-        if self.metric(target.metric, here.child("quality_target", "metric")):
-            self.scale_fits(target.metric, target.scale, here.child("quality_target", "scale"))
-        match = _PASS_AT.fullmatch(target.metric)
-        if match and int(match.group(1)) > bench.validation.attempts_per_task:
-            self.report(
-                "contract-inconsistent",
-                f"{target.metric} needs {match.group(1)} attempts per task, "
-                f"but attempts_per_task is {bench.validation.attempts_per_task}",
-                here.child("validation", "attempts_per_task"),
-            )
-        self.schedule(bench, here.child("evaluation_schedule"))
-        if bench.optimizer is not None:
-            for name in ("learning_rate", "gradient_clip_norm"):
-                self.formula(name, getattr(bench.optimizer, name), here.child("optimizer", name))
-
-    def schedule(self, bench: TrainingBenchmark, here: Location) -> None:
-        formula = bench.evaluation_schedule.first_evaluation_samples
-        try:
-            unknown = variables(formula) - {"gbs"}
-            if unknown:
-                raise FormulaError(f"unknown variable `{sorted(unknown)[0]}` (known: gbs)")
-            for index, point in enumerate(bench.evaluation_schedule.reference_points):
-                value = evaluate(formula, {"gbs": point.gbs})
-                if value != Fraction(point.samples):
-                    self.report(
-                        "figure-mismatch",
-                        f"for gbs {point.gbs} the formula gives {_show(value)}, but the table says {point.samples}",
-                        here.child("reference_points", index, "samples"),
-                        f"formula: {formula}",
-                    )
-        except FormulaError as exc:
-            self.report(
-                "formula-invalid",
-                f"first_evaluation_samples: {exc}",
-                here.child("first_evaluation_samples"),
-                _FORMULA_HINT,
-            )
-
-    def formula(self, name: str, formula: str, at: Location) -> None:
-        """A formula of gbs that can be computed (at gbs 256: any valid gbs would do)."""
-        try:
-            unknown = variables(formula) - {"gbs"}
-            if unknown:
-                raise FormulaError(f"unknown variable `{sorted(unknown)[0]}` (known: gbs)")
-            evaluate(formula, {"gbs": 256})
-        except FormulaError as exc:
-            self.report("formula-invalid", f"{name}: {exc}", at, _FORMULA_HINT)
-
     # -- datasets -------------------------------------------------------------------------
 
     def dataset(self, ident: str) -> None:
@@ -364,18 +225,6 @@ class _Checker:
                 f"renamed_from `{dataset.renamed_from}`, but that dataset still exists",
                 here.child("renamed_from"),
             )
-
-
-def _known(pool: Collection[str]) -> str:
-    if not pool:
-        return "none is defined"
-    names = sorted(pool)
-    shown = ", ".join(names[:10])
-    return f"known: {shown}" + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-
-
-def _show(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
 def _position(catalog: Catalog, kind: str, ident: str, path: PathKey) -> tuple[int, int]:

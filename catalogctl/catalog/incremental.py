@@ -82,7 +82,7 @@ class _Table(Mapping[str, Any]):
 
 
 class _View:
-    """The catalog as an entity's cross-document checks read it (`crossref.CatalogView`)."""
+    """The catalog as an entity's cross-document checks read it (`refchecker.CatalogView`)."""
 
     def __init__(self, loader: Loader) -> None:
         self.loader = loader

@@ -75,7 +75,7 @@ def holds(kind: str) -> bool:
 def slot(tree: Tree) -> str | None:
     """The key of a tree's snapshot; None for a tree whose reads its file ids may not tell
     (only a working tree and a git tree are known to agree with theirs)."""
-    from catalogctl.io.gitrepo import GitTree
+    from catalogctl.io.gittree import GitTree
     from catalogctl.io.tree import WorkingTree
 
     if type(tree) is WorkingTree:

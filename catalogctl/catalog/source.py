@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import is_cohort_id
 from catalogctl.catalog.layout import ruleset_path
-from catalogctl.errors import EntityNotFound, EnvironmentProblem, RefNotFound
+from catalogctl.errors import EntityNotFound, EnvironmentProblem, RefNotFound, RulesetAddedTwice
 from catalogctl.io.tree import Tree, WorkingTree
 
 if TYPE_CHECKING:  # pygit2 is imported only when a ref is read: `validate` of a working tree skips it
@@ -41,13 +41,29 @@ def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = 
         return ResolvedRef(ref, commit)
     if ruleset_fallback and is_cohort_id(ref):
         path = ruleset_path(ref)
-        adding = gitrepo.commit_adding(repo, path)
+        adding = ruleset_commit(repo, path)
         if adding is not None:
             note = f"tag `{ref}` not found: using {str(adding.id)[:12]}, the commit that added {path}"
             return ResolvedRef(ref, adding, note)
         if not gitrepo.tags_not_fetched(repo):  # a clone that fetches tags would have the release's
             raise no_such_cohort(ref)
     raise RefNotFound(f"unknown ref `{ref}`", _fetch_hint(repo, ref))
+
+
+def ruleset_commit(repo: gitrepo.Repository, path: str, start: gitrepo.Commit | None = None) -> gitrepo.Commit | None:
+    """The one commit reachable from `start` (default HEAD) that added the ruleset at `path`. Two
+    are an error: a ruleset is added once, by its freeze, and a second copy brought in by a merge
+    (that changes no file, so no review sees it) must never be taken for the release."""
+    from catalogctl.io import gitrepo
+
+    found = gitrepo.commits_adding(repo, path, start)
+    if len(found) > 1:
+        shown = ", ".join(str(c.id)[:12] for c in found)
+        raise RulesetAddedTwice(
+            f"{path} was added by {len(found)} commits ({shown}): a ruleset is added once, by its freeze",
+            "one of them is not the release: ask the maintainers which; do not run either",
+        )
+    return found[0] if found else None
 
 
 def no_such_cohort(cohort_id: str) -> EntityNotFound:
@@ -100,10 +116,11 @@ def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
     if ref is None:
         return WorkingTree(find_root(start))
     from catalogctl.io import gitrepo
+    from catalogctl.io.gittree import GitTree
 
     repo = gitrepo.open_repository(start)
     resolved = resolve_ref(repo, ref)
-    return gitrepo.GitTree(repo, resolved.commit, ref, resolved.note)
+    return GitTree(repo, resolved.commit, ref, resolved.note)
 
 
 def changed_files(old: Tree, new: Tree, new_ids: dict[str, str] | None = None) -> set[str]:

@@ -6,10 +6,13 @@ Exit codes are those of `catalogctl.errors` (the same for every verb); the error
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, get_type_hints
 
 import typer
 
@@ -77,7 +80,7 @@ NoCacheOpt = Annotated[
         help="Check every file from scratch; neither read nor write the document cache (also CATALOGCTL_NO_CACHE=1).",
     ),
 ]
-RequireSignatureOpt = Annotated[
+_RequireSignatureOpt = Annotated[
     bool,
     typer.Option(
         "--require-signature",
@@ -85,7 +88,7 @@ RequireSignatureOpt = Annotated[
         "OpenPGP, by a key of the GPG keyring (the suite's policy may require it anyway).",
     ),
 ]
-AllowedSignersOpt = Annotated[
+_AllowedSignersOpt = Annotated[
     str | None,
     typer.Option(
         "--allowed-signers",
@@ -95,7 +98,7 @@ AllowedSignersOpt = Annotated[
         show_default=False,
     ),
 ]
-RevocationListOpt = Annotated[
+_RevocationListOpt = Annotated[
     str | None,
     typer.Option(
         "--revocation-list",
@@ -105,9 +108,7 @@ RevocationListOpt = Annotated[
         show_default=False,
     ),
 ]
-
-
-GpgKeyringOpt = Annotated[
+_GpgKeyringOpt = Annotated[
     str | None,
     typer.Option(
         "--gpg-keyring",
@@ -117,6 +118,52 @@ GpgKeyringOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+Command = Callable[..., None]
+
+
+def signature_options(*, require: bool = True) -> Callable[[Command], Command]:
+    """Give a command the signature options, declared here once, in place of its parameter
+    `signature: SignatureFlags | None`: --allowed-signers, --revocation-list, --gpg-keyring, and
+    with `require` --require-signature (freeze and tag sign; they never require). The command is
+    called with the flags built from them (`SignatureFlags`, by keyword)."""
+    options = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        for name, default, annotation in (
+            ("require_signature", False, _RequireSignatureOpt),
+            ("allowed_signers", None, _AllowedSignersOpt),
+            ("revocation_list", None, _RevocationListOpt),
+            ("gpg_keyring", None, _GpgKeyringOpt),
+        )
+        if require or name != "require_signature"
+    ]
+
+    def decorate(command: Command) -> Command:
+        declared = list(inspect.signature(command, eval_str=False).parameters.values())
+        at = [p.name for p in declared].index("signature")
+
+        @functools.wraps(command, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
+        def with_flags(*args: Any, **kwargs: Any) -> None:
+            from catalogctl.release.signers import SignatureFlags
+
+            flags = SignatureFlags(
+                require=kwargs.pop("require_signature", False),
+                allowed_signers=kwargs.pop("allowed_signers"),
+                revocation_list=kwargs.pop("revocation_list"),
+                gpg_keyring=kwargs.pop("gpg_keyring"),
+            )
+            command(*args, signature=flags, **kwargs)
+
+        # typer reads the parameters from the signature, their types from the annotations.
+        hints = get_type_hints(command, include_extras=True, localns={"SignatureFlags": object})
+        shown = [p.replace(annotation=hints[p.name], kind=inspect.Parameter.KEYWORD_ONLY) for p in declared]
+        parameters = [*shown[:at], *options, *shown[at + 1 :]]
+        with_flags.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        with_flags.__annotations__ = {p.name: p.annotation for p in parameters}
+        return with_flags
+
+    return decorate
 
 
 def _version(value: bool) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from catalogctl import words
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, NoCacheOpt, RepoOpt, out
 
 
@@ -50,7 +49,8 @@ def ci(
     import os
 
     from catalogctl.errors import UsageError
-    from catalogctl.render.review import REPORTERS, publish_github
+    from catalogctl.render.review import REPORTERS, drafts_text, publish_github
+    from catalogctl.review.accepted import draft_accepted
     from catalogctl.review.ci import ReviewRequest, run_review
 
     try:
@@ -65,31 +65,8 @@ def ci(
         for line in publish_github(result, summary, target):
             typer.echo(line, err=True)
     if write_accepted:
-        _draft_accepted(path, unaccepted, day)
+        typer.echo(drafts_text(draft_accepted(path, unaccepted, day)), err=True)
     raise typer.Exit(EXIT_OK if result.passed else EXIT_PROBLEMS)
-
-
-def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
-    import datetime as dt
-
-    from catalogctl.catalog.config import config_for
-    from catalogctl.catalog.source import find_root
-    from catalogctl.io.tree import WorkingTree
-    from catalogctl.review.accepted import ACCEPTED_FILE, draft_entries, read_accepted, write_drafts
-
-    root = find_root(path or Path.cwd())
-    accepted = read_accepted(WorkingTree(root))
-    never = frozenset(config_for(root).config.never_accept)
-    drafts, count = draft_entries(unaccepted, accepted, day or dt.datetime.now(dt.UTC).date(), never)
-    if not count:
-        typer.echo(f"{ACCEPTED_FILE}: nothing to draft", err=True)
-        return
-    write_drafts(root, accepted, drafts)
-    typer.echo(
-        f"drafted {words.count(count, 'entry', 'entries')} in {ACCEPTED_FILE}: "
-        "fill in reason and approver (until then they accept nothing)",
-        err=True,
-    )
 
 
 def comment(

@@ -6,21 +6,21 @@ import datetime as dt
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
-    AllowedSignersOpt,
-    GpgKeyringOpt,
     ListFormat,
     RepoOpt,
-    RequireSignatureOpt,
-    RevocationListOpt,
     out,
+    signature_options,
 )
+
+if TYPE_CHECKING:
+    from catalogctl.release.signers import SignatureFlags
 
 export_app = typer.Typer(help="Write what other tools read, from a frozen cohort.", no_args_is_help=True)
 
@@ -100,6 +100,7 @@ def diff(
     raise typer.Exit(EXIT_PROBLEMS if failed else EXIT_OK)
 
 
+@signature_options(require=False)
 def freeze(
     cohort: Annotated[str, typer.Argument(help="The cohort to freeze, e.g. 2026-10-C0.")],
     add: Annotated[list[str] | None, typer.Option("--add", metavar="ID", help="Add a benchmark (repeatable).")] = None,
@@ -138,9 +139,7 @@ def freeze(
         typer.Option("--today", metavar="YYYY-MM-DD", help="Warn of passed or skipped cohorts as of this date."),
     ] = None,
     signing_format: SigningFormatOpt = None,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
     path: RepoOpt = None,
 ) -> None:
     """Publish a cohort: its ruleset, changelog, commit and tag.
@@ -155,7 +154,6 @@ def freeze(
     from catalogctl.errors import UsageError
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render import release as render_release
 
     request = FreezeRequest(
@@ -172,7 +170,7 @@ def freeze(
         sign=sign or signing_key is not None,
         signing_key=signing_key,
         signing_format=signing_format.value if signing_format else None,
-        signature=SignatureFlags(False, allowed_signers, revocation_list, gpg_keyring),
+        signature=signature,
     )
     try:
         request.today = dt.date.fromisoformat(today) if today else None
@@ -183,6 +181,7 @@ def freeze(
     out(render_release.freeze_text(result))
 
 
+@signature_options(require=False)
 def tag(
     cohort: Annotated[str, typer.Argument(help="The cohort whose merged ruleset to tag, e.g. 2026-10-C0.")],
     push: Annotated[
@@ -204,9 +203,7 @@ def tag(
     sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
     signing_format: SigningFormatOpt = None,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
     path: RepoOpt = None,
 ) -> None:
     """Tag a release merged by a pull request (freeze --no-tag).
@@ -218,12 +215,11 @@ def tag(
     usage or environment error (nothing to tag, not on the default branch, lock file); 6 when the
     remote gives no complete answer within CATALOGCTL_TIMEOUT seconds (60).
     """
-    from catalogctl.release.freeze import FreezeRequest
-    from catalogctl.release.freeze import freeze as run_freeze
-    from catalogctl.release.signers import SignatureFlags
+    from catalogctl.release.tag import TagRequest
+    from catalogctl.release.tag import tag as run_tag
     from catalogctl.render import release as render_release
 
-    request = FreezeRequest(
+    request = TagRequest(
         cohort=cohort,
         dry_run=dry_run,
         push=push,
@@ -231,19 +227,16 @@ def tag(
         sign=sign or signing_key is not None,
         signing_key=signing_key,
         signing_format=signing_format.value if signing_format else None,
-        signature=SignatureFlags(False, allowed_signers, revocation_list, gpg_keyring),
-        tag_only=True,
+        signature=signature,
     )
-    out(render_release.freeze_text(run_freeze(path or Path.cwd(), request)))
+    out(render_release.freeze_text(run_tag(path or Path.cwd(), request)))
 
 
+@signature_options()
 def cohorts(
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
-    require_signature: RequireSignatureOpt = False,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
 ) -> None:
     """List the frozen cohorts and the next one.
 
@@ -251,15 +244,17 @@ def cohorts(
     Exit 1 when a tag has moved or is missing, or a signature required is not good.
     """
     from catalogctl.api import list_releases
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import COHORTS_REPORTERS, cohorts_problems_text
 
-    releases = list_releases(path, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring))
+    releases = list_releases(path, signature)
     out(COHORTS_REPORTERS[fmt](releases))
-    sys.stderr.write(cohorts_problems_text(releases, require_signature))  # the table says what, this why and how
+    sys.stderr.write(
+        cohorts_problems_text(releases, bool(signature and signature.require))
+    )  # the table says what, this why and how
     raise typer.Exit(EXIT_OK if releases.ok else EXIT_PROBLEMS)
 
 
+@signature_options()
 def verify(
     cohort: Annotated[str, typer.Argument(help="The cohort whose release to check.")],
     path: RepoOpt = None,
@@ -267,10 +262,7 @@ def verify(
         str | None, typer.Option("--ref", help="Check the digests against the contracts at this ref.")
     ] = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
-    require_signature: RequireSignatureOpt = False,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
 ) -> None:
     """Check a cohort's release: its tag, digests and signature.
 
@@ -279,16 +271,14 @@ def verify(
     differences.
     """
     from catalogctl.api import verify_release
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import VERIFY_REPORTERS
 
-    result = verify_release(
-        path, cohort, ref, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
-    )
+    result = verify_release(path, cohort, ref, signature)
     out(VERIFY_REPORTERS[fmt](result))
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
 
+@signature_options()
 def export_mlperf(
     cohort: Annotated[str, typer.Argument(help="The frozen cohort to export, e.g. 2026-10-C1.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write the files into.")],
@@ -298,10 +288,7 @@ def export_mlperf(
     force: Annotated[bool, typer.Option("--force", help="Replace files that hold other content.")] = False,
     path: RepoOpt = None,
     fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
-    require_signature: RequireSignatureOpt = False,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
 ) -> None:
     """Write the official MLCommons checker's files for a cohort.
 
@@ -314,9 +301,7 @@ def export_mlperf(
     10 signature-invalid).
     """
     from catalogctl.authoring.mlperf import export_mlperf as run_export
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.release import EXPORT_REPORTERS
 
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
-    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force, signature=flags)
+    result = run_export(path or Path.cwd(), cohort, output, ref=ref, force=force, signature=signature)
     out(EXPORT_REPORTERS[fmt](result))

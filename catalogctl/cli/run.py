@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,17 +12,17 @@ from catalogctl.cli.catalog import list_entities
 from catalogctl.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
-    AllowedSignersOpt,
     DocFormat,
     EntityKind,
-    GpgKeyringOpt,
     ListFormat,
     RefOpt,
     RepoOpt,
-    RequireSignatureOpt,
-    RevocationListOpt,
     out,
+    signature_options,
 )
+
+if TYPE_CHECKING:
+    from catalogctl.release.signers import SignatureFlags
 
 SubmissionArg = Annotated[Path, typer.Argument(help="The submission file (YAML).", show_default=False)]
 OutputOpt = Annotated[
@@ -43,6 +43,7 @@ def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
         typer.echo(f"wrote {output}", err=True)
 
 
+@signature_options()
 def resolve(
     submission: SubmissionArg,
     output: OutputOpt = None,
@@ -51,10 +52,7 @@ def resolve(
     ] = None,
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
-    require_signature: RequireSignatureOpt = False,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
 ) -> None:
     """Turn a submission into its cohort's resolved config.
 
@@ -62,17 +60,16 @@ def resolve(
     The contract comes from the cohort's release tag (never the working tree), whose signature is
     checked as preflight checks it. Exit codes: see `preflight`.
     """
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.run.resolve import output_format
     from catalogctl.run.resolve import resolve as run_resolve
 
     if output is not None:
         output_format(output)
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
-    config = run_resolve(path or Path.cwd(), submission, ref, flags)
+    config = run_resolve(path or Path.cwd(), submission, ref, signature)
     _emit_resolved(config, output, fmt)
 
 
+@signature_options()
 def preflight(
     submission: SubmissionArg,
     remote: Annotated[
@@ -92,10 +89,7 @@ def preflight(
     output: OutputOpt = None,
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
-    require_signature: RequireSignatureOpt = False,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
 ) -> None:
     """Check the checkout is the cohort's release, then resolve.
 
@@ -107,15 +101,13 @@ def preflight(
     signature is missing, bad, unknown, revoked or expired (when the suite's policy or
     --require-signature asks); 1 an invalid submission or catalog; 2 a usage or environment error.
     """
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.run.preflight import preflight as run_preflight
     from catalogctl.run.resolve import output_format
 
     if output is not None:
         output_format(output)
-    flags = SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
     config = run_preflight(
-        path or Path.cwd(), submission, remote=remote, offline=offline, github=github, signature=flags
+        path or Path.cwd(), submission, remote=remote, offline=offline, github=github, signature=signature
     )
     _emit_resolved(config, output, fmt)
 
@@ -128,6 +120,7 @@ class CheckFormat(StrEnum):
     markdown = "markdown"
 
 
+@signature_options()
 def check(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     results: Annotated[
@@ -145,10 +138,7 @@ def check(
             "--catalog", help="A clone of the catalog: re-resolve the contract at the cohort's tag and require it."
         ),
     ] = None,
-    require_signature: RequireSignatureOpt = False,
-    allowed_signers: AllowedSignersOpt = None,
-    revocation_list: RevocationListOpt = None,
-    gpg_keyring: GpgKeyringOpt = None,
+    signature: SignatureFlags | None = None,
 ) -> None:
     """Apply the contract's gates to what a run reported.
 
@@ -162,13 +152,10 @@ def check(
     when one fails or cannot be evaluated, 2 when the inputs are not usable (unreadable, invalid,
     edited, or of another run) or on a usage error.
     """
-    from catalogctl.release.signers import SignatureFlags
     from catalogctl.render.check import REPORTERS
     from catalogctl.run.check import check_files
 
-    report = check_files(
-        resolved, results, catalog, SignatureFlags(require_signature, allowed_signers, revocation_list, gpg_keyring)
-    )
+    report = check_files(resolved, results, catalog, signature)
     out(REPORTERS[fmt](report))
     raise typer.Exit(EXIT_OK if report.passed else EXIT_PROBLEMS)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from catalogctl.catalog.cohorts import Cohort, is_cohort_id
 from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.diff.entities import Differ
-from catalogctl.io import gitrepo, pgpsig, sshsig
+from catalogctl.io import gittags, gittree, pgpsig, sshsig
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset
 from catalogctl.model.diff import CohortDelta, SeedSetDelta, SignerDelta
@@ -42,12 +42,12 @@ def tag_signer(tree: Tree, cohort: str) -> str:
     """Who signed the release tag `tree` was read from: a key fingerprint (an OpenPGP signature's
     as it names its key, unchecked), or `unsigned`, `bad signature`, `no tag` (a clone without the
     tag reads the commit that added the ruleset)."""
-    if not isinstance(tree, gitrepo.GitTree):
+    if not isinstance(tree, gittree.GitTree):
         return "no tag"
-    tag = gitrepo.tag_state(tree.repo, cohort)
+    tag = gittags.tag_state(tree.repo, cohort)
     if tag is None or tag.commit != str(tree.commit.id):
         return "no tag"
-    tag_object = gitrepo.tag_object(tree.repo, cohort)
+    tag_object = gittags.tag_object(tree.repo, cohort)
     signed = sshsig.split(tag_object.raw) if tag_object is not None else None
     if signed is None or signed.kind is None:
         return "unsigned"

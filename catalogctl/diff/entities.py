@@ -16,8 +16,9 @@ from catalogctl.catalog import layout
 from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import contract_digest, plain
 from catalogctl.catalog.diagnostics import errors_only
+from catalogctl.catalog.filecheck import BENCHMARK_KINDS
 from catalogctl.catalog.index import Catalog, Location
-from catalogctl.catalog.loader import BENCHMARK_KINDS, SubsetLoader
+from catalogctl.catalog.loader import SubsetLoader
 from catalogctl.catalog.source import changed_files
 from catalogctl.catalog.validation import value_at
 from catalogctl.diff.fields import document_path, dotted, field_diffs, fingerprint

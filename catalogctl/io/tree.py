@@ -1,4 +1,4 @@
-"""A tree of files to read a catalog from: the working directory here, a git tree in `gitrepo`.
+"""A tree of files to read a catalog from: the working directory here, a git tree in `gittree`.
 
 Every verb reads through this protocol, so what is above it is identical for both.
 """

@@ -18,7 +18,7 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.diff.markdown import diff_markdown
 from catalogctl.diff.trees import diff_trees
-from catalogctl.io import gitrepo
+from catalogctl.io import gitrepo, gittree
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model import Ruleset
 
@@ -114,7 +114,7 @@ def changelog_section(
 
 def _catalog_diff(repo: gitrepo.Repository, previous: str, cohort: str) -> str:
     old = resolve_ref(repo, previous)
-    new = gitrepo.GitTree(repo, gitrepo.head(repo), "HEAD")
+    new = gittree.GitTree(repo, gitrepo.head(repo), "HEAD")
     new.label = cohort  # the release being written, not the commit it starts from (see the module docstring)
-    report = diff_trees(gitrepo.GitTree(repo, old.commit, previous, old.note), new, previous, "HEAD")
+    report = diff_trees(gittree.GitTree(repo, old.commit, previous, old.note), new, previous, "HEAD")
     return diff_markdown(report, heading="###").rstrip()

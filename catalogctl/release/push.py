@@ -1,5 +1,6 @@
-"""What `freeze --push` and `tag --push` may push, checked before anything is written, and the
-push itself.
+"""Pushing a release: what `freeze --push` and `tag --push` may push, checked before anything is
+written; the push itself; and what a failed push says (what exists here, the commands that
+finish the release).
 
 A freeze that makes its own commit pushes the branch (when the remote's lacks the release
 commit), then the tag. A release tagged on a merged ruleset (`catalogctl tag`, or `freeze` run
@@ -15,14 +16,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from catalogctl.catalog.layout import ruleset_path
-from catalogctl.errors import RemoteProblem, UsageError
-from catalogctl.io import gitremote, gitrepo
+from catalogctl.errors import RemoteProblem, RemoteTimeout, RemoteUnreachable, UsageError
+from catalogctl.io import gitremote, gitrepo, gittags
 from catalogctl.io.urls import redact_url
-from catalogctl.release.tagging import on_remote_branch
 
 
 def _short(ref: str) -> str:
     return ref.removeprefix("refs/heads/")
+
+
+def _commit12(commit: gitrepo.Commit) -> str:
+    return str(commit.id)[:12]
+
+
+def on_remote_branch(repo: gitrepo.Repository, commit: str, tip: str | None) -> bool:
+    """Whether the remote's branch tip `tip` is `commit` or has it in its history (a merged pull
+    request): then only the tag needs pushing."""
+    return tip is not None and gitrepo.has_commit(repo, tip) and gitrepo.is_ancestor(repo, commit, tip)
 
 
 def _pushed_to(repo: gitrepo.Repository, remote: str) -> str:
@@ -84,7 +94,7 @@ class Pusher:
         if listing.refs.get(self.tag_ref) == release:
             self._require_ours(listing, release)
             return []  # published: a rerun after success pushes nothing
-        tagged = will_tag or gitrepo.tag_state(self.repo, self.cohort) is not None
+        tagged = will_tag or gittags.tag_state(self.repo, self.cohort) is not None
         if self.tag_only:
             self._require_default_branch_has(release, listing)
             return [f"{self.tag_ref}:{self.tag_ref}"] if tagged else []
@@ -130,8 +140,8 @@ class Pusher:
         """The remote's tag at the release commit is published only if it is the tag object here:
         another (lightweight, unsigned, someone else's) is no release this run may call its own."""
         there = listing.tag_objects.get(self.tag_ref, "")
-        made = gitrepo.tag_object(self.repo, self.cohort)
-        state = gitrepo.tag_state(self.repo, self.cohort)
+        made = gittags.tag_object(self.repo, self.cohort)
+        state = gittags.tag_state(self.repo, self.cohort)
         ours = made.id if made is not None else state.commit if state is not None else None
         if there == ours:
             return
@@ -165,7 +175,7 @@ class Pusher:
         if known and there is not None and gitrepo.is_ancestor(self.repo, release, there):
             return
         what = f"{release[:12]} (the commit that added {ruleset_path(self.cohort)})"
-        done = "nothing was pushed" if gitrepo.tag_state(self.repo, self.cohort) is not None else "nothing was tagged"
+        done = "nothing was pushed" if gittags.tag_state(self.repo, self.cohort) is not None else "nothing was tagged"
         rerun = f"catalogctl tag {self.cohort} --push {self.shown}"
         if there is not None and not known:
             raise UsageError(
@@ -194,3 +204,43 @@ class Pusher:
             f"{merge}, or, if {name} takes direct pushes, push it yourself (git push {self.shown} {name}); "
             f"then: git pull && {rerun}",
         )
+
+
+def push_failure(
+    repo: gitrepo.Repository,
+    exc: RemoteProblem | RemoteUnreachable,
+    cohort: str,
+    remote: str,
+    commit: gitrepo.Commit,
+    rerun: str,
+) -> RemoteProblem | RemoteUnreachable:
+    """`exc` (the same class, so the same exit code) saying what exists locally and the exact
+    commands that finish the release: `git push`, or `rerun` (the catalogctl command) with --push."""
+    shown, branch = redact_url(remote), gitrepo.branch_name(repo)
+    try:  # a remote that did not answer in time is not asked again: that would wait a second deadline
+        there = None if isinstance(exc, RemoteTimeout) else gitremote.remote_refs(repo, remote).get(branch)
+    except (RemoteProblem, RemoteUnreachable):
+        there = None  # unknown: the command below pushes the branch too, which is harmless when it is there
+    tagged = gittags.tag_state(repo, cohort) is not None
+    name = branch.removeprefix("refs/heads/")
+    here = f"commit {_commit12(commit)} on {name}" + (f", tagged `{cohort}`" if tagged else "")
+    refs = [] if on_remote_branch(repo, str(commit.id), there) else [f"{_commit12(commit)}:{branch}"]
+    refs += [f"refs/tags/{cohort}"] if tagged else []
+    finish = f"git push {shown} {' '.join(refs)}, or rerun: {rerun} --push {shown}"
+    hint = f"finish it: {finish}"
+    if "non-bare" in str(exc):
+        hint = (
+            f"`{shown}` is a clone with a working tree: libgit2 pushes only to bare repositories (and git refuses "
+            "to update a branch checked out there); push to the bare repository or server the team shares "
+            f"instead: {finish.replace(shown, 'REMOTE')}"
+        )
+    elif isinstance(exc, RemoteProblem) and refs and refs[0].endswith(f":{branch}"):
+        # A refused branch is often a protected one: the release then goes through a pull request.
+        untag = f"git tag -d {cohort}, " if tagged else ""
+        hint += (
+            f"; if `{name}` is protected: {untag}git push {shown} {_commit12(commit)}:refs/heads/release/{cohort}, "
+            f"merge that pull request, then on `{name}`: catalogctl tag {cohort} --push {shown}"
+        )
+    if isinstance(exc, RemoteTimeout):
+        hint += f"; {exc.hint}"
+    return type(exc)(f"{exc}; locally nothing is lost: {here}", hint)

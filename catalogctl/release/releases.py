@@ -11,9 +11,9 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import ruleset_path
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import valid_sets
-from catalogctl.catalog.source import no_such_cohort, resolve_ref
+from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commit
 from catalogctl.errors import CatalogError, UsageError
-from catalogctl.io import gitrepo
+from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.model.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
 from catalogctl.release.signers import SignatureCheck, Trust
@@ -43,19 +43,19 @@ def tag_status(
     present (there, but lightweight or without the digest of the ruleset HEAD holds), moved (not
     at the commit that added the ruleset in HEAD's history, or not on the default branch),
     missing. Also the tag's commit and the ruleset's commit."""
-    added = gitrepo.commit_adding(repo, ruleset_path(cohort))
-    ruleset_commit = str(added.id) if added else None
+    added = ruleset_commit(repo, ruleset_path(cohort))
+    added_at = str(added.id) if added else None
     state = state or state_release(repo, cohort)
     if state.tag is None:
-        return "missing", None, ruleset_commit
+        return "missing", None, added_at
     off_branch = state.failed("on-default-branch")  # a tag pushed to a sibling commit is not where the release is
-    if state.tag.commit != ruleset_commit or state.failed("at-ruleset-commit") or off_branch:
-        return "moved", state.tag.commit, ruleset_commit
+    if state.tag.commit != added_at or state.failed("at-ruleset-commit") or off_branch:
+        return "moved", state.tag.commit, added_at
     if not all(c.ok for c in state.checks if c.name != "signature"):
-        return "present", state.tag.commit, ruleset_commit
+        return "present", state.tag.commit, added_at
     if ruleset_text is None or ruleset_digest(ruleset_text) != state.digest:
-        return "present", state.tag.commit, ruleset_commit
-    return "matches", state.tag.commit, ruleset_commit
+        return "present", state.tag.commit, added_at
+    return "matches", state.tag.commit, added_at
 
 
 def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None = None) -> list[CohortInfo]:
@@ -68,7 +68,7 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None
         text = catalog.locate("ruleset", cohort_id).document.text.encode("utf-8")
         remember_ruleset(text, ruleset)  # parsed already: the tag's blob is usually this one
         state = state_release(repo, cohort_id, trust)
-        status, tag_commit, ruleset_commit = tag_status(repo, cohort_id, text, state)
+        status, tag_commit, added_at = tag_status(repo, cohort_id, text, state)
         valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]
         out.append(
             CohortInfo(
@@ -78,7 +78,7 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None
                 seed_sets=valid,
                 tag=status,
                 tag_commit=tag_commit,
-                ruleset_commit=ruleset_commit,
+                ruleset_commit=added_at,
                 signature=signature_report(state.signature),
             )
         )
@@ -111,13 +111,13 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     path = ruleset_path(cohort_id)
-    if gitrepo.tag_state(repo, cohort_id) is not None:
+    if gittags.tag_state(repo, cohort_id) is not None:
         return
     if at is not None and gitrepo.read_blob_or_none(at, path) is not None:
         return
-    if gitrepo.commit_adding(repo, path) is not None:
+    if ruleset_commit(repo, path) is not None:
         return
-    # (A shallow clone never gets here: commit_adding refuses to walk a history it lacks.)
+    # (A shallow clone never gets here: ruleset_commit refuses to walk a history it lacks.)
     raise no_such_cohort(cohort_id)
 
 
@@ -142,7 +142,7 @@ def verify_cohort(
     target = ref or cohort_id
     resolved = resolve_ref(repo, target, ruleset_fallback=False)
     result.checked_against = f"{target} ({str(resolved.commit.id)[:12]})"
-    loaded = load_tree(gitrepo.GitTree(repo, resolved.commit, target))
+    loaded = load_tree(gittree.GitTree(repo, resolved.commit, target))
     ruleset = loaded.catalog.rulesets.get(cohort_id) or parse_ruleset(state.ruleset_text, ruleset_path(cohort_id))
     for entry in ruleset.benchmarks:
         try:

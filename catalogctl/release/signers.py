@@ -21,7 +21,7 @@ from pathlib import Path
 
 from catalogctl.catalog import layout
 from catalogctl.errors import EnvironmentProblem, UsageError
-from catalogctl.io import gitrepo, pgpsig, sshsig
+from catalogctl.io import gitrepo, gittags, pgpsig, sshsig
 from catalogctl.io.files import other_name_in
 from catalogctl.io.yamlbuild import YamlProblem
 from catalogctl.io.yamlio import read_foreign_yaml
@@ -257,7 +257,7 @@ def check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, require
 
 def _check_signature(repo: gitrepo.Repository, cohort: str, trust: Trust, required: bool) -> SignatureCheck:
     """`check_signature`, with the environment's problems raised."""
-    tag = gitrepo.tag_object(repo, cohort)
+    tag = gittags.tag_object(repo, cohort)
     if tag is None:
         return SignatureCheck(
             "unsigned", required, f"tag `{cohort}` is lightweight: it carries no signature", _DO_NOT_RUN
@@ -289,7 +289,7 @@ def _date_problem(repo: gitrepo.Repository, cohort: str, tagged_at: dt.datetime)
     """Why the tagger date cannot be the signing time, or None. The key's validity is checked at
     that date, which is the signer's claim: a retired key could backdate, a key not yet valid
     could postdate. A tag is made after its commit, and not in the future."""
-    state = gitrepo.tag_state(repo, cohort)
+    state = gittags.tag_state(repo, cohort)
     assert state is not None
     committed = gitrepo.committed_at(gitrepo.commit_by_id(repo, state.commit))
     if tagged_at < committed:

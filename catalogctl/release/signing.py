@@ -17,7 +17,7 @@ from typing import Literal
 
 from catalogctl.catalog import layout
 from catalogctl.errors import EnvironmentProblem, UsageError
-from catalogctl.io import gitrepo, pgpsig, sshsig
+from catalogctl.io import gitrepo, gittags, pgpsig, sshsig
 from catalogctl.model.suite import Suite
 from catalogctl.release.signers import Trust, check_signed
 
@@ -44,7 +44,7 @@ class Signer:
     def sign_tag(self, name: str, commit: str, message: str, tagger: gitrepo.Signature) -> bytes:
         """The raw text of the signed tag object: the payload with its signature appended,
         checked against the configured trust of its kind (so that no tag is made that it refuses)."""
-        payload = gitrepo.tag_payload(name, commit, message, tagger)
+        payload = gittags.tag_payload(name, commit, message, tagger)
         if self.format == "openpgp":
             raw = payload + pgpsig.sign(payload, self.key, self.program)
         else:

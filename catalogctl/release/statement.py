@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.source import ruleset_commit
 from catalogctl.errors import CatalogInvalid, CheckFailed, HistoryIncomplete
-from catalogctl.io import gitrepo
+from catalogctl.io import gitrepo, gittags
 from catalogctl.release.ruleset import digest_in_tag, ruleset_digest
 from catalogctl.release.signers import SignatureCheck, Trust, check_signature, policy_requires
 
@@ -45,7 +46,7 @@ class ReleaseState:
     """A cohort's release as the repository shows it."""
 
     cohort: str
-    tag: gitrepo.TagState | None
+    tag: gittags.TagState | None
     checks: tuple[ReleaseCheck, ...]
     ruleset_commit: str | None = None  # the commit that added the ruleset, in the tag's history
     ruleset_text: bytes | None = None  # the ruleset at the tag
@@ -123,7 +124,7 @@ def state_release(repo: gitrepo.Repository, cohort: str, trust: Trust | None = N
     return dataclasses.replace(state, checks=checks, signature=signature)
 
 
-def _annotated(cohort: str, tag: gitrepo.TagState) -> ReleaseCheck:
+def _annotated(cohort: str, tag: gittags.TagState) -> ReleaseCheck:
     """The "annotated" clause: a tag object as git makes them, tagger date included."""
     if tag.malformed is not None:
         return ReleaseCheck("annotated", False, f"tag `{cohort}` is not a tag git makes: {tag.malformed}")
@@ -134,7 +135,7 @@ def _annotated(cohort: str, tag: gitrepo.TagState) -> ReleaseCheck:
 
 def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
     """Every clause of the statement but the signature's."""
-    tag = gitrepo.tag_state(repo, cohort)
+    tag = gittags.tag_state(repo, cohort)
     if tag is None:
         gitrepo.require_full_history(repo, ruleset_path(cohort))  # a shallow clone fetches few tags
         if gitrepo.tags_not_fetched(repo):  # every release would read "missing": say why instead
@@ -151,7 +152,7 @@ def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
     checks.append(_annotated(cohort, tag))
     path = ruleset_path(cohort)
     tagged = gitrepo.commit_by_id(repo, tag.commit)
-    added = gitrepo.commit_adding(repo, path, tagged)
+    added = ruleset_commit(repo, path, tagged)
     if added is None:
         checks.append(
             ReleaseCheck(

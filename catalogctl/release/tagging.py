@@ -1,5 +1,5 @@
-"""Finishing a release on a protected default branch: `catalogctl tag`, and `freeze` run again
-after the release pull request was merged; and what to say when a push fails.
+"""Finishing a release on a protected default branch: what `catalogctl tag`, and `freeze` run
+again after the release pull request was merged, check before they tag.
 
 Nobody commits to a protected branch: the freeze commit (`freeze --no-tag`) goes on a release
 branch, the pull request is merged, and the tag is made on the default branch at the commit that
@@ -22,24 +22,14 @@ from catalogctl.errors import (
     CatalogError,
     CatalogInvalid,
     HistoryIncomplete,
-    RemoteProblem,
-    RemoteTimeout,
-    RemoteUnreachable,
     UsageError,
 )
-from catalogctl.io import gitremote, gitrepo
-from catalogctl.io.urls import redact_url
+from catalogctl.io import gitrepo, gittree
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset
 
 
 def _short(commit: gitrepo.Commit | str) -> str:
     return (commit if isinstance(commit, str) else str(commit.id))[:12]
-
-
-def on_remote_branch(repo: gitrepo.Repository, commit: str, tip: str | None) -> bool:
-    """Whether the remote's branch tip `tip` is `commit` or has it in its history (a merged pull
-    request): then only the tag needs pushing."""
-    return tip is not None and gitrepo.has_commit(repo, tip) and gitrepo.is_ancestor(repo, commit, tip)
 
 
 def _require_on_default_branch(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -> str:
@@ -85,7 +75,7 @@ def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitr
             f"{path} at {_short(added)} is not byte for byte what freeze writes: nothing was tagged",
             "a ruleset is written by catalogctl freeze, never by hand: freeze the cohort again on a release branch",
         )
-    result = load_tree(gitrepo.GitTree(repo, added, cohort))
+    result = load_tree(gittree.GitTree(repo, added, cohort))
     errors = errors_only(result.diagnostics)
     if errors:
         raise CatalogInvalid(f"the catalog at {_short(added)} is invalid: nothing was tagged", errors)
@@ -127,43 +117,3 @@ def check_merged(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -
     notes = [f"{ruleset_path(cohort)} was added by {_short(added)} on `{branch}`: tagging that commit"]
     tree_note = _require_frozen_contracts(repo, cohort, added, text)
     return notes + ([tree_note] if tree_note else [])
-
-
-def push_failure(
-    repo: gitrepo.Repository,
-    exc: RemoteProblem | RemoteUnreachable,
-    cohort: str,
-    remote: str,
-    commit: gitrepo.Commit,
-    rerun: str,
-) -> RemoteProblem | RemoteUnreachable:
-    """`exc` (the same class, so the same exit code) saying what exists locally and the exact
-    commands that finish the release: `git push`, or `rerun` (the catalogctl command) with --push."""
-    shown, branch = redact_url(remote), gitrepo.branch_name(repo)
-    try:  # a remote that did not answer in time is not asked again: that would wait a second deadline
-        there = None if isinstance(exc, RemoteTimeout) else gitremote.remote_refs(repo, remote).get(branch)
-    except (RemoteProblem, RemoteUnreachable):
-        there = None  # unknown: the command below pushes the branch too, which is harmless when it is there
-    tagged = gitrepo.tag_state(repo, cohort) is not None
-    name = branch.removeprefix("refs/heads/")
-    here = f"commit {_short(commit)} on {name}" + (f", tagged `{cohort}`" if tagged else "")
-    refs = [] if on_remote_branch(repo, str(commit.id), there) else [f"{_short(commit)}:{branch}"]
-    refs += [f"refs/tags/{cohort}"] if tagged else []
-    finish = f"git push {shown} {' '.join(refs)}, or rerun: {rerun} --push {shown}"
-    hint = f"finish it: {finish}"
-    if "non-bare" in str(exc):
-        hint = (
-            f"`{shown}` is a clone with a working tree: libgit2 pushes only to bare repositories (and git refuses "
-            "to update a branch checked out there); push to the bare repository or server the team shares "
-            f"instead: {finish.replace(shown, 'REMOTE')}"
-        )
-    elif isinstance(exc, RemoteProblem) and refs and refs[0].endswith(f":{branch}"):
-        # A refused branch is often a protected one: the release then goes through a pull request.
-        untag = f"git tag -d {cohort}, " if tagged else ""
-        hint += (
-            f"; if `{name}` is protected: {untag}git push {shown} {_short(commit)}:refs/heads/release/{cohort}, "
-            f"merge that pull request, then on `{name}`: catalogctl tag {cohort} --push {shown}"
-        )
-    if isinstance(exc, RemoteTimeout):
-        hint += f"; {exc.hint}"
-    return type(exc)(f"{exc}; locally nothing is lost: {here}", hint)

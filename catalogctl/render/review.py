@@ -12,6 +12,7 @@ from catalogctl.io.files import write_atomic
 from catalogctl.io.markdown import md_code, md_text
 from catalogctl.model.review import Finding, ReviewResult
 from catalogctl.render.common import as_json, github_command, location, within_caps
+from catalogctl.review.accepted import ACCEPTED_FILE
 
 COMMENT_MARKER = "<!-- catalogctl-gate -->"
 STEP_SUMMARY_CAP = 1024 * 1024  # bytes GitHub accepts in a step summary
@@ -163,3 +164,13 @@ REPORTERS: dict[str, Callable[[ReviewResult], str]] = {
     "markdown": review_markdown,
     "json": as_json,
 }
+
+
+def drafts_text(count: int) -> str:
+    """What `ci --write-accepted` says on stderr of the entries it drafted."""
+    if not count:
+        return f"{ACCEPTED_FILE}: nothing to draft"
+    return (
+        f"drafted {words.count(count, 'entry', 'entries')} in {ACCEPTED_FILE}: "
+        "fill in reason and approver (until then they accept nothing)"
+    )

@@ -23,7 +23,7 @@ from catalogctl.errors import (
     RemoteTimeout,
     RemoteUnreachable,
 )
-from catalogctl.io import gitremote, gitrepo
+from catalogctl.io import gitremote, gitrepo, gittags
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
 from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
@@ -244,7 +244,7 @@ def preflight(
     cohort = submission.submission_ref.cohort
     state, release = check_checkout(repo, cohort, trust_for(repo, signature))
     signed = state.signature if state.signature and state.signature.state == "good" else None
-    tag = gitrepo.tag_object(repo, cohort) if signed else None
+    tag = gittags.tag_object(repo, cohort) if signed else None
     unverified = RemoteVerification(verified=False, note="--offline: the remote was not contacted")
     # Local checks first: they are cheap and need no network.
     config = resolve_at(

@@ -23,7 +23,7 @@ from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.catalog.validation import read_user_document
 from catalogctl.errors import CatalogInvalid, CheckFailed, UsageError
-from catalogctl.io import gitrepo
+from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import AnyBenchmark, Ruleset, SeedSet, Submission, TrainingBenchmark
@@ -90,7 +90,7 @@ def resolve_at(
 def _load(repo: gitrepo.Repository, commit: gitrepo.Commit, submission: Submission, label: str) -> Catalog:
     """The cohort's ruleset and the benchmark with what its contract needs, read at `commit`."""
     ref = submission.submission_ref
-    loader = SubsetLoader(gitrepo.GitTree(repo, commit, label))
+    loader = SubsetLoader(gittree.GitTree(repo, commit, label))
     loader.want([("ruleset", ref.cohort), ("benchmark", ref.benchmark)])
     catalog = loader.result.catalog
     if ref.benchmark in catalog.benchmarks:
@@ -203,7 +203,7 @@ def resolve(
     found = resolve_ref(repo, target)
     if ref is not None:
         require_cohort(repo, cohort, found.commit)
-    tag_state = gitrepo.tag_state(repo, cohort)
+    tag_state = gittags.tag_state(repo, cohort)
     tag = cohort if tag_state is not None and tag_state.commit == str(found.commit.id) else None
     signer = None
     if ref is None and tag is not None:

@@ -18,7 +18,8 @@ from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import error
 from catalogctl.io.cache import EntryStore
-from catalogctl.io.gitrepo import GitTree, lookup, open_repository
+from catalogctl.io.gitrepo import lookup, open_repository
+from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import WorkingTree, blob_id
 from catalogctl.io.yamlio import parse_document
 from catalogctl.review.ci import ReviewRequest, run_review

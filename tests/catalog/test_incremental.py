@@ -48,7 +48,8 @@ from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import Diagnostic
 from catalogctl.io import tree as tree_module
 from catalogctl.io.cache import CACHE_DIR_ENV
-from catalogctl.io.gitrepo import GitTree, lookup, open_repository
+from catalogctl.io.gitrepo import lookup, open_repository
+from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import Tree, WorkingTree
 from catalogctl.io.yamlio import parse_document
 from catalogctl.render.common import diagnostic_line

@@ -21,7 +21,8 @@ from catalogctl.errors import Diagnostic
 from catalogctl.io import cache as cache_module
 from catalogctl.io import tree as tree_module
 from catalogctl.io.cache import EntryStore
-from catalogctl.io.gitrepo import GitTree, lookup, open_repository
+from catalogctl.io.gitrepo import lookup, open_repository
+from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import WorkingTree
 from tests.helpers import copy_catalog, counting_reads, replace_in
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from catalogctl.diff.entities import Differ
-from catalogctl.io.gitrepo import GitTree, lookup, open_repository
+from catalogctl.io.gitrepo import lookup, open_repository
+from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import Tree, WorkingTree
 from tests.helpers import commit_all, git, init_repo, write
 

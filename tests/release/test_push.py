@@ -200,7 +200,7 @@ def test_a_tag_on_the_remote_that_this_clone_lacks_is_never_reported_as_ours(
 
 def test_tag_rechecks_the_default_branch_right_before_pushing_the_tag(repo: Path, origin: Path, tmp_path: Path) -> None:
     from catalogctl.errors import UsageError
-    from catalogctl.release.freeze import FreezeRequest, freeze
+    from catalogctl.release.tag import TagRequest, tag
 
     freeze_on_release_branch(repo)
     merge = merge_on_remote(origin, tmp_path, squash=False)
@@ -211,5 +211,5 @@ def test_tag_rechecks_the_default_branch_right_before_pushing_the_tag(repo: Path
             git(origin, "update-ref", "refs/heads/main", f"{merge}~1")
 
     with pytest.raises(UsageError, match="nothing was pushed"):
-        freeze(repo, FreezeRequest(COHORT, tag_only=True, push="origin"), failpoint=rewind)
+        tag(repo, TagRequest(COHORT, push="origin"), failpoint=rewind)
     assert git(origin, "tag", "--list") == "2026-09-C0"

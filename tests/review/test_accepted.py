@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers import write
-from tests.review_repo import GAP_DRAFT, GAP_FINDING, gate, skip_a_cohort, verdict
+from tests.review_repo import GAP_DRAFT, GAP_FINDING, TODAY, gate, skip_a_cohort, verdict
 
 ACCEPTED = ".catalogctl/accepted.yaml"
 OTHER = "fingerprint: 0123456789abcdef\n    reason: kept\n    approver: ana\n    expires: 2026-12-31"
@@ -49,3 +49,17 @@ def test_a_flow_style_file_is_rewritten_whole_and_still_reads(frozen: Path) -> N
         "note: 1 accepted finding matched nothing: remove it from .catalogctl/accepted.yaml",
         verdict(frozen, "failed") + " (1 error, 0 warnings, 0 accepted)",
     ]
+
+
+def test_drafting_is_a_call_of_the_review_layer_from_any_folder_of_the_catalog(frozen: Path) -> None:
+    import datetime as dt
+
+    from catalogctl.review.accepted import draft_accepted
+    from catalogctl.review.ci import ReviewRequest, run_review
+
+    skip_a_cohort(frozen)
+    today = dt.date.fromisoformat(TODAY)
+    _, unaccepted = run_review(frozen, ReviewRequest(base="main", today=today))
+    assert draft_accepted(frozen / "benchmark_suite", unaccepted, today) == 1  # the root is found above
+    assert (frozen / ACCEPTED).read_text().endswith(DRAFT)
+    assert draft_accepted(frozen, unaccepted, today) == 0  # drafted already: nothing more
