@@ -7,9 +7,9 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from catalogctl.release.tag import TagRequest, tag
 
 from catalogctl.errors import UsageError
+from catalogctl.release.tag import TagRequest, tag
 from tests.helpers import git, run_cli
 from tests.release_repo import NOW
 
