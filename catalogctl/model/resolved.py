@@ -12,7 +12,7 @@ from typing import (
     cast,
 )
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
 
 from catalogctl.model.benchmark import Scale, check_tier_bounds
@@ -115,6 +115,7 @@ DatasetMethod = Literal["single_dataset", "micro_average", "unweighted_mean", "p
 Weighting = Literal["base_questions", "samples"]
 
 
+@with_config(ConfigDict(extra="forbid"))  # the catalog's Generation has exactly these: the gates compare each key
 class ContractGeneration(TypedDict, total=False):
     """Sampling parameters (a block states only the ones it sets)."""
 

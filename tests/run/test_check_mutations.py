@@ -125,6 +125,8 @@ def _edited(data: dict[str, Any], edit: str) -> dict[str, Any]:
         }
     elif edit == "num-repeats-0":
         contract["accuracy"]["datasets"][0]["num_repeats"] = 0
+    elif edit == "generation-unknown-key":  # found by bench/fuzz_check.py --seed 7: a crash (exit 70)
+        contract["accuracy"]["datasets"][0]["generation"]["b"] = {"c": None}
     return resealed(data)
 
 
@@ -133,6 +135,7 @@ def _edited(data: dict[str, Any], edit: str) -> dict[str, Any]:
     [
         ("k-0", "contract.accuracy.datasets.0.repeat_aggregation.k: Input should be greater than or equal to 1"),
         ("num-repeats-0", "contract.accuracy.datasets.0.num_repeats: Input should be greater than or equal to 1"),
+        ("generation-unknown-key", "contract.accuracy.datasets.0.generation.b: Extra inputs are not permitted"),
         (
             "no-tiers",
             "contract.performance.requirements.min_duration_ms.ContractByConcurrency.by_concurrency: "
