@@ -72,12 +72,12 @@ def ci(
 def _draft_accepted(path: Path | None, unaccepted: list[Any], day: Any) -> None:
     import datetime as dt
 
-    from catalogctl.catalog.config import config_for
+    from catalogctl.catalog.config import config_for, layout_for
     from catalogctl.catalog.source import find_root
     from catalogctl.io.tree import WorkingTree
     from catalogctl.review.accepted import ACCEPTED_FILE, draft_entries, read_accepted, write_drafts
 
-    root = find_root(path or Path.cwd())
+    root = find_root(path or Path.cwd(), layout_for(path))
     accepted = read_accepted(WorkingTree(root))
     never = frozenset(config_for(root).config.never_accept)
     drafts, count = draft_entries(unaccepted, accepted, day or dt.datetime.now(dt.UTC).date(), never)

@@ -27,13 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Cohort
-from catalogctl.catalog.config import calendar_for
+from catalogctl.catalog.config import calendar_for, layout_for
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import CHANGELOG, ruleset_path
+from catalogctl.catalog.layout import CHANGELOG
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
@@ -117,9 +116,9 @@ class _Freeze:
         self.failpoint = failpoint
         self.repo = gitrepo.open_repository(path)
         self.root = gitrepo.work_dir(self.repo)
-        self.calendar = calendar_for(self.root)
+        self.calendar, self.layout = calendar_for(self.root), layout_for(self.root)  # the repository's own
         self.calendar.submission_date(self.cohort)  # a cohort the calendar does not have: refused first
-        self.ruleset_rel = ruleset_path(self.cohort.id)
+        self.ruleset_rel = self.layout.ruleset_path(self.cohort.id)
         self.notes: list[str] = []
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
         self.signer: Signer | None = None
@@ -154,7 +153,7 @@ class _Freeze:
                     f"tag `{self.cohort}` points at {tag.commit[:12]}, but the release is {where}",
                     "a published tag never moves: investigate before anything else",
                 )
-            release = state_release(self.repo, self.cohort.id)
+            release = state_release(self.repo, self.cohort.id, self.layout)
             if not release.ok:  # freeze and preflight agree: a tag that is not a release is not "frozen"
                 problem = release.problems[0]
                 raise CatalogError(
@@ -236,7 +235,7 @@ class _Freeze:
     def plan(self, head: gitrepo.Commit, resumed_text: bytes | None) -> tuple[FreezeResult, Ruleset | None]:
         """The ruleset and changelog section to write (reusing an interrupted freeze's seeds)."""
         # The release is HEAD's tree: files git ignores are on disk but never in the commit.
-        result = load_tree(gitrepo.GitTree(self.repo, head, "HEAD"))
+        result = load_tree(gitrepo.GitTree(self.repo, head, "HEAD"), layout=self.layout)
         errors = errors_only(result.diagnostics)
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
@@ -246,7 +245,7 @@ class _Freeze:
         today = self.request.today or (self.request.now or dt.datetime.now(dt.UTC)).date()
         self.warnings = freeze_warnings(self.cohort, last, today, self.calendar)
         if self.request.tag:
-            require_signed(catalog.suite, self.request.sign)
+            require_signed(catalog.suite, self.request.sign, self.layout)
         add, carried = carried_over(previous, self.request.add)
         self.notes.extend(carried)
         benchmarks = members(catalog, previous, add, self.request.remove)
@@ -257,12 +256,12 @@ class _Freeze:
             resumed = self.parse_resumed(resumed_text)
             self.notes.append(f"{self.ruleset_rel} was written but not committed: reusing its seeds")
         ruleset = self.build(catalog, previous, digests, head, resumed)
-        text = render_ruleset(ruleset)
+        text = render_ruleset(ruleset, self.ruleset_rel)
         digest = ruleset_digest(text.encode())
         notes = unreleased_notes(self.committed_changelog(head))
         if notes:
             self.notes.append(f"the notes under Unreleased in {CHANGELOG} are released with {self.cohort}")
-        section = changelog_section(self.repo, catalog, ruleset, previous, digest, notes)
+        section = changelog_section(self.repo, catalog, ruleset, previous, digest, notes, layout=self.layout)
         planned = FreezeResult(
             cohort=self.cohort.id,
             state="planned",
@@ -376,7 +375,7 @@ class _Freeze:
             submission_date=self.calendar.submission_date(self.cohort),
             previous=previous.cohort if previous else None,
             frozen_at=frozen_at,
-            catalog_tree=gitrepo.subtree_id(head, layout.current().suite_dir),
+            catalog_tree=gitrepo.subtree_id(head, self.layout.suite_dir),
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
             seed_sets=sets,
         )
@@ -403,7 +402,7 @@ class _Freeze:
 
     def finish(self, commit: gitrepo.Commit, state: Literal["resumed", "tagged", "already-frozen"]) -> FreezeResult:
         if state == "tagged":
-            self.notes.extend(check_merged(self.repo, self.cohort.id, commit))
+            self.notes.extend(check_merged(self.repo, self.cohort.id, commit, self.layout))
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
         self.refuse_another_request(commit, text, state)
@@ -445,9 +444,9 @@ class _Freeze:
                 raise CatalogError(
                     f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists", redo
                 )
-            if policy_requires(commit) and _unsigned(self.repo, self.cohort.id):  # e.g. tagged by hand
+            if policy_requires(commit, self.layout) and _unsigned(self.repo, self.cohort.id):  # e.g. tagged by hand
                 raise CatalogError(
-                    f"tag `{self.cohort}` exists and is not signed, but {layout.current().suite_file} at the release "
+                    f"tag `{self.cohort}` exists and is not signed, but {self.layout.suite_file} at the release "
                     "requires signed "
                     "releases (policies.releases.require_signature): it is no release, and freeze does not push it",
                     redo,
@@ -462,9 +461,8 @@ class _Freeze:
                 "this rerun would tag it unsigned; nothing was written",
                 "rerun with --sign (and the same --signing-key)",
             )
-        require_signed(
-            load_tree(gitrepo.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
-        )
+        released = load_tree(gitrepo.GitTree(self.repo, commit, self.cohort.id), layout=self.layout)
+        require_signed(released.catalog.suite, self.signer is not None, self.layout)
         if self.signer is None or self.request.dry_run:
             return None
         return self.sign_tag(str(commit.id), digest, gitrepo.signature(self.repo, self.request.now))
@@ -472,7 +470,7 @@ class _Freeze:
     def sign_tag(self, commit: str, digest: str, tagger: gitrepo.Signature) -> bytes:
         """The signed tag object of the release."""
         assert self.signer is not None
-        message = tag_message(self.cohort.id, digest, self.request.message)
+        message = tag_message(self.cohort.id, self.ruleset_rel, digest, self.request.message)
         return self.signer.sign_tag(self.cohort.id, commit, message, tagger)
 
     def refuse_untrusted_tag(self, commit: gitrepo.Commit, redo: str) -> None:
@@ -481,7 +479,7 @@ class _Freeze:
         if _unsigned(self.repo, self.cohort.id):
             return
         trust = trust_for(self.repo, self.request.signature)
-        if not (self.request.sign or trust.allowed_signers is not None or policy_requires(commit)):
+        if not (self.request.sign or trust.allowed_signers is not None or policy_requires(commit, self.layout)):
             return
         checked = check_signature(self.repo, self.cohort.id, trust, True)
         if checked.state not in ("good", "not-checked"):  # not-checked: no allowed signers, as the first run
@@ -519,7 +517,7 @@ class _Freeze:
             if signed is not None:
                 gitrepo.create_tag_object(self.repo, self.cohort.id, signed)
             else:
-                message = tag_message(self.cohort.id, digest, self.request.message)
+                message = tag_message(self.cohort.id, self.ruleset_rel, digest, self.request.message)
                 gitrepo.create_tag(self.repo, self.cohort.id, commit, message)
             self.failpoint("tag")
             result.tagged, result.signed = True, signed is not None
@@ -530,7 +528,9 @@ class _Freeze:
 
     def pusher(self) -> Pusher:
         assert self.request.push is not None
-        return Pusher(self.repo, self.request.push, self.cohort.id, self.tag_only_push, self.failpoint)
+        return Pusher(
+            self.repo, self.request.push, self.cohort.id, self.tag_only_push, self.failpoint, self.ruleset_rel
+        )
 
     def push_or_explain(self, commit: gitrepo.Commit) -> list[str]:
         """Push; a failure says what exists here and the exact commands that finish the release."""
