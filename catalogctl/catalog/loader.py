@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from catalogctl.catalog.cache import DocumentCache, Examined, cache_for
+from catalogctl.catalog.config import layout_of
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.index import Catalog, LoadResult, Location
 from catalogctl.catalog.layout import Layout, is_entity_file, is_ignored
@@ -456,16 +457,12 @@ def load_documents(
 def load_tree(
     tree: Tree, cache: DocumentCache | None = None, *, layout: Layout | None = None, use_cache: bool = True
 ) -> LoadResult:
-    """Load and validate the catalog of a tree, read in `layout` (default: its repository's,
-    `config.layout_of`): documents, schemas and cross-references.
+    """Load and validate the catalog of a tree: documents, schemas and cross-references.
 
-    Single files are checked through `cache` (default: the tree's own, see `cache.cache_for`;
-    none with `use_cache=False`); cross-references are checked on every call."""
-    if layout is None:
-        from catalogctl.catalog.config import layout_of
-
-        layout = layout_of(tree)
-    result = load_documents(tree, cache, layout=layout, use_cache=use_cache)
+    The tree is read in `layout` (default: its repository's, `config.layout_of`); single files are
+    checked through `cache` (default: the tree's own, see `cache.cache_for`; none with
+    `use_cache=False`); cross-references are checked on every call."""
+    result = load_documents(tree, cache, layout=layout or layout_of(tree), use_cache=use_cache)
     result.diagnostics.extend(check_catalog(result.catalog))
     result.diagnostics.sort()
     return result
