@@ -22,6 +22,8 @@ _EXPORTS: dict[str, str] = {
     "diff_refs": "api",
     "ResolvedConfig": "model.resolved",
     "DiffReport": "model.diff",
+    "FreezeRequest": "release.freeze",
+    "FreezeResult": "model.release",
     "contract_digest": "catalog.contract",
     "resolve_contract": "catalog.contract",
     "Tree": "io.tree",
@@ -62,7 +64,9 @@ if TYPE_CHECKING:
     )
     from catalogctl.io.tree import Tree, WorkingTree
     from catalogctl.model.diff import DiffReport
+    from catalogctl.model.release import FreezeResult
     from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.release.freeze import FreezeRequest
 
 
 def __getattr__(name: str) -> Any:
@@ -81,6 +85,8 @@ __all__ = [
     "DiffReport",
     "EntityNotFound",
     "EnvironmentProblem",
+    "FreezeRequest",
+    "FreezeResult",
     "LoadResult",
     "RefNotFound",
     "ResolvedConfig",

@@ -1,43 +1,32 @@
-"""Entry points of the public API that combine several modules."""
+"""Entry points of the public API that combine several modules.
+
+Each reads the layout (catalog and rulesets folders) the repository at its `path` configures
+(`catalog.config.layout_for`) and passes it to what it calls: a library call reads the same
+folders as the command it stands for."""
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from catalogctl.catalog.config import layout_for
-from catalogctl.catalog.layout import using
 from catalogctl.catalog.source import open_tree
 
 if TYPE_CHECKING:
     from catalogctl.catalog.index import LoadResult
     from catalogctl.catalog.verdict import Verdict
     from catalogctl.model.diff import DiffReport
-    from catalogctl.model.release import Releases, Verification
+    from catalogctl.model.release import FreezeResult, Releases, Verification
     from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.signers import SignatureFlags
 
-P = ParamSpec("P")
-R = TypeVar("R")
+
+def _start(path: Path | str | None) -> Path:
+    """The folder a call works in: `path`, or the current folder."""
+    return Path.cwd() if path is None else Path(path)
 
 
-def _configured(function: Callable[P, R]) -> Callable[P, R]:
-    """`function` run with the catalog and rulesets folders configured where its `path` points."""
-    signature = inspect.signature(function)
-
-    @functools.wraps(function)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        path = signature.bind(*args, **kwargs).arguments.get("path")
-        with using(layout_for(None if path is None else Path(path))):
-            return function(*args, **kwargs)
-
-    return wrapper
-
-
-@_configured
 def load_catalog(path: Path | str | None = None, ref: str | None = None, *, use_cache: bool = True) -> LoadResult:
     """Load and validate the catalog of the working tree at `path` (default: the current
     folder), or of `ref` in its repository (read from the object database, never checked out).
@@ -45,31 +34,30 @@ def load_catalog(path: Path | str | None = None, ref: str | None = None, *, use_
     Returns the catalog with every diagnostic; raises EnvironmentProblem or RefNotFound."""
     from catalogctl.catalog.loader import load_tree
 
-    return load_tree(open_tree(None if path is None else Path(path), ref), use_cache=use_cache)
+    layout = layout_for(_start(path))
+    return load_tree(open_tree(_start(path), ref, layout), layout=layout, use_cache=use_cache)
 
 
-@_configured
 def validate_catalog(path: Path | str | None = None, ref: str | None = None, *, use_cache: bool = True) -> Verdict:
     """The diagnostics `load_catalog` gives, without the catalog: answered from the remembered
     verdict when nothing it depends on changed since a run that checked it (`catalog.verdict`)."""
     from catalogctl.catalog.verdict import check_tree
 
-    return check_tree(open_tree(None if path is None else Path(path), ref), use_cache=use_cache)
+    layout = layout_for(_start(path))
+    return check_tree(open_tree(_start(path), ref, layout), layout=layout, use_cache=use_cache)
 
 
-@_configured
 def diff_refs(path: Path | str | None, old: str, new: str | None = None) -> DiffReport:
     """The semantic diff between two refs (cohort ids, tags, branches, commits) of the repository
     at `path`; `new=None` compares with the working tree."""
     from catalogctl.diff.trees import diff_trees
 
-    root = None if path is None else Path(path)
-    old_tree = open_tree(root, old)
-    new_tree = open_tree(root, new)
-    return diff_trees(old_tree, new_tree, old, new or "working tree")
+    layout = layout_for(_start(path))
+    old_tree = open_tree(_start(path), old, layout)
+    new_tree = open_tree(_start(path), new, layout)
+    return diff_trees(old_tree, new_tree, old, new or "working tree", layout=layout)
 
 
-@_configured
 def list_releases(path: Path | str | None = None, signature: SignatureFlags | None = None) -> Releases:
     """The frozen cohorts of the working tree's catalog, with the state of their tags and signers."""
     import datetime as dt
@@ -82,14 +70,14 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
     from catalogctl.release.releases import list_cohorts, releases
     from catalogctl.release.signers import trust_for
 
-    root = find_root(Path.cwd() if path is None else Path(path))
+    layout = layout_for(_start(path))
+    root = find_root(_start(path), layout)
     repo = gitrepo.open_repository(root)
-    catalog = load_tree(WorkingTree(root)).catalog
-    frozen = list_cohorts(repo, catalog, trust_for(repo, signature))
+    catalog = load_tree(WorkingTree(root), layout=layout).catalog
+    frozen = list_cohorts(repo, catalog, layout, trust_for(repo, signature))
     return releases(frozen, dt.datetime.now(dt.UTC).date(), calendar_for(root))
 
 
-@_configured
 def verify_release(
     path: Path | str | None, cohort: str, ref: str | None = None, signature: SignatureFlags | None = None
 ) -> Verification:
@@ -99,11 +87,11 @@ def verify_release(
     from catalogctl.release.releases import verify_cohort
     from catalogctl.release.signers import trust_for
 
-    repo = gitrepo.open_repository(Path.cwd() if path is None else Path(path))
-    return verify_cohort(repo, cohort, ref, trust_for(repo, signature))
+    layout = layout_for(_start(path))
+    repo = gitrepo.open_repository(_start(path))
+    return verify_cohort(repo, cohort, layout, ref, trust_for(repo, signature))
 
 
-@_configured
 def resolve_submission(
     submission: Path | str, path: Path | str | None = None, ref: str | None = None
 ) -> ResolvedConfig:
@@ -111,10 +99,9 @@ def resolve_submission(
     repository at `path`; no checkout or remote check (see `preflight`)."""
     from catalogctl.run.resolve import resolve
 
-    return resolve(Path.cwd() if path is None else Path(path), Path(submission), ref)
+    return resolve(_start(path), Path(submission), ref)
 
 
-@_configured
 def preflight_submission(
     submission: Path | str,
     path: Path | str | None = None,
@@ -130,13 +117,55 @@ def preflight_submission(
     from catalogctl.run.preflight import preflight as run
 
     return run(
-        Path.cwd() if path is None else Path(path),
+        _start(path),
         Path(submission),
         remote=remote,
         offline=offline,
         github=github,
         signature=signature,
     )
+
+
+def freeze(path: Path | str | None, request: FreezeRequest) -> FreezeResult:
+    """Freeze a cohort in the repository at `path` (default: the current folder), as `catalogctl
+    freeze` does: the ruleset, its CHANGELOG.md section, the commit and (unless `request.tag` is
+    False) the annotated tag, pushed when `request.push` names a remote. Returns what was done (or,
+    with `request.dry_run`, what would be); raises the errors of `catalogctl.errors`."""
+    from catalogctl.release.freeze import freeze as run
+
+    return run(_start(path), request)
+
+
+def tag(
+    path: Path | str | None,
+    cohort: str,
+    *,
+    push: str | None = None,
+    message: str | None = None,
+    dry_run: bool = False,
+    sign: bool = False,
+    signing_key: str | None = None,
+    signing_format: str | None = None,
+    signature: SignatureFlags | None = None,
+) -> FreezeResult:
+    """Tag the release of `cohort` merged by a pull request (`freeze` with `tag=False` on a release
+    branch, then the merge), as `catalogctl tag` does: the commit of HEAD's history that added its
+    ruleset is checked (on the default branch, the ruleset unchanged, the contracts it froze) and
+    tagged; with `push`, the tag (never a branch) goes to that remote."""
+    from catalogctl.release.tag import TagRequest
+    from catalogctl.release.tag import tag as run
+
+    request = TagRequest(
+        cohort=cohort,
+        dry_run=dry_run,
+        push=push,
+        message=message,
+        sign=sign or signing_key is not None,
+        signing_key=signing_key,
+        signing_format=signing_format,
+        signature=signature,
+    )
+    return run(_start(path), request)
 
 
 def loadgen_settings(resolved: ResolvedConfig | Path | str, settings: Any) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 
 from catalogctl.catalog import loader
 from catalogctl.catalog.cache import DocumentCache
+from catalogctl.catalog.config import layout_of
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.index import LoadResult
 from catalogctl.io.cache import EntryStore
@@ -38,7 +39,7 @@ def checking_load(real: Load, folders: Callable[[], Path]) -> Load:
         folder = folders() / str(next(counter))
         outcomes = []
         for cache in (DocumentCache(None), DocumentCache(EntryStore(folder)), DocumentCache(EntryStore(folder))):
-            outcomes.append(state(real(loader.Loader(self.tree, cache))))
+            outcomes.append(state(real(loader.Loader(self.tree, cache, layout=self.layout))))
         result = real(self)
         if not self.unread:  # a load from a snapshot holds only what it read: `checking_verdict` checks it
             outcomes.append(state(result))
@@ -60,7 +61,8 @@ def checking_verdict(real: Callable[..., Any]) -> Callable[..., Any]:
     def check(tree: Any, *args: Any, **kwargs: Any) -> Any:
         found = real(tree, *args, **kwargs)
         if found.remembered or found.loaded is None:  # loaded as `load_tree` does, without calling it
-            fresh = loader.Loader(tree, DocumentCache(None)).load()
+            layout = kwargs.get("layout") or layout_of(tree)  # the layout the check read it in
+            fresh = loader.Loader(tree, DocumentCache(None), layout=layout).load()
             diagnostics = sorted([*fresh.diagnostics, *check_catalog(fresh.catalog)])
             assert found.diagnostics == diagnostics, "a remembered verdict differs from the catalog's"
         return found

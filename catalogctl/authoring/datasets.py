@@ -12,9 +12,9 @@ from typing import Any, Literal
 from urllib.parse import urlparse
 
 from catalogctl import words
-from catalogctl.catalog import layout
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.diagnostics import did_you_mean, errors_only
-from catalogctl.catalog.layout import entity_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
 from catalogctl.catalog.validation import validate_document
@@ -57,8 +57,8 @@ def fetch(location: str, fmt: str | None, progress: Progress | None = None, limi
     return read_local(location, fmt)
 
 
-def _datasets(tree: Tree, ids: Iterable[str]) -> dict[str, Dataset]:
-    result = load_tree(tree)
+def _datasets(tree: Tree, ids: Iterable[str], layout: Layout | None) -> dict[str, Dataset]:
+    result = load_tree(tree, layout=layout)
     wanted = list(ids) or sorted(result.catalog.datasets)
     found: dict[str, Dataset] = {}
     for ident in wanted:
@@ -78,10 +78,13 @@ def verify_datasets(
     local: Path | None = None,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    *,
+    layout: Layout | None = None,
 ) -> DatasetsReport:
-    """Compare each dataset's source bytes with its pinned sha256, each download within `limits`.
-    With `local`, the files are read from that folder, by the URL's file name or the id: a file
-    that is not there is a usage error, found before anything is hashed."""
+    """Compare each dataset's source bytes with its pinned sha256, each download within `limits`
+    (the catalog read in `layout`, default its repository's). With `local`, the files are read
+    from that folder, by the URL's file name or the id: a file that is not there is a usage
+    error, found before anything is hashed."""
     if local is not None and not local.is_dir():
         raise UsageError(
             f"{local} is not a folder" if local.exists() else f"{local} does not exist",
@@ -89,7 +92,7 @@ def verify_datasets(
         )
     rows: list[VerifiedDataset | tuple[str, Dataset, str, str]] = []  # a result, or what to fetch
     missing: list[str] = []
-    for ident, dataset in _datasets(tree, ids).items():
+    for ident, dataset in _datasets(tree, ids, layout).items():
         expected, url = dataset.source.sha256, dataset.source.url
         if isinstance(expected, Pending):
             rows.append(_verified(ident, "pending", str(expected), detail="the sha256 is not pinned yet"))
@@ -152,19 +155,17 @@ class Pinned:
     changes: list[str]
 
 
-def _read_dataset_file(root: Path, ident: str) -> tuple[str, bytes]:
+def _read_dataset_file(root: Path, ident: str, layout: Layout) -> tuple[str, bytes]:
     """The repository-relative path and bytes of dataset `ident`'s file, found where the layout
     puts it and read by the working tree's rules: the id is checked before any path is built, and
     a file that is or passes through a symlink is refused as `validate` refuses it."""
     not_an_id = id_problem(ident)
     if not_an_id is not None:  # `../x` or `/x` would name a file outside the catalog
         raise UsageError(not_an_id, "name a dataset by its id (list them with `catalogctl ls datasets`)")
-    tree, relative = WorkingTree(root), entity_path("dataset", ident)
+    tree, relative = WorkingTree(root), layout.entity_path("dataset", ident)
     kind = tree.kind(relative)
     if kind is None:
-        datasets = [
-            Path(e.path).stem for e in tree.entries(layout.current().entity_dirs["dataset"]) if e.path.endswith(".yaml")
-        ]
+        datasets = [Path(e.path).stem for e in tree.entries(layout.entity_dirs["dataset"]) if e.path.endswith(".yaml")]
         raise EntityNotFound(f"no dataset `{ident}` in the working tree", did_you_mean(ident, datasets))
     if kind == "file":
         try:
@@ -260,12 +261,12 @@ class _Pinned(WorkingTree):
         return ids
 
 
-def _check_catalog(root: Path, relative: str, data: bytes) -> None:
+def _check_catalog(root: Path, relative: str, data: bytes, layout: Layout) -> None:
     """Refuse a pin after which the catalog has errors it did not have (a benchmark's figure
     computed from the old sample count, say): never write a file the catalog would refuse."""
 
     def errors(tree: Tree) -> dict[tuple[str, str, str], Diagnostic]:
-        return {(d.path, d.code, d.message): d for d in errors_only(load_tree(tree).diagnostics)}
+        return {(d.path, d.code, d.message): d for d in errors_only(load_tree(tree, layout=layout).diagnostics)}
 
     before, after = errors(WorkingTree(root)), errors(_Pinned(root, relative, data))
     new = [d for key, d in after.items() if key not in before]
@@ -308,10 +309,11 @@ def pin_dataset(
     the sample count when it can be counted and the dataset has no splits -- into the dataset's
     file in the working tree, keeping comments, layout, line ends and BOM. A different sample
     count or format than the file states is refused unless `update_samples`/`update_format`;
-    a download stays within `limits`."""
-    root = find_root(root).resolve()
+    a download stays within `limits`. The file is where the layout configured at `root` puts it."""
+    layout = layout_for(root)
+    root = find_root(root, layout).resolve()
     _refuse_credentials(ident, source)
-    relative, data = _read_dataset_file(root, ident)
+    relative, data = _read_dataset_file(root, ident, layout)
     dataset = _parsed(relative, data)
     named = _named_format(source)
     fetched = fetch(source, named or dataset.source.format, progress, limits)
@@ -328,7 +330,7 @@ def pin_dataset(
     check, problems = validate_document(parse_document(relative, new), Dataset)
     if check is None:  # never write a file the catalog would refuse
         raise CatalogInvalid(f"pinning would make {relative} invalid", problems)
-    _check_catalog(root, relative, new)
-    _read_dataset_file(root, ident)  # still a file of ours: not swapped for a link while we fetched
+    _check_catalog(root, relative, new, layout)
+    _read_dataset_file(root, ident, layout)  # still a file of ours: not swapped for a link while we fetched
     write_atomic(root / relative, new)
     return Pinned(ident, relative, fetched.sha256, fetched.records, [str(c) for c in changes])

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.errors import CatalogError, CatalogInvalid, CheckFailed, UsageError
@@ -53,13 +54,13 @@ def export_mlperf(
 ) -> MlperfExport:
     """Write the checker's files for `cohort` into `out_dir`, from its release commit (verified as
     `resolve` verifies it, its signature included) or from `ref`; a different existing file is
-    replaced only with `force`."""
-    repo = gitrepo.open_repository(path)
-    require_cohort(repo, cohort)
-    _, commit = require_release(repo, cohort, trust_for(repo, signature))
+    replaced only with `force`. Read in the layout the repository at `path` configures."""
+    layout, repo = layout_for(path), gitrepo.open_repository(path)
+    require_cohort(repo, cohort, layout)
+    _, commit = require_release(repo, cohort, layout, trust_for(repo, signature))
     if ref is not None:
-        commit = _at_ref(repo, cohort, commit, ref)
-    catalog, ruleset = _frozen(repo, commit, cohort)
+        commit = _at_ref(repo, cohort, commit, ref, layout)
+    catalog, ruleset = _frozen(repo, commit, cohort, layout)
     benches = [catalog.benchmarks[b.id] for b in ruleset.benchmarks]
     inference = [b for b in benches if isinstance(b, InferenceBenchmark)]
     seed_sets = [ExportedSeedSet(id=s.id, cohorts=_window(s)) for s in ruleset.seed_sets]
@@ -77,12 +78,12 @@ def export_mlperf(
     )
 
 
-def _at_ref(repo: gitrepo.Repository, cohort: str, release: gitrepo.Commit, ref: str) -> gitrepo.Commit:
+def _at_ref(repo: gitrepo.Repository, cohort: str, release: gitrepo.Commit, ref: str, layout: Layout) -> gitrepo.Commit:
     """The commit `ref` names, whose ruleset of `cohort` must be the released one byte for byte:
     only the contracts are read there (and held to the frozen digests), never another ruleset."""
-    commit = resolve_ref(repo, ref).commit
-    require_cohort(repo, cohort, commit)
-    where = ruleset_path(cohort)
+    commit = resolve_ref(repo, ref, layout).commit
+    require_cohort(repo, cohort, layout, commit)
+    where = layout.ruleset_path(cohort)
     if gitrepo.read_blob_or_none(commit, where) != gitrepo.read_blob(release, where):
         raise CheckFailed(
             "contract-mismatch",  # the frozen terms changed since the freeze: the same exit code
@@ -93,9 +94,9 @@ def _at_ref(repo: gitrepo.Repository, cohort: str, release: gitrepo.Commit, ref:
     return commit
 
 
-def _frozen(repo: gitrepo.Repository, commit: gitrepo.Commit, cohort: str) -> tuple[Catalog, Ruleset]:
+def _frozen(repo: gitrepo.Repository, commit: gitrepo.Commit, cohort: str, layout: Layout) -> tuple[Catalog, Ruleset]:
     """The catalog at `commit` and the cohort's ruleset, whose digests its contracts must match."""
-    result = load_tree(gittree.GitTree(repo, commit, str(commit.id)[:12]))
+    result = load_tree(gittree.GitTree(repo, commit, str(commit.id)[:12]), layout=layout)
     errors = errors_only(result.diagnostics)
     if errors:
         raise CatalogInvalid(f"the catalog at {str(commit.id)[:12]} is invalid: nothing was exported", errors)

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import entity_path, modeline
+from catalogctl.catalog.layout import modeline
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import find_root
 from catalogctl.errors import CatalogInvalid, EntityNotFound, UsageError, file_line_col
@@ -155,25 +156,27 @@ def _copy(catalog: Catalog, kind: str, ident: str, source: str, refs: References
 
 
 def scaffold(path: Path, kind: str, ident: str, source: str | None, refs: References | None = None) -> Scaffolded:
-    """Write `benchmark_suite/<kind>s/<ident>.yaml`; refuse an existing file or an invalid id."""
+    """Write `benchmark_suite/<kind>s/<ident>.yaml` (in the layout configured at `path`); refuse an
+    existing file or an invalid id."""
     from catalogctl.io.files import write_atomic
     from catalogctl.io.yamlio import dump_yaml
 
     refs = refs or References()
     refs.check(kind, source is not None)
     _check_id(ident)
-    root = find_root(path)
-    relative = entity_path(kind, ident)
+    layout = layout_for(path)
+    root = find_root(path, layout)
+    relative = layout.entity_path(kind, ident)
     target = root / relative
     if target.exists() or target.is_symlink():
         raise UsageError(f"{relative} exists: `new` never overwrites", f"edit it, or choose another id than `{ident}`")
-    catalog = load_tree(WorkingTree(root)).catalog
+    catalog = load_tree(WorkingTree(root), layout=layout).catalog
     if source:
         text = _copy(catalog, kind, ident, source, refs)
     else:
         text = modeline(kind, relative) + dump_yaml(_template(catalog, kind, ident, refs))
     write_atomic(target, text.encode("utf-8"))
-    result = load_tree(WorkingTree(root))
+    result = load_tree(WorkingTree(root), layout=layout)
     mine = [d for d in result.diagnostics if d.path == relative]
     errors = errors_only(mine)
     if errors:

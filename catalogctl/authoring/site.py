@@ -16,11 +16,12 @@ from typing import Any, Literal
 
 from catalogctl import errors
 from catalogctl.authoring.site_contract import contract_sections
-from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.contract import Shared, digest_of, metric_keys, resolve_contract
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import rotation_due, valid_sets
 from catalogctl.catalog.source import find_root, open_tree
@@ -73,28 +74,26 @@ def cohort_url(ident: str) -> str:
     return f"cohorts/{ident}/index.html"
 
 
-def _is_ruleset(path: str) -> bool:
-    return path.startswith(f"{layout.current().rulesets_dir}/")
-
-
 def gather_site(path: Path | None = None, ref: str | None = None, today: dt.date | None = None) -> SiteData:
     """The site of the catalog at `ref` (default: the working tree) of the repository at `path`;
-    an invalid catalog is refused (exit 1), as a freeze refuses it."""
+    an invalid catalog is refused (exit 1), as a freeze refuses it. Read in the layout the
+    repository configures."""
+    start = Path.cwd() if path is None else Path(path)
+    layout = layout_for(start)
     # Every cohort's ruleset (5,000 entries in a large catalog) is read by the catalog, then by
     # the two diffs around it, from trees that hold the same blob: parse each blob once.
     try:
-        with reusing_parses(keep=_is_ruleset):
-            return _gather(path, ref, today)
+        with reusing_parses(keep=lambda file: file.startswith(f"{layout.rulesets_dir}/")):
+            return _gather(start, ref, today, layout)
     finally:
         gc.unfreeze()  # see _gather
 
 
-def _gather(path: Path | None, ref: str | None, today: dt.date | None) -> SiteData:
-    start = Path.cwd() if path is None else Path(path)
-    tree = open_tree(start, ref)
-    root = find_root(start) if ref is None else start
+def _gather(start: Path, ref: str | None, today: dt.date | None, layout: Layout) -> SiteData:
+    tree = open_tree(start, ref, layout)
+    root = find_root(start, layout) if ref is None else start
     repo = gitrepo.open_repository(root)
-    loaded = load_tree(tree)
+    loaded = load_tree(tree, layout=layout)
     # The catalog lives until the site's data is gathered: exempt its millions of objects from
     # the collector's full passes, which would walk them again and again (seconds at 5,000 benchmarks).
     gc.freeze()
@@ -102,9 +101,9 @@ def _gather(path: Path | None, ref: str | None, today: dt.date | None) -> SiteDa
     if problems:
         raise CatalogInvalid(f"the catalog at {tree.label} is invalid: no site was built", problems)
     catalog = loaded.catalog
-    infos = list_cohorts(repo, catalog, trust_for(repo))
+    infos = list_cohorts(repo, catalog, layout, trust_for(repo))
     upcoming = releases(infos, today or dt.datetime.now(dt.UTC).date()).next
-    cohorts = _cohort_pages(root, catalog, infos)
+    cohorts = _cohort_pages(root, layout, catalog, infos)
     digests = [(page, {b.id: b.digest for b in page.benchmarks}) for page in cohorts]
     captions = {key: localized(m.label, m.i18n, "label") for key, m in catalog.metrics.items()}
     shared: Shared = {}  # one model, dataset and metric inlined by many contracts: built once
@@ -152,15 +151,15 @@ def _window(seed_set: SeedSet) -> SeedWindow:
     )
 
 
-def _cohort_diff(root: Path, old: str, new: str) -> tuple[DiffReport | None, str]:
+def _cohort_diff(root: Path, layout: Layout, old: str, new: str) -> tuple[DiffReport | None, str]:
     """The semantic diff between two frozen cohorts, or why there is none."""
     try:
-        return diff_trees(open_tree(root, old), open_tree(root, new), old, new), ""
+        return diff_trees(open_tree(root, old, layout), open_tree(root, new, layout), old, new, layout=layout), ""
     except CatalogError as exc:  # an old release that no longer reads must not stop the site
         return None, f"no diff from {old}: {exc}"
 
 
-def _cohort_pages(root: Path, catalog: Catalog, infos: list[CohortInfo]) -> list[CohortPage]:
+def _cohort_pages(root: Path, layout: Layout, catalog: Catalog, infos: list[CohortInfo]) -> list[CohortPage]:
     pages: list[CohortPage] = []
     previous: Ruleset | None = None
     titles = {i: localized(b.title, b.i18n, "title") for i, b in catalog.benchmarks.items()}
@@ -174,7 +173,9 @@ def _cohort_pages(root: Path, catalog: Catalog, infos: list[CohortInfo]) -> list
                 "added" if entry.id not in old else "identical" if old[entry.id] == entry.digest else "changed"
             )
             benchmarks.append(CohortBenchmark(id=entry.id, title=title, digest=entry.digest, status=status))
-        diff, note = _cohort_diff(root, previous.cohort, info.cohort) if previous else (None, "the first cohort")
+        diff, note = (
+            _cohort_diff(root, layout, previous.cohort, info.cohort) if previous else (None, "the first cohort")
+        )
         pages.append(
             CohortPage(
                 info=info,

@@ -102,6 +102,22 @@ def layout_for(start: Path | None = None) -> Layout:
     return Layout(config.catalog, config.rulesets)
 
 
+def layout_of(tree: Tree) -> Layout:
+    """The layout a tree is read in when its reader names none: its repository's, as every verb
+    reads it (a working tree's configuration, also for the tree of a ref in a clone); a tree of
+    no working tree (a bare repository's) is read in the configuration it holds."""
+    from catalogctl.io.tree import WorkingTree
+
+    if isinstance(tree, WorkingTree):
+        return layout_for(tree.root)
+    from catalogctl.io.gittree import GitTree  # pygit2: only for a git tree
+
+    if isinstance(tree, GitTree) and tree.repo.workdir is not None:
+        return layout_for(Path(tree.repo.workdir))
+    config = config_in_tree(tree).config
+    return Layout(config.catalog, config.rulesets)
+
+
 def config_in_tree(tree: Tree) -> LoadedConfig:
     """The configuration a tree holds at its root (a git ref's, e.g. a pull request's base)."""
     return _validated(_first_config(lambda name: tree.read(name) if tree.kind(name) == "file" else None))

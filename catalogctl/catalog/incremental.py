@@ -18,11 +18,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.catalogwide import check_catalogwide
 from catalogctl.catalog.crossref import check_entity
 from catalogctl.catalog.facts import ENTITY_KINDS, EntityFacts, facts_of
 from catalogctl.catalog.index import Catalog, LoadResult, Location
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import Loader
 from catalogctl.catalog.snapshot import EntityState, Snapshot
 from catalogctl.io.yamlio import PathKey, unread_document
@@ -46,10 +46,12 @@ class Checked:
     examined: dict[str, str]  # the blob id of every file examined, by path
 
 
-def check_from(tree: Tree, cache: DocumentCache, prior: Snapshot | None, known: dict[str, str]) -> Checked:
-    """The diagnostics of the catalog of `tree`, from the `prior` snapshot of it where it still
-    holds (`known`: the blob id each file has now, by path)."""
-    loader = Loader(tree, cache, prior, known)
+def check_from(
+    tree: Tree, cache: DocumentCache, prior: Snapshot | None, known: dict[str, str], *, layout: Layout
+) -> Checked:
+    """The diagnostics of the catalog of `tree` (read in `layout`), from the `prior` snapshot of
+    it where it still holds (`known`: the blob id each file has now, by path)."""
+    loader = Loader(tree, cache, prior, known, layout=layout)
     result = loader.load()
     view = _View(loader)
     diagnostics = [*result.diagnostics, *view.check()]
@@ -98,7 +100,7 @@ class _View:
         self.benchmarks: Mapping[str, AnyBenchmark] = self.tables["benchmark"]
         self.metrics: Mapping[str, Metric] = self.catalog.metrics
         self.invalid = self.catalog.invalid
-        self.metrics_state = loader.read_blobs.get(layout.current().metrics_file, "absent")
+        self.metrics_state = loader.read_blobs.get(loader.layout.metrics_file, "absent")
 
     def locate(self, kind: str, ident: str, *path: str | int) -> Location:
         """Where an entity (or a path in it) stands; a file not read yet is read if a position is asked."""

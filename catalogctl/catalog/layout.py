@@ -1,15 +1,12 @@
 """Where things stand in a catalog repository: folder names, entity and ruleset paths, and the
 schema line a catalog file starts with. Every path the tool builds comes from here.
 
-The catalog and rulesets folders are configurable (`catalog`, `rulesets`): a command runs with
-the layout its repository configures (`using`), and every path is asked of `current()` when it
-is built, never imported as a value."""
+The catalog and rulesets folders are configurable (`catalog`, `rulesets`): an entry point reads
+the layout its repository configures (`config.layout_for`) and passes it down with the tree or
+repository it belongs to; every path of the catalog is asked of that `Layout`, never of a global."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from catalogctl.io.tree import undecodable
@@ -56,32 +53,6 @@ class Layout:
 
 
 DEFAULT = Layout("benchmark_suite", "rulesets")
-_CURRENT: ContextVar[Layout] = ContextVar("catalogctl_layout", default=DEFAULT)
-
-
-def current() -> Layout:
-    """The layout of the repository the running command works on (the default outside one)."""
-    return _CURRENT.get()
-
-
-@contextmanager
-def using(layout: Layout) -> Iterator[Layout]:
-    """Run the block with `layout` as the current one; the previous one is back afterwards."""
-    token = _CURRENT.set(layout)
-    try:
-        yield layout
-    finally:
-        _CURRENT.reset(token)
-
-
-def ruleset_path(cohort: str) -> str:
-    """The frozen ruleset of a cohort, in the current layout."""
-    return current().ruleset_path(cohort)
-
-
-def entity_path(kind: str, ident: str) -> str:
-    """Where the file of an entity stands, in the current layout."""
-    return current().entity_path(kind, ident)
 
 
 def is_ignored(name: str) -> bool:

@@ -11,12 +11,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cache import DocumentCache, Examined, cache_for
+from catalogctl.catalog.config import layout_of
 from catalogctl.catalog.crossref import check_catalog
 from catalogctl.catalog.filecheck import check_file, rebuild_file
 from catalogctl.catalog.index import Catalog, LoadResult, Location
-from catalogctl.catalog.layout import entity_path
+from catalogctl.catalog.layout import Layout, is_entity_file, is_ignored
 from catalogctl.catalog.snapshot import FileState, Snapshot, holds
 from catalogctl.errors import Diagnostic, EnvironmentProblem, error, warning
 from catalogctl.io.tree import Tree, UnsafePath, WorkingTree, blob_id, file_blobs, shown_path, undecodable
@@ -34,8 +34,10 @@ class Loader:
         cache: DocumentCache | None = None,
         prior: Snapshot | None = None,
         known: dict[str, str] | None = None,  # path -> git blob id
+        *,
+        layout: Layout,
     ) -> None:
-        self.tree = tree
+        self.tree, self.layout = tree, layout
         self.cache = cache if cache is not None else DocumentCache(None)
         self.catalog = Catalog(label=tree.label)
         self.diagnostics: list[Diagnostic] = []
@@ -121,9 +123,9 @@ class Loader:
                         "replace the link by the file itself",
                     )
                 )
-            elif layout.is_ignored(name):
+            elif is_ignored(name):
                 continue
-            elif entry.kind == "file" and layout.is_entity_file(name):
+            elif entry.kind == "file" and is_entity_file(name):
                 files.append(entry.path)
             else:
                 hint = "rename it to .yaml" if name.endswith(".yml") else "move it out of the catalog folders"
@@ -203,7 +205,7 @@ class Loader:
     def materialize(self, kind: str, ident: str) -> Any:
         """The value of a valid entity taken from the prior unread: its file read and checked now
         (refused if it no longer holds what the prior and the blob id say)."""
-        path = entity_path(kind, ident)
+        path = self.layout.entity_path(kind, ident)
         blob = self.read_blobs[path]
         examined = self.outcome(kind, path)
         if examined is None or examined.value is None or examined.document is None or self.read_blobs[path] != blob:
@@ -235,14 +237,14 @@ class Loader:
         return tables[kind]
 
     def load_suite_files(self) -> None:
-        suite = self.load_single(layout.current().suite_file, ("suite", ""))
+        suite = self.load_single(self.layout.suite_file, ("suite", ""))
         self.catalog.suite = suite if isinstance(suite, Suite) else None
-        registry = self.load_single(layout.current().metrics_file, ("metrics", ""))
+        registry = self.load_single(self.layout.metrics_file, ("metrics", ""))
         if isinstance(registry, MetricsRegistry):
             self.index_metrics(registry)
 
     def load(self) -> LoadResult:
-        suite = layout.current().suite_dir
+        suite = self.layout.suite_dir
         root_kind = self.tree.kind(suite)
         if root_kind is None:
             raise EnvironmentProblem(
@@ -252,18 +254,18 @@ class Loader:
         if self.check_folder(suite, required=True):
             self.load_suite_files()
             self.expect_only(suite, {"suite.yaml", "metrics.yaml", "models", "datasets", "benchmarks"})
-            for kind, folder in layout.current().entity_dirs.items():
+            for kind, folder in self.layout.entity_dirs.items():
                 if self.check_folder(folder, required=False):
                     self.load_entities(kind, folder, self.target(kind))
-        if self.check_folder(layout.current().rulesets_dir, required=False):
-            self.load_entities("ruleset", layout.current().rulesets_dir, self.catalog.rulesets)
+        if self.check_folder(self.layout.rulesets_dir, required=False):
+            self.load_entities("ruleset", self.layout.rulesets_dir, self.catalog.rulesets)
         self.cache.flush()
         return LoadResult(self.catalog, self.diagnostics)
 
     def expect_only(self, folder: str, names: set[str]) -> None:
         for entry in self.tree.entries(folder):
             name = entry.path.rsplit("/", 1)[-1]
-            if name in names or layout.is_ignored(name):
+            if name in names or is_ignored(name):
                 continue
             if undecodable(name):
                 self.diagnostics.append(_undecodable_name(entry.path))
@@ -321,9 +323,9 @@ class SubsetLoader:
     """Loads the suite, the metric registry and, on request, single entities of a tree, without
     cross-document checks: for verbs that must not pay for the whole catalog."""
 
-    def __init__(self, tree: Tree, cache: DocumentCache | None = None) -> None:
+    def __init__(self, tree: Tree, cache: DocumentCache | None = None, *, layout: Layout) -> None:
         self.tree = tree
-        self._loader = Loader(tree, cache)
+        self._loader = Loader(tree, cache, layout=layout)
         self._loader.load_suite_files()
         self._asked: set[tuple[str, str]] = set()
 
@@ -331,7 +333,7 @@ class SubsetLoader:
         """Load these (kind, id) entities, if their files exist and were not loaded yet."""
         for kind, ident in sorted(set(wanted) - self._asked):
             self._asked.add((kind, ident))
-            path = entity_path(kind, ident)
+            path = self._loader.layout.entity_path(kind, ident)
             if self.tree.kind(path) == "file":
                 self._loader.load_entity_file(kind, path, self._loader.target(kind))
 
@@ -341,30 +343,35 @@ class SubsetLoader:
         return LoadResult(self._loader.catalog, sorted(self._loader.diagnostics))
 
 
-def load_rulesets(tree: Tree, cache: DocumentCache | None = None) -> Catalog:
+def load_rulesets(tree: Tree, cache: DocumentCache | None = None, *, layout: Layout) -> Catalog:
     """The rulesets of a tree (and where each stands), without the rest of its catalog: what
     the release policy reads first."""
-    loader = Loader(tree, cache)
-    if loader.tree.kind(layout.current().rulesets_dir) == "dir":
-        loader.load_entities("ruleset", layout.current().rulesets_dir, loader.catalog.rulesets)
+    loader = Loader(tree, cache, layout=layout)
+    if tree.kind(layout.rulesets_dir) == "dir":
+        loader.load_entities("ruleset", layout.rulesets_dir, loader.catalog.rulesets)
     loader.cache.flush()
     return loader.catalog
 
 
-def load_documents(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> LoadResult:
+def load_documents(
+    tree: Tree, cache: DocumentCache | None = None, *, layout: Layout, use_cache: bool = True
+) -> LoadResult:
     """Load every document of a tree, each checked on its own (through `cache`, default the
     tree's own), without the cross-document checks (`load_tree` adds them)."""
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
-    return Loader(tree, cache).load()
+    return Loader(tree, cache, layout=layout).load()
 
 
-def load_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> LoadResult:
+def load_tree(
+    tree: Tree, cache: DocumentCache | None = None, *, layout: Layout | None = None, use_cache: bool = True
+) -> LoadResult:
     """Load and validate the catalog of a tree: documents, schemas and cross-references.
 
-    Single files are checked through `cache` (default: the tree's own, see `cache.cache_for`;
-    none with `use_cache=False`); cross-references are checked on every call."""
-    result = load_documents(tree, cache, use_cache=use_cache)
+    The tree is read in `layout` (default: its repository's, `config.layout_of`); single files are
+    checked through `cache` (default: the tree's own, see `cache.cache_for`; none with
+    `use_cache=False`); cross-references are checked on every call."""
+    result = load_documents(tree, cache, layout=layout or layout_of(tree), use_cache=use_cache)
     result.diagnostics.extend(check_catalog(result.catalog))
     result.diagnostics.sort()
     return result

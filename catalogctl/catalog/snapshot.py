@@ -24,7 +24,6 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cache import (
     VERDICT_SOURCES,
     diagnostic_rows,
@@ -38,6 +37,7 @@ from catalogctl.version import __version__
 
 if TYPE_CHECKING:
     from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.layout import Layout
     from catalogctl.io.tree import Tree
 
 _KINDS = (*ENTITY_KINDS, "ruleset")  # the files a snapshot holds (the suite files are read each time)
@@ -72,8 +72,8 @@ def holds(kind: str) -> bool:
     return kind in _KINDS
 
 
-def slot(tree: Tree) -> str | None:
-    """The key of a tree's snapshot; None for a tree whose reads its file ids may not tell
+def slot(tree: Tree, current: Layout) -> str | None:
+    """The key of a tree's snapshot read in `current`; None for a tree whose reads its file ids may not tell
     (only a working tree and a git tree are known to agree with theirs)."""
     from catalogctl.io.gittree import GitTree
     from catalogctl.io.tree import WorkingTree
@@ -84,7 +84,6 @@ def slot(tree: Tree) -> str | None:
         where = f"git\0{tree.repo.path}"
     else:
         return None
-    current = layout.current()
     parts = [
         "catalogctl-snapshot/1",
         __version__,

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import is_cohort_id
-from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.errors import EntityNotFound, EnvironmentProblem, RefNotFound, RulesetAddedTwice
 from catalogctl.io.tree import Tree, WorkingTree
 
@@ -27,12 +26,12 @@ class ResolvedRef:
     note: str = ""
 
 
-def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = True) -> ResolvedRef:
+def resolve_ref(repo: gitrepo.Repository, ref: str, layout: Layout, *, ruleset_fallback: bool = True) -> ResolvedRef:
     """The commit a tag, branch, remote branch, (abbreviated) commit id or cohort names.
 
     A cohort id names its release tag. Where the tag is missing (a fresh clone without tags),
-    read-only verbs may fall back to the commit that added `rulesets/<cohort>.yaml`; the result
-    says so in its note.
+    read-only verbs may fall back to the commit that added `rulesets/<cohort>.yaml` (in
+    `layout`); the result says so in its note.
     """
     from catalogctl.io import gitrepo
 
@@ -40,13 +39,13 @@ def resolve_ref(repo: gitrepo.Repository, ref: str, *, ruleset_fallback: bool = 
     if commit is not None:
         return ResolvedRef(ref, commit)
     if ruleset_fallback and is_cohort_id(ref):
-        path = ruleset_path(ref)
+        path = layout.ruleset_path(ref)
         adding = ruleset_commit(repo, path)
         if adding is not None:
             note = f"tag `{ref}` not found: using {str(adding.id)[:12]}, the commit that added {path}"
             return ResolvedRef(ref, adding, note)
         if not gitrepo.tags_not_fetched(repo):  # a clone that fetches tags would have the release's
-            raise no_such_cohort(ref)
+            raise no_such_cohort(ref, layout)
     raise RefNotFound(f"unknown ref `{ref}`", _fetch_hint(repo, ref))
 
 
@@ -66,11 +65,11 @@ def ruleset_commit(repo: gitrepo.Repository, path: str, start: gitrepo.Commit | 
     return found[0] if found else None
 
 
-def no_such_cohort(cohort_id: str) -> EntityNotFound:
+def no_such_cohort(cohort_id: str, layout: Layout) -> EntityNotFound:
     """The error of a cohort id nobody froze: no release tag, no ruleset in HEAD's history (a
     usage error, exit 2: a cohort nobody froze is not a release whose tag is missing)."""
     return EntityNotFound(
-        f"no such cohort `{cohort_id}`: no release tag and no {ruleset_path(cohort_id)}",
+        f"no such cohort `{cohort_id}`: no release tag and no {layout.ruleset_path(cohort_id)}",
         "list the frozen cohorts with `catalogctl cohorts`",
     )
 
@@ -92,42 +91,46 @@ def _fetch_hint(repo: gitrepo.Repository, ref: str) -> str:
     return f"fetch it first: git fetch {remote}{refspec}" if refspec else "fetch it first: git fetch --tags origin"
 
 
-def find_root(start: Path) -> Path:
-    """The catalog root at or above `start`: the first folder holding `benchmark_suite/`,
-    looking no higher than the top of the git repository."""
+def find_root(start: Path, layout: Layout) -> Path:
+    """The catalog root at or above `start`: the first folder holding the catalog folder of
+    `layout` (`benchmark_suite/`), looking no higher than the top of the git repository."""
     start = start.resolve()
     if not start.is_dir():
         raise EnvironmentProblem(f"{start} is not a folder")
     for folder in (start, *start.parents):
-        if (folder / layout.current().suite_dir).exists() or (folder / layout.current().suite_dir).is_symlink():
+        if (folder / layout.suite_dir).exists() or (folder / layout.suite_dir).is_symlink():
             return folder
         if (folder / ".git").exists():
             break
     raise EnvironmentProblem(
-        f"no catalog at or above {start}: `{layout.current().suite_dir}/` not found",
+        f"no catalog at or above {start}: `{layout.suite_dir}/` not found",
         "run in the catalog repository, or pass its path",
     )
 
 
-def open_tree(path: Path | None = None, ref: str | None = None) -> Tree:
+def open_tree(path: Path | None = None, ref: str | None = None, layout: Layout | None = None) -> Tree:
     """The working tree at `path` (default: the current folder), or the tree of `ref` in the
-    repository that contains `path`."""
+    repository that contains `path`; found in `layout` (default: the one configured there)."""
     start = Path.cwd() if path is None else Path(path)
+    if layout is None:
+        from catalogctl.catalog.config import layout_for
+
+        layout = layout_for(start)
     if ref is None:
-        return WorkingTree(find_root(start))
+        return WorkingTree(find_root(start, layout))
     from catalogctl.io import gitrepo
     from catalogctl.io.gittree import GitTree
 
     repo = gitrepo.open_repository(start)
-    resolved = resolve_ref(repo, ref)
+    resolved = resolve_ref(repo, ref, layout)
     return GitTree(repo, resolved.commit, ref, resolved.note)
 
 
-def changed_files(old: Tree, new: Tree, new_ids: dict[str, str] | None = None) -> set[str]:
+def changed_files(old: Tree, new: Tree, layout: Layout, new_ids: dict[str, str] | None = None) -> set[str]:
     """The entries of the catalog's folders (suite, entities, rulesets) that differ between two
-    trees, added and removed ones included: compared by file id, no file is parsed. `new_ids`:
-    the file ids of the new tree's folders when already listed (a verdict's, by path)."""
-    folders = (layout.current().suite_dir, *layout.current().entity_dirs.values(), layout.current().rulesets_dir)
+    trees read in `layout`, added and removed ones included: compared by file id, no file is
+    parsed. `new_ids`: the file ids of the new tree's folders when already listed (a verdict's)."""
+    folders = (layout.suite_dir, *layout.entity_dirs.values(), layout.rulesets_dir)
     listed: dict[str, dict[str, str]] = {folder: {} for folder in folders}
     for path, file_id in (new_ids or {}).items():
         listed.setdefault(path.rpartition("/")[0], {})[path] = file_id

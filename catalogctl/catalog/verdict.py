@@ -25,8 +25,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cache import VERDICT_SOURCES, Examined, cache_for, decode, environment_digest, sources_digest
+from catalogctl.catalog.layout import Layout, is_entity_file
 from catalogctl.io.tree import WorkingTree, file_blobs, folders_above
 from catalogctl.version import __version__
 
@@ -37,10 +37,10 @@ if TYPE_CHECKING:
     from catalogctl.io.tree import Tree
 
 
-def catalog_key(tree: Tree) -> str | None:
-    """The key of the verdict on a tree's catalog; None when a file cannot be read (its
-    diagnostic is then the loader's to give)."""
-    found = _manifest(tree)
+def catalog_key(tree: Tree, layout: Layout) -> str | None:
+    """The key of the verdict on a tree's catalog read in `layout`; None when a file cannot be
+    read (its diagnostic is then the loader's to give)."""
+    found = _manifest(tree, layout)
     return None if found is None else found.key
 
 
@@ -55,8 +55,7 @@ class _Manifest:
     frame: str
 
 
-def _manifest(tree: Tree) -> _Manifest | None:
-    current = layout.current()
+def _manifest(tree: Tree, current: Layout) -> _Manifest | None:
     frame = hashlib.sha256()
     for part in ("catalogctl-verdict/3", __version__, sources_digest(VERDICT_SOURCES), environment_digest()):
         frame.update(part.encode() + b"\0")
@@ -86,30 +85,29 @@ def _manifest(tree: Tree) -> _Manifest | None:
     return _Manifest(key, ids, framed)
 
 
-def _saw_keyed_content(tree: Tree, manifest: _Manifest, examined: dict[str, str]) -> bool:
+def _saw_keyed_content(tree: Tree, layout: Layout, manifest: _Manifest, examined: dict[str, str]) -> bool:
     """Whether a load examined exactly what the manifest covers (`examined`: the blob id of each
     file it examined, by path): the folders hold it still, the load examined every catalog file
     the manifest lists with the blob id listed (a file away while its folder was listed was not
     examined), and every file read had that id (a file edited and put back meanwhile did not)."""
-    after = _manifest(tree)
+    after = _manifest(tree, layout)
     if after is None or after.key != manifest.key:
         return False
     if not isinstance(tree, WorkingTree):
         return True  # a git tree does not change
-    if examined != _catalog_files(manifest.ids):
+    if examined != _catalog_files(manifest.ids, layout):
         return False
     return all(manifest.ids.get(path, "").endswith(f":{blob}") for path, blob in tree.served_ids().items())
 
 
-def _catalog_files(ids: dict[str, str]) -> dict[str, str]:
+def _catalog_files(ids: dict[str, str], current: Layout) -> dict[str, str]:
     """The blob id of every file among a manifest's entries that a load examines: the suite
     files, and the regular `.yaml` files of the entity and ruleset folders."""
-    current = layout.current()
     folders = {*current.entity_dirs.values(), current.rulesets_dir}
     out: dict[str, str] = {}
     for path, blob in file_blobs(ids).items():
         folder, _, name = path.rpartition("/")
-        if path in (current.suite_file, current.metrics_file) or (folder in folders and layout.is_entity_file(name)):
+        if path in (current.suite_file, current.metrics_file) or (folder in folders and is_entity_file(name)):
             out[path] = blob
     return out
 
@@ -125,18 +123,24 @@ class Verdict:
     file_ids: dict[str, str] | None = None  # the file id of every entry of the catalog's folders, when listed
 
 
-def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: bool = True) -> Verdict:
-    """The diagnostics of the catalog of a tree, as `load_tree` gives them: the remembered
-    verdict when nothing it depends on changed, else a check from the last check of this tree
-    (`incremental`; from scratch when there is none), through `cache` (default the tree's
-    own; none with `use_cache=False`)."""
+def check_tree(
+    tree: Tree, cache: DocumentCache | None = None, *, layout: Layout | None = None, use_cache: bool = True
+) -> Verdict:
+    """The diagnostics of the catalog of a tree read in `layout` (default: its repository's), as
+    `load_tree` gives them: the remembered verdict when nothing it depends on changed, else a
+    check from the last check of this tree (`incremental`; from scratch when there is none),
+    through `cache` (default the tree's own; none with `use_cache=False`)."""
+    if layout is None:
+        from catalogctl.catalog.config import layout_of
+
+        layout = layout_of(tree)
     if cache is None:
         cache = cache_for(tree, enabled=use_cache)
-    manifest = _manifest(tree) if cache.store is not None else None
+    manifest = _manifest(tree, layout) if cache.store is not None else None
     if manifest is None:  # nothing to remember by (the cache off, or a file unreadable): a plain load
         from catalogctl.catalog.loader import load_tree
 
-        loaded = load_tree(tree, cache)
+        loaded = load_tree(tree, cache, layout=layout)
         return Verdict(tree.label, loaded.diagnostics, loaded=loaded)
     known = _recall(cache, manifest.key)
     if known is not None:
@@ -145,10 +149,10 @@ def check_tree(tree: Tree, cache: DocumentCache | None = None, *, use_cache: boo
     from catalogctl.catalog import snapshot  # a remembered verdict imports no model
     from catalogctl.catalog.incremental import check_from
 
-    slot = snapshot.slot(tree)
+    slot = snapshot.slot(tree, layout)
     prior = snapshot.recall(cache, slot, manifest.frame) if slot is not None else None
-    checked = check_from(tree, cache, prior, file_blobs(manifest.ids))
-    if _saw_keyed_content(tree, manifest, checked.examined):
+    checked = check_from(tree, cache, prior, file_blobs(manifest.ids), layout=layout)
+    if _saw_keyed_content(tree, layout, manifest, checked.examined):
         cache.remember(manifest.key, Examined(checked.diagnostics))
         if slot is not None:
             snapshot.keep(cache, slot, manifest.frame, checked.snapshot)

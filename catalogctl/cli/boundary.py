@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import traceback
 import warnings
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
@@ -36,7 +34,6 @@ from catalogctl.io.cachekey import CacheKeyWarning
 
 F = TypeVar("F", bound=Callable[..., Any])
 TRACEBACK_ENV = "CATALOGCTL_TRACEBACK"
-_REPOSITORY = ("path", "repo")  # the parameters that name the catalog repository (default: here)
 
 
 class _Options:
@@ -54,14 +51,12 @@ def show_tracebacks(enabled: bool) -> None:
 
 
 def guarded(command: F) -> F:
-    """`command` inside the boundary: what it raises becomes a message and an exit code; a command
-    on a catalog repository runs with the folders its configuration names."""
-    takes_repository = "path" in inspect.signature(command).parameters
+    """`command` inside the boundary: what it raises becomes a message and an exit code."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with interrupt.in_command(), _cache_warnings(), _configured_layout(kwargs, takes_repository):
+            with interrupt.in_command(), _cache_warnings():
                 return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, TyperException):
             raise
@@ -100,18 +95,6 @@ def _cache_warnings() -> Iterator[None]:
 
         warnings.showwarning = show
         yield
-
-
-def _configured_layout(kwargs: dict[str, Any], takes_repository: bool) -> contextlib.AbstractContextManager[Any]:
-    """The layout of the repository a command works on: its PATH or -C, `check --catalog`, else here."""
-    from catalogctl.catalog.config import layout_for  # here: `--help` imports no pydantic
-    from catalogctl.catalog.layout import using
-
-    given = [kwargs.get(name) for name in (*_REPOSITORY, "catalog")]
-    start = next((value for value in given if isinstance(value, Path)), None)
-    if start is None and not takes_repository:
-        return contextlib.nullcontext()
-    return using(layout_for(start))
 
 
 def report_error(exc: CatalogError) -> None:

@@ -12,12 +12,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import contract_digest, plain
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.filecheck import BENCHMARK_KINDS
 from catalogctl.catalog.index import Catalog, Location
+from catalogctl.catalog.layout import Layout, is_entity_file
 from catalogctl.catalog.loader import SubsetLoader
 from catalogctl.catalog.source import changed_files
 from catalogctl.catalog.validation import value_at
@@ -49,21 +49,20 @@ class Changed:
     entities: set[tuple[str, str]] = field(default_factory=set)
 
 
-def changed_entities(old: Tree, new: Tree, paths: set[str] | None = None) -> Changed:
+def changed_entities(old: Tree, new: Tree, layout: Layout, paths: set[str] | None = None) -> Changed:
     """The catalog files that differ (`paths`, when the caller compared the trees already), by
     what they hold."""
     changed = Changed()
-    here = layout.current()
-    kinds = {folder: kind for kind, folder in here.entity_dirs.items()} | {here.rulesets_dir: "ruleset"}
-    for path in changed_files(old, new) if paths is None else paths:
+    kinds = {folder: kind for kind, folder in layout.entity_dirs.items()} | {layout.rulesets_dir: "ruleset"}
+    for path in changed_files(old, new, layout) if paths is None else paths:
         folder, _, name = path.rpartition("/")
         kind = kinds.get(folder)
         if kind is not None:
-            if layout.is_entity_file(name):  # the loader's rule: what it does not read holds no entity
+            if is_entity_file(name):  # the loader's rule: what it does not read holds no entity
                 changed.entities.add((kind, name[: -len(".yaml")]))
-        elif path == layout.current().suite_file:
+        elif path == layout.suite_file:
             changed.suite = True
-        elif path == layout.current().metrics_file:
+        elif path == layout.metrics_file:
             changed.metrics = True
     return changed
 
@@ -76,10 +75,10 @@ def _table(catalog: Catalog, kind: str) -> dict[str, Any]:
 class Differ:
     """The two sides, loaded only as far as the diff needs, and the changes found so far."""
 
-    def __init__(self, old: Tree, new: Tree, cache: DocumentCache | None = None) -> None:
-        self.old_tree, self.new_tree = old, new
-        self.old = SubsetLoader(old, cache)
-        self.new = SubsetLoader(new, cache)
+    def __init__(self, old: Tree, new: Tree, cache: DocumentCache | None = None, *, layout: Layout) -> None:
+        self.old_tree, self.new_tree, self.layout = old, new, layout
+        self.old = SubsetLoader(old, cache, layout=layout)
+        self.new = SubsetLoader(new, cache, layout=layout)
         self.changes: list[Change] = []
 
     @property
@@ -248,7 +247,7 @@ class Differ:
         found: set[str] = set()
         if not needles:
             return found
-        folder = layout.current().entity_dirs["benchmark"]
+        folder = self.layout.entity_dirs["benchmark"]
         ids = self.new_tree.file_ids(folder)
         blobs, shared = self._shared_blobs(folder, ids)
         wanted = tuple(needles)

@@ -16,6 +16,7 @@ from typing import Literal
 from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import metric_keys
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.layout import Layout
 from catalogctl.diff.cohorts import cohort_delta
 from catalogctl.diff.entities import Changed, Differ, changed_entities
 from catalogctl.diff.fields import fingerprint
@@ -53,12 +54,14 @@ def diff_trees(
     new_ref: str,
     changed_paths: set[str] | None = None,
     cache: DocumentCache | None = None,
+    *,
+    layout: Layout,
 ) -> DiffReport:
-    """The semantic diff between two trees (`changed_paths`: the files that differ, when the
-    caller compared them already, `source.changed_files`; `cache`: the document cache the files
-    are checked through, none by default)."""
-    differ = Differ(old, new, cache)
-    changed = changed_entities(old, new, changed_paths)
+    """The semantic diff between two trees, both read in `layout` (`changed_paths`: the files
+    that differ, when the caller compared them already, `source.changed_files`; `cache`: the
+    document cache the files are checked through, none by default)."""
+    differ = Differ(old, new, cache, layout=layout)
+    changed = changed_entities(old, new, layout, changed_paths)
     differ.entities(changed)
     changed_metrics = differ.metrics() if changed.metrics else set()
     if changed.suite:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.source import resolve_ref
 from catalogctl.diff.markdown import diff_markdown
 from catalogctl.diff.trees import diff_trees
@@ -75,11 +76,18 @@ def upsert_section(text: str, key: str, section: str) -> str:
 
 
 def changelog_section(
-    repo: gitrepo.Repository, catalog: Catalog, ruleset: Ruleset, previous: Ruleset | None, digest: str, notes: str = ""
+    repo: gitrepo.Repository,
+    catalog: Catalog,
+    ruleset: Ruleset,
+    previous: Ruleset | None,
+    digest: str,
+    notes: str = "",
+    *,
+    layout: Layout,
 ) -> str:
     """The CHANGELOG.md section of a cohort: the notes released with it (from "Unreleased"), its
-    benchmarks and digests, its seed sets, and the semantic diff of the catalog since the previous
-    cohort."""
+    benchmarks and digests, its seed sets, and the semantic diff of the catalog (read in `layout`)
+    since the previous cohort."""
     lines = [
         f"## {md_text(ruleset.cohort)}",
         "",
@@ -108,13 +116,13 @@ def changelog_section(
         sets.append(f"**{md_text(seed_set.id)}** ({new}{md_text(seed_set.introduced_in)} to {seed_set.valid_through})")
     lines += ["", "Seed sets: " + ", ".join(sets) + "."]
     if previous is not None:
-        lines += ["", _catalog_diff(repo, previous.cohort, ruleset.cohort)]
+        lines += ["", _catalog_diff(repo, previous.cohort, ruleset.cohort, layout)]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _catalog_diff(repo: gitrepo.Repository, previous: str, cohort: str) -> str:
-    old = resolve_ref(repo, previous)
+def _catalog_diff(repo: gitrepo.Repository, previous: str, cohort: str, layout: Layout) -> str:
+    old = resolve_ref(repo, previous, layout)
     new = gittree.GitTree(repo, gitrepo.head(repo), "HEAD")
     new.label = cohort  # the release being written, not the commit it starts from (see the module docstring)
-    report = diff_trees(gittree.GitTree(repo, old.commit, previous, old.note), new, previous, "HEAD")
+    report = diff_trees(gittree.GitTree(repo, old.commit, previous, old.note), new, previous, "HEAD", layout=layout)
     return diff_markdown(report, heading="###").rstrip()

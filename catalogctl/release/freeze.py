@@ -26,12 +26,11 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import CHANGELOG, ruleset_path
+from catalogctl.catalog.layout import CHANGELOG
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import ruleset_commit
 from catalogctl.errors import (
@@ -92,8 +91,8 @@ class _Freeze:
         self.request = request
         self.failpoint = failpoint
         self.repo, self.cohort, self.calendar = self.release.repo, self.release.cohort, self.release.calendar
-        self.root = gitrepo.work_dir(self.repo)
-        self.ruleset_rel = ruleset_path(self.cohort.id)
+        self.root, self.layout = gitrepo.work_dir(self.repo), self.release.layout  # the repository's own
+        self.ruleset_rel = self.release.ruleset_rel
         self.notes = self.release.notes
         self.new_folder = False  # whether this run created rulesets/ (put back on a failure)
         self.warnings: list[str] = []  # the calendar's (see `release.calendar`)
@@ -167,7 +166,7 @@ class _Freeze:
     def plan(self, head: gitrepo.Commit, resumed_text: bytes | None) -> tuple[FreezeResult, Ruleset | None]:
         """The ruleset and changelog section to write (reusing an interrupted freeze's seeds)."""
         # The release is HEAD's tree: files git ignores are on disk but never in the commit.
-        result = load_tree(gittree.GitTree(self.repo, head, "HEAD"))
+        result = load_tree(gittree.GitTree(self.repo, head, "HEAD"), layout=self.layout)
         errors = errors_only(result.diagnostics)
         if errors:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
@@ -177,7 +176,7 @@ class _Freeze:
         today = self.request.today or (self.request.now or dt.datetime.now(dt.UTC)).date()
         self.warnings = freeze_warnings(self.cohort, last, today, self.calendar)
         if self.request.tag:
-            require_signed(catalog.suite, self.request.sign)
+            require_signed(catalog.suite, self.request.sign, self.layout)
         add, carried = carried_over(previous, self.request.add)
         self.notes.extend(carried)
         benchmarks = members(catalog, previous, add, self.request.remove)
@@ -188,12 +187,12 @@ class _Freeze:
             resumed = self.parse_resumed(resumed_text)
             self.notes.append(f"{self.ruleset_rel} was written but not committed: reusing its seeds")
         ruleset = self.build(catalog, previous, digests, head, resumed)
-        text = render_ruleset(ruleset)
+        text = render_ruleset(ruleset, self.ruleset_rel)
         digest = ruleset_digest(text.encode())
         notes = unreleased_notes(self.committed_changelog(head))
         if notes:
             self.notes.append(f"the notes under Unreleased in {CHANGELOG} are released with {self.cohort}")
-        section = changelog_section(self.repo, catalog, ruleset, previous, digest, notes)
+        section = changelog_section(self.repo, catalog, ruleset, previous, digest, notes, layout=self.layout)
         planned = FreezeResult(
             cohort=self.cohort.id,
             state="planned",
@@ -307,7 +306,7 @@ class _Freeze:
             submission_date=self.calendar.submission_date(self.cohort),
             previous=previous.cohort if previous else None,
             frozen_at=frozen_at,
-            catalog_tree=gitrepo.subtree_id(head, layout.current().suite_dir),
+            catalog_tree=gitrepo.subtree_id(head, self.layout.suite_dir),
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
             seed_sets=sets,
         )

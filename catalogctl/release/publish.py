@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Calendar, Cohort
-from catalogctl.catalog.config import calendar_for
-from catalogctl.catalog.layout import CHANGELOG, ruleset_path
+from catalogctl.catalog.config import calendar_for, layout_for
+from catalogctl.catalog.layout import CHANGELOG, Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
@@ -85,11 +84,13 @@ def _unsigned(repo: gitrepo.Repository, name: str) -> bool:
 class Publication:
     """One cohort's release tag and its push. `tag`: make the tag (`freeze --no-tag` makes
     none); `push_branch`: a push may send the branch too (`tag` never does: its commit reached the
-    default branch by a pull request); `rerun`: the command that finishes the release."""
+    default branch by a pull request); `rerun`: the command that finishes the release; `layout`:
+    the folders the repository configures, read once when it is opened."""
 
     repo: gitrepo.Repository
     cohort: Cohort
     calendar: Calendar
+    layout: Layout
     asked: Publishing
     failpoint: Failpoint
     tag: bool
@@ -109,13 +110,14 @@ class Publication:
         except ValueError as exc:
             raise EntityNotFound(str(exc)) from None
         repo = gitrepo.open_repository(path)
-        calendar = calendar_for(gitrepo.work_dir(repo))
+        root = gitrepo.work_dir(repo)
+        calendar = calendar_for(root)
         calendar.submission_date(cohort)
-        return cls(repo, cohort, calendar, asked, failpoint, tag, push_branch, rerun)
+        return cls(repo, cohort, calendar, layout_for(root), asked, failpoint, tag, push_branch, rerun)
 
     @property
     def ruleset_rel(self) -> str:
-        return ruleset_path(self.cohort.id)
+        return self.layout.ruleset_path(self.cohort.id)
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -157,7 +159,7 @@ class Publication:
                 f"tag `{self.cohort}` points at {tag.commit[:12]}, but the release is {where}",
                 "a published tag never moves: investigate before anything else",
             )
-        release = state_release(self.repo, self.cohort.id)
+        release = state_release(self.repo, self.cohort.id, self.layout)
         if not release.ok:  # freeze and preflight agree: a tag that is not a release is not "frozen"
             problem = release.problems[0]
             raise CatalogError(
@@ -174,7 +176,7 @@ class Publication:
         """Tag and push a release commit that exists; `add` and `remove`: what the rerun asked,
         refused unless the release holds it already."""
         if state == "tagged":
-            self.notes.extend(check_merged(self.repo, self.cohort.id, commit))
+            self.notes.extend(check_merged(self.repo, self.cohort.id, commit, self.layout))
             self.push_branch = False  # a merged release: its commit reached the branch by a pull request
         text = gitrepo.read_blob(commit, self.ruleset_rel).decode("utf-8")
         digest = ruleset_digest(text.encode())
@@ -221,9 +223,9 @@ class Publication:
                 raise CatalogError(
                     f"tag `{self.cohort}` exists and is not signed: --sign cannot sign a tag that exists", redo
                 )
-            if policy_requires(commit) and _unsigned(self.repo, self.cohort.id):  # e.g. tagged by hand
+            if policy_requires(commit, self.layout) and _unsigned(self.repo, self.cohort.id):  # e.g. tagged by hand
                 raise CatalogError(
-                    f"tag `{self.cohort}` exists and is not signed, but {layout.current().suite_file} at the release "
+                    f"tag `{self.cohort}` exists and is not signed, but {self.layout.suite_file} at the release "
                     "requires signed "
                     "releases (policies.releases.require_signature): it is no release, and freeze does not push it",
                     redo,
@@ -238,9 +240,8 @@ class Publication:
                 "this rerun would tag it unsigned; nothing was written",
                 "rerun with --sign (and the same --signing-key)",
             )
-        require_signed(
-            load_tree(gittree.GitTree(self.repo, commit, self.cohort.id)).catalog.suite, self.signer is not None
-        )
+        released = load_tree(gittree.GitTree(self.repo, commit, self.cohort.id), layout=self.layout)
+        require_signed(released.catalog.suite, self.signer is not None, self.layout)
         if self.signer is None or self.asked.dry_run:
             return None
         return self.sign_tag(str(commit.id), digest, gitcommit.signature(self.repo, self.asked.now))
@@ -248,7 +249,7 @@ class Publication:
     def sign_tag(self, commit: str, digest: str, tagger: gitrepo.Signature) -> bytes:
         """The signed tag object of the release."""
         assert self.signer is not None
-        message = tag_message(self.cohort.id, digest, self.asked.message)
+        message = tag_message(self.cohort.id, self.ruleset_rel, digest, self.asked.message)
         return self.signer.sign_tag(self.cohort.id, commit, message, tagger)
 
     def refuse_untrusted_tag(self, commit: gitrepo.Commit, redo: str) -> None:
@@ -257,7 +258,7 @@ class Publication:
         if _unsigned(self.repo, self.cohort.id):
             return
         trust = trust_for(self.repo, self.asked.signature)
-        if not (self.asked.sign or trust.allowed_signers is not None or policy_requires(commit)):
+        if not (self.asked.sign or trust.allowed_signers is not None or policy_requires(commit, self.layout)):
             return
         checked = check_signature(self.repo, self.cohort.id, trust, True)
         if checked.state not in ("good", "not-checked"):  # not-checked: no allowed signers, as the first run
@@ -297,7 +298,7 @@ class Publication:
             if signed is not None:
                 gittags.create_tag_object(self.repo, self.cohort.id, signed)
             else:
-                message = tag_message(self.cohort.id, digest, self.asked.message)
+                message = tag_message(self.cohort.id, self.ruleset_rel, digest, self.asked.message)
                 gittags.create_tag(self.repo, self.cohort.id, commit, message, gitcommit.signature(self.repo))
             self.failpoint("tag")
             result.tagged, result.signed = True, signed is not None
@@ -308,7 +309,9 @@ class Publication:
 
     def pusher(self) -> Pusher:
         assert self.asked.push is not None
-        return Pusher(self.repo, self.asked.push, self.cohort.id, not self.push_branch, self.failpoint)
+        return Pusher(
+            self.repo, self.asked.push, self.cohort.id, not self.push_branch, self.failpoint, self.ruleset_rel
+        )
 
     def push_or_explain(self, commit: gitrepo.Commit) -> list[str]:
         """Push; a failure says what exists here and the exact commands that finish the release."""

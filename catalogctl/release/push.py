@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from catalogctl.catalog.layout import ruleset_path
 from catalogctl.errors import RemoteProblem, RemoteTimeout, RemoteUnreachable, UsageError
 from catalogctl.io import gitremote, gitrepo, gittags
 from catalogctl.io.urls import redact_url
@@ -47,13 +46,15 @@ def _pushed_to(repo: gitrepo.Repository, remote: str) -> str:
 
 @dataclass
 class Pusher:
-    """The pushes of one release to `remote`; `tag_only`: the tag, never a branch."""
+    """The pushes of one release to `remote`; `tag_only`: the tag, never a branch; `ruleset`:
+    the path of the cohort's ruleset."""
 
     repo: gitrepo.Repository
     remote: str
     cohort: str
     tag_only: bool
     failpoint: Callable[[str], None]
+    ruleset: str
 
     @property
     def shown(self) -> str:
@@ -174,7 +175,7 @@ class Pusher:
         known = there is not None and gitrepo.has_commit(self.repo, there)
         if known and there is not None and gitrepo.is_ancestor(self.repo, release, there):
             return
-        what = f"{release[:12]} (the commit that added {ruleset_path(self.cohort)})"
+        what = f"{release[:12]} (the commit that added {self.ruleset})"
         done = "nothing was pushed" if gittags.tag_state(self.repo, self.cohort) is not None else "nothing was tagged"
         rerun = f"catalogctl tag {self.cohort} --push {self.shown}"
         if there is not None and not known:

@@ -8,7 +8,7 @@ import datetime as dt
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar, Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commit
@@ -37,15 +37,15 @@ def signature_report(check: SignatureCheck | None) -> Signature | None:
 
 
 def tag_status(
-    repo: gitrepo.Repository, cohort: str, ruleset_text: bytes | None, state: ReleaseState | None = None
+    repo: gitrepo.Repository, cohort: str, layout: Layout, ruleset_text: bytes | None, state: ReleaseState | None = None
 ) -> tuple[TagStatus, str | None, str | None]:
     """The state of a cohort's tag, by the release statement: matches (it is the release),
     present (there, but lightweight or without the digest of the ruleset HEAD holds), moved (not
     at the commit that added the ruleset in HEAD's history, or not on the default branch),
     missing. Also the tag's commit and the ruleset's commit."""
-    added = ruleset_commit(repo, ruleset_path(cohort))
+    added = ruleset_commit(repo, layout.ruleset_path(cohort))
     added_at = str(added.id) if added else None
-    state = state or state_release(repo, cohort)
+    state = state or state_release(repo, cohort, layout)
     if state.tag is None:
         return "missing", None, added_at
     off_branch = state.failed("on-default-branch")  # a tag pushed to a sibling commit is not where the release is
@@ -58,8 +58,11 @@ def tag_status(
     return "matches", state.tag.commit, added_at
 
 
-def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None = None) -> list[CohortInfo]:
-    """Every frozen cohort of the catalog, oldest first, each with its signer (see `signers`)."""
+def list_cohorts(
+    repo: gitrepo.Repository, catalog: Catalog, layout: Layout, trust: Trust | None = None
+) -> list[CohortInfo]:
+    """Every frozen cohort of the catalog (read in `layout`), oldest first, each with its signer
+    (see `signers`)."""
     trust = trust or Trust()
     out: list[CohortInfo] = []
     for cohort_id in sorted(catalog.rulesets, key=Cohort.parse):
@@ -67,8 +70,8 @@ def list_cohorts(repo: gitrepo.Repository, catalog: Catalog, trust: Trust | None
         cohort = Cohort.parse(cohort_id)
         text = catalog.locate("ruleset", cohort_id).document.text.encode("utf-8")
         remember_ruleset(text, ruleset)  # parsed already: the tag's blob is usually this one
-        state = state_release(repo, cohort_id, trust)
-        status, tag_commit, added_at = tag_status(repo, cohort_id, text, state)
+        state = state_release(repo, cohort_id, layout, trust)
+        status, tag_commit, added_at = tag_status(repo, cohort_id, layout, text, state)
         valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]
         out.append(
             CohortInfo(
@@ -102,7 +105,7 @@ def releases(frozen: list[CohortInfo], today: dt.date, calendar: Calendar = MLCO
 # -- verifying one release -------------------------------------------------------------------------
 
 
-def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit | None = None) -> None:
+def require_cohort(repo: gitrepo.Repository, cohort_id: str, layout: Layout, at: gitrepo.Commit | None = None) -> None:
     """`cohort_id` names a cohort this repository knows: by its release tag, or by a ruleset in
     HEAD's history (or at the commit `at`). Otherwise "no such cohort", a usage error (exit 2):
     a cohort nobody froze is not a release whose tag is missing."""
@@ -110,7 +113,7 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
         Cohort.parse(cohort_id)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    path = ruleset_path(cohort_id)
+    path = layout.ruleset_path(cohort_id)
     if gittags.tag_state(repo, cohort_id) is not None:
         return
     if at is not None and gitrepo.read_blob_or_none(at, path) is not None:
@@ -118,16 +121,17 @@ def require_cohort(repo: gitrepo.Repository, cohort_id: str, at: gitrepo.Commit 
     if ruleset_commit(repo, path) is not None:
         return
     # (A shallow clone never gets here: ruleset_commit refuses to walk a history it lacks.)
-    raise no_such_cohort(cohort_id)
+    raise no_such_cohort(cohort_id, layout)
 
 
 def verify_cohort(
-    repo: gitrepo.Repository, cohort_id: str, ref: str | None = None, trust: Trust | None = None
+    repo: gitrepo.Repository, cohort_id: str, layout: Layout, ref: str | None = None, trust: Trust | None = None
 ) -> Verification:
     """Check a release: the release statement (see `statement`; its signature clause by `trust`),
-    then that every contract digest in the ruleset matches the contracts at the tag (or at `ref`)."""
-    require_cohort(repo, cohort_id)
-    state = state_release(repo, cohort_id, trust or Trust())
+    then that every contract digest in the ruleset matches the contracts at the tag (or at `ref`),
+    read in `layout`."""
+    require_cohort(repo, cohort_id, layout)
+    state = state_release(repo, cohort_id, layout, trust or Trust())
     result = Verification(
         cohort=cohort_id,
         tag_commit=state.tag.commit if state.tag else None,
@@ -140,10 +144,11 @@ def verify_cohort(
     if state.digest is None or state.ruleset_text is None:  # no ruleset to read the contracts of
         return result
     target = ref or cohort_id
-    resolved = resolve_ref(repo, target, ruleset_fallback=False)
+    resolved = resolve_ref(repo, target, layout, ruleset_fallback=False)
     result.checked_against = f"{target} ({str(resolved.commit.id)[:12]})"
-    loaded = load_tree(gittree.GitTree(repo, resolved.commit, target))
-    ruleset = loaded.catalog.rulesets.get(cohort_id) or parse_ruleset(state.ruleset_text, ruleset_path(cohort_id))
+    loaded = load_tree(gittree.GitTree(repo, resolved.commit, target), layout=layout)
+    path = layout.ruleset_path(cohort_id)
+    ruleset = loaded.catalog.rulesets.get(cohort_id) or parse_ruleset(state.ruleset_text, path)
     for entry in ruleset.benchmarks:
         try:
             actual = contract_digest(loaded.catalog, entry.id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from catalogctl.catalog.contract import canonical_json
-from catalogctl.catalog.layout import modeline, ruleset_path
+from catalogctl.catalog.layout import modeline
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import CatalogInvalid
 from catalogctl.io.tree import blob_id
@@ -53,16 +53,15 @@ def remember_ruleset(text: bytes, ruleset: Ruleset) -> str:
     return digest
 
 
-def render_ruleset(ruleset: Ruleset) -> str:
-    """The ruleset file's text."""
-    path = ruleset_path(ruleset.cohort)
+def render_ruleset(ruleset: Ruleset, path: str) -> str:
+    """The text of the ruleset file at `path` (its modeline names the schema from there)."""
     return modeline("ruleset", path) + RULESET_HEADER + dump_yaml(ruleset.model_dump())
 
 
-def tag_message(cohort: str, digest: str, message: str | None) -> str:
+def tag_message(cohort: str, path: str, digest: str, message: str | None) -> str:
     """An annotated tag's message: the maintainer's words, then the ruleset's path and digest."""
     head = message.strip() if message else f"Cohort {cohort}"
-    return f"{head}\n\nruleset: {ruleset_path(cohort)}\n{_DIGEST_KEY}{digest}\n"
+    return f"{head}\n\nruleset: {path}\n{_DIGEST_KEY}{digest}\n"
 
 
 def digest_in_tag(message: str) -> str | None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogctl.catalog import layout
+from catalogctl.catalog.layout import Layout
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo, gittags, pgpsig, sshsig
 from catalogctl.io.files import other_name_in
@@ -142,10 +142,10 @@ def trust_for(
     return Trust(flags.require, signers, revoked, gpg_keyring=keyring)
 
 
-def policy_requires(commit: gitrepo.Commit) -> bool:
+def policy_requires(commit: gitrepo.Commit, layout: Layout) -> bool:
     """Whether the suite at the release commit says `policies.releases.require_signature: true`
     (read as plain data: the field is optional, and older suites lack it)."""
-    text = gitrepo.read_blob_or_none(commit, layout.current().suite_file)
+    text = gitrepo.read_blob_or_none(commit, layout.suite_file)
     try:
         data = read_foreign_yaml(text) if text is not None else None
     except YamlProblem:

@@ -15,7 +15,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-from catalogctl.catalog import layout
+from catalogctl.catalog.layout import Layout
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo, gittags, pgpsig, sshsig
 from catalogctl.model.suite import Suite
@@ -105,11 +105,11 @@ def signer(
     return Signer(chosen, sshsig.key_fingerprint(chosen), trust)
 
 
-def require_signed(suite: Suite | None, signing: bool) -> None:
+def require_signed(suite: Suite | None, signing: bool, layout: Layout) -> None:
     """Refuse to tag unsigned when the suite's policy requires signed releases."""
     if suite is not None and suite.policies.releases.require_signature and not signing:
         raise UsageError(
-            f"{layout.current().suite_file} requires signed releases (policies.releases.require_signature): "
+            f"{layout.suite_file} requires signed releases (policies.releases.require_signature): "
             "freeze does not tag unsigned; nothing was written",
             "pass --sign (with --signing-key PATH, or git config user.signingKey)",
         )

@@ -18,7 +18,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.source import ruleset_commit
 from catalogctl.errors import CatalogInvalid, CheckFailed, HistoryIncomplete
 from catalogctl.io import gitrepo, gittags
@@ -76,7 +76,7 @@ def _branch_name(ref: str) -> str:
     return ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
 
 
-def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str) -> ReleaseCheck:
+def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str, path: str) -> ReleaseCheck:
     """Whether the tag's commit is on the default branch; a clone without it cannot tell."""
     tips = gitrepo.default_branch_tips(repo)
     if not tips:
@@ -87,13 +87,13 @@ def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str) -> Re
         )
     on = [ref for ref, tip in tips.items() if gitrepo.is_ancestor(repo, commit, tip)]
     for ref in on:  # on the branch, and its only copy there: a merge may bring in a second one
-        adders = gitrepo.commits_adding(repo, ruleset_path(cohort), gitrepo.commit_by_id(repo, tips[ref]))
+        adders = gitrepo.commits_adding(repo, path, gitrepo.commit_by_id(repo, tips[ref]))
         if len(adders) > 1:  # one adder that is not the tag's commit is "the tag moved", said above
             shown = ", ".join(_short(str(c.id)) for c in adders)
             return ReleaseCheck(
                 "on-default-branch",
                 False,
-                f"{ruleset_path(cohort)} was added by {len(adders)} commits on `{_branch_name(ref)}` ({shown}): "
+                f"{path} was added by {len(adders)} commits on `{_branch_name(ref)}` ({shown}): "
                 "a ruleset is added once, by its freeze",
                 "one of them is not the release (a merge can bring in a second copy unseen): ask the maintainers",
             )
@@ -110,13 +110,14 @@ def _on_default_branch(repo: gitrepo.Repository, cohort: str, commit: str) -> Re
     )
 
 
-def state_release(repo: gitrepo.Repository, cohort: str, trust: Trust | None = None) -> ReleaseState:
-    """Check the statement for `cohort`, every clause that can be checked; with `trust`, also read
-    the tag's signature, a clause when the caller or the release's suite policy requires it."""
-    state = _unsigned_state(repo, cohort)
+def state_release(repo: gitrepo.Repository, cohort: str, layout: Layout, trust: Trust | None = None) -> ReleaseState:
+    """Check the statement for `cohort` (its ruleset where `layout` puts it), every clause that
+    can be checked; with `trust`, also read the tag's signature, a clause when the caller or the
+    release's suite policy requires it."""
+    state = _unsigned_state(repo, cohort, layout.ruleset_path(cohort))
     if trust is None or state.tag is None:
         return state
-    required = trust.required or policy_requires(gitrepo.commit_by_id(repo, state.tag.commit))
+    required = trust.required or policy_requires(gitrepo.commit_by_id(repo, state.tag.commit), layout)
     signature = check_signature(repo, cohort, trust, required)
     checks = state.checks
     if required:
@@ -133,11 +134,11 @@ def _annotated(cohort: str, tag: gittags.TagState) -> ReleaseCheck:
     return ReleaseCheck("annotated", False, f"tag `{cohort}` is lightweight: a release tag is annotated")
 
 
-def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
-    """Every clause of the statement but the signature's."""
+def _unsigned_state(repo: gitrepo.Repository, cohort: str, path: str) -> ReleaseState:
+    """Every clause of the statement but the signature's (`path`: the cohort's ruleset)."""
     tag = gittags.tag_state(repo, cohort)
     if tag is None:
-        gitrepo.require_full_history(repo, ruleset_path(cohort))  # a shallow clone fetches few tags
+        gitrepo.require_full_history(repo, path)  # a shallow clone fetches few tags
         if gitrepo.tags_not_fetched(repo):  # every release would read "missing": say why instead
             raise HistoryIncomplete(
                 f"the release tag `{cohort}` is not here: this clone does not fetch tags (remote.origin.tagopt "
@@ -150,7 +151,6 @@ def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
         return ReleaseState(cohort, None, (missing,))
     checks = [ReleaseCheck("tag", True, f"tag `{cohort}` exists")]
     checks.append(_annotated(cohort, tag))
-    path = ruleset_path(cohort)
     tagged = gitrepo.commit_by_id(repo, tag.commit)
     added = ruleset_commit(repo, path, tagged)
     if added is None:
@@ -176,7 +176,7 @@ def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
                 "at-ruleset-commit", True, f"the tag points at {_short(tag.commit)}, the commit that added {path}"
             )
         )
-    checks.append(_on_default_branch(repo, cohort, tag.commit))
+    checks.append(_on_default_branch(repo, cohort, tag.commit, path))
     text = gitrepo.read_blob_or_none(tagged, path)
     if text is None:
         checks.append(ReleaseCheck("digest", False, f"{path} was deleted at the tag's commit {_short(tag.commit)}"))
@@ -198,11 +198,11 @@ def _unsigned_state(repo: gitrepo.Repository, cohort: str) -> ReleaseState:
 
 
 def require_release(
-    repo: gitrepo.Repository, cohort: str, trust: Trust | None = None
+    repo: gitrepo.Repository, cohort: str, layout: Layout, trust: Trust | None = None
 ) -> tuple[ReleaseState, gitrepo.Commit]:
     """The release commit of `cohort`; the first clause that fails is `CheckFailed`: "tag-invalid",
     "release-unreachable" for a commit off the default branch, "signature-invalid"."""
-    state = state_release(repo, cohort, trust)
+    state = state_release(repo, cohort, layout, trust)
     if not state.ok:
         problem = state.problems[0]
         raise CheckFailed(_CHECK_CODE.get(problem.name, "tag-invalid"), problem.message, problem.hint)

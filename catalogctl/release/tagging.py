@@ -13,10 +13,9 @@ before another change to a benchmark holds both, and the tag would name contract
 
 from __future__ import annotations
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.diagnostics import errors_only
-from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
@@ -32,7 +31,7 @@ def _short(commit: gitrepo.Commit | str) -> str:
     return (commit if isinstance(commit, str) else str(commit.id))[:12]
 
 
-def _require_on_default_branch(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -> str:
+def _require_on_default_branch(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit, path: str) -> str:
     """The default branch `added` is on; refused when it is not on it (yet)."""
     tips = gitrepo.default_branch_tips(repo)
     for ref, tip in tips.items():
@@ -42,16 +41,15 @@ def _require_on_default_branch(repo: gitrepo.Repository, cohort: str, added: git
     if tips:
         name = next(iter(tips)).removeprefix("refs/heads/").removeprefix("refs/remotes/origin/")
     raise UsageError(
-        f"{_short(added)}, which added {ruleset_path(cohort)}, is not on the default branch `{name}`: "
+        f"{_short(added)}, which added {path}, is not on the default branch `{name}`: "
         "a release is tagged on the default branch; nothing was tagged",
         f"merge the release pull request first, then on `{name}` (git switch {name} && git pull): "
         f"catalogctl tag {cohort}",
     )
 
 
-def _require_unchanged(cohort: str, added: gitrepo.Commit, head: gitrepo.Commit) -> bytes:
-    """The ruleset `added` added, which HEAD must still hold byte for byte."""
-    path = ruleset_path(cohort)
+def _require_unchanged(path: str, added: gitrepo.Commit, head: gitrepo.Commit) -> bytes:
+    """The ruleset `added` added at `path`, which HEAD must still hold byte for byte."""
     text = gitrepo.read_blob(added, path)
     now = gitrepo.read_blob_or_none(head, path)
     if now != text:
@@ -64,18 +62,20 @@ def _require_unchanged(cohort: str, added: gitrepo.Commit, head: gitrepo.Commit)
     return text
 
 
-def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit, text: bytes) -> str:
+def _require_frozen_contracts(
+    repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit, text: bytes, layout: Layout
+) -> str:
     """Refuse a commit whose contracts are not the ones the ruleset froze; a note when its catalog
     tree is another than the one frozen (files that change no contract, e.g. a squash over display
     edits)."""
-    path = ruleset_path(cohort)
+    path = layout.ruleset_path(cohort)
     ruleset = parse_ruleset(text, path)
-    if render_ruleset(ruleset).encode() != text:
+    if render_ruleset(ruleset, path).encode() != text:
         raise CatalogError(
             f"{path} at {_short(added)} is not byte for byte what freeze writes: nothing was tagged",
             "a ruleset is written by catalogctl freeze, never by hand: freeze the cohort again on a release branch",
         )
-    result = load_tree(gittree.GitTree(repo, added, cohort))
+    result = load_tree(gittree.GitTree(repo, added, cohort), layout=layout)
     errors = errors_only(result.diagnostics)
     if errors:
         raise CatalogInvalid(f"the catalog at {_short(added)} is invalid: nothing was tagged", errors)
@@ -93,7 +93,7 @@ def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitr
             "the merge brought another change to these contracts in with the ruleset (a squash of a branch cut "
             "before it?): ask the maintainers; a tag there would name contracts nobody froze",
         )
-    suite_dir = layout.current().suite_dir
+    suite_dir = layout.suite_dir
     tree = gitrepo.subtree_id(added, suite_dir)
     if tree != ruleset.catalog_tree:
         return (
@@ -103,17 +103,18 @@ def _require_frozen_contracts(repo: gitrepo.Repository, cohort: str, added: gitr
     return ""
 
 
-def check_merged(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit) -> list[str]:
-    """Refuse to tag `added` (the commit that added the cohort's ruleset on HEAD's branch) unless it
-    is a release in all but its tag; the notes say what is tagged."""
+def check_merged(repo: gitrepo.Repository, cohort: str, added: gitrepo.Commit, layout: Layout) -> list[str]:
+    """Refuse to tag `added` (the commit that added the cohort's ruleset, where `layout` puts it, on
+    HEAD's branch) unless it is a release in all but its tag; the notes say what is tagged."""
     if gitrepo.tags_not_fetched(repo):  # the release tag may exist on the remote: never make a second one
         raise HistoryIncomplete(
             f"this clone does not fetch tags (remote.origin.tagopt is --no-tags): tag `{cohort}` may exist on the "
             "remote already; nothing was tagged",
             "fetch them first: git fetch --tags origin",
         )
-    branch = _require_on_default_branch(repo, cohort, added)
-    text = _require_unchanged(cohort, added, gitrepo.head(repo))
-    notes = [f"{ruleset_path(cohort)} was added by {_short(added)} on `{branch}`: tagging that commit"]
-    tree_note = _require_frozen_contracts(repo, cohort, added, text)
+    path = layout.ruleset_path(cohort)
+    branch = _require_on_default_branch(repo, cohort, added, path)
+    text = _require_unchanged(path, added, gitrepo.head(repo))
+    notes = [f"{path} was added by {_short(added)} on `{branch}`: tagging that commit"]
+    tree_note = _require_frozen_contracts(repo, cohort, added, text, layout)
     return notes + ([tree_note] if tree_note else [])

@@ -208,11 +208,12 @@ def draft_accepted(path: Path | None, findings: list[Finding], today: dt.date | 
     """Draft entries for `findings` not accepted yet into the accepted.yaml of the catalog at or
     above `path` (default: the current folder), expiring `DRAFT_DAYS` after `today`; the
     repository's never-accept codes are never drafted. Returns how many were drafted."""
-    from catalogctl.catalog.config import config_for
+    from catalogctl.catalog.config import config_for, layout_for
     from catalogctl.catalog.source import find_root
     from catalogctl.io.tree import WorkingTree
 
-    root = find_root(path or Path.cwd())
+    start = path or Path.cwd()
+    root = find_root(start, layout_for(start))
     accepted = read_accepted(WorkingTree(root))
     never = frozenset(config_for(root).config.never_accept)
     drafts, count = draft_entries(findings, accepted, today or dt.datetime.now(dt.UTC).date(), never)

@@ -24,6 +24,7 @@ from catalogctl.review.findings import order
 if TYPE_CHECKING:
     from catalogctl.catalog.cache import DocumentCache
     from catalogctl.catalog.cohorts import Calendar
+    from catalogctl.catalog.layout import Layout
     from catalogctl.diff.trees import DiffReport
     from catalogctl.io.tree import Tree
     from catalogctl.model.config import Config
@@ -48,15 +49,16 @@ def run_review(path: Path | None, request: ReviewRequest) -> tuple[ReviewResult,
     `layout-changed`), judges by the base's calendar and never accepts a code either side's
     never-accept lists."""
     from catalogctl.catalog.config import config_for
-    from catalogctl.catalog.layout import Layout, using
+    from catalogctl.catalog.layout import Layout
     from catalogctl.catalog.source import open_tree
 
-    base = open_tree(path, request.base)
+    here = config_for(path).config
+    found_in = Layout(here.catalog, here.rulesets)  # refs are found in the working tree's layout, as every verb does
+    base = open_tree(path, request.base, found_in)
     base_config = _configuration(base, f"the base {request.base}")
-    head = open_tree(path, request.head)
-    config = config_for(path).config if request.head is None else _configuration(head, f"the head {request.head}")
-    with using(Layout(config.catalog, config.rulesets)):
-        return _review(request, base, head, base_config, config)
+    head = open_tree(path, request.head, found_in)
+    config = here if request.head is None else _configuration(head, f"the head {request.head}")
+    return _review(request, base, head, base_config, config)
 
 
 def _configuration(tree: Tree, side: str) -> Config:
@@ -73,9 +75,9 @@ def _configuration(tree: Tree, side: str) -> Config:
 def _review(
     request: ReviewRequest, base: Tree, head: Tree, base_config: Config, config: Config
 ) -> tuple[ReviewResult, list[Finding]]:
-    from catalogctl.catalog import layout
     from catalogctl.catalog.cache import cache_for
     from catalogctl.catalog.diagnostics import has_errors
+    from catalogctl.catalog.layout import Layout
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files
     from catalogctl.catalog.verdict import check_tree
@@ -84,6 +86,7 @@ def _review(
     from catalogctl.review.policy import PolicyInput, check_policy
 
     today = request.today or dt.datetime.now(dt.UTC).date()
+    layout = Layout(config.catalog, config.rulesets)  # both sides are read in the head's folders
     # The codes never accepted are the base's too: a pull request cannot drop a code from the
     # list and accept it at once.
     never = frozenset(config.never_accept) | frozenset(base_config.never_accept)
@@ -93,18 +96,18 @@ def _review(
     # are loaded only if a policy rule needs them. The base's own diagnostics are never
     # reported, so it skips the cross-document checks.
     cache = cache_for(head, enabled=request.use_cache)
-    verdict = check_tree(head, cache)
-    head_result = verdict.loaded or functools.partial(load_tree, head, cache)
+    verdict = check_tree(head, cache, layout=layout)
+    head_result = verdict.loaded or functools.partial(load_tree, head, cache, layout=layout)
     notes: list[str] = []
-    base_empty = bool(moved) or base.kind(layout.current().suite_dir) is None
+    base_empty = bool(moved) or base.kind(layout.suite_dir) is None
     if base_empty and not moved:
         # A consortium's first pull request adds the catalog: against nothing, all of it is new.
         notes.append(f"base: no catalog in {request.base}: read as an empty catalog")
-    base_result = _base_side(base, cache, empty=base_empty)
+    base_result = _base_side(base, cache, layout, empty=base_empty)
     calendar, calendar_notes = _calendar(base_config, config, base_empty=base_empty)
     notes += calendar_notes
     notes += [f"{side}: {tree.note}" for side, tree in (("base", base), ("head", head)) if tree.note]
-    changed = changed_files(base, head, verdict.file_ids)  # the head's folders as the verdict listed them
+    changed = changed_files(base, head, layout, verdict.file_ids)  # the head's folders as the verdict listed them
     findings = _numbered(
         [
             from_diagnostic(d)
@@ -117,10 +120,10 @@ def _review(
     diff = (
         None
         if base_empty
-        else _diff(base, head, request, changed, cache, has_errors(verdict.diagnostics), findings, notes)
+        else _diff(base, head, layout, request, changed, cache, has_errors(verdict.diagnostics), findings, notes)
     )
-    if head.kind(layout.current().suite_dir) is not None and not moved:
-        given = PolicyInput(base, head, base_result, head_result, diff, today, calendar, changed, cache)
+    if head.kind(layout.suite_dir) is not None and not moved:
+        given = PolicyInput(base, head, base_result, head_result, diff, today, layout, calendar, changed, cache)
         findings += check_policy(given)
     accepted = read_accepted(head)
     findings += accepted.problems
@@ -143,6 +146,7 @@ def _review(
 def _diff(
     base: Tree,
     head: Tree,
+    layout: Layout,
     request: ReviewRequest,
     changed: set[str],
     cache: DocumentCache,
@@ -157,7 +161,7 @@ def _diff(
     from catalogctl.review.findings import subject_fingerprint
 
     try:
-        return diff_trees(base, head, request.base, request.head or "working tree", changed, cache)
+        return diff_trees(base, head, request.base, request.head or "working tree", changed, cache, layout=layout)
     except CatalogInvalid as exc:
         if not head_invalid:
             findings.append(
@@ -217,14 +221,14 @@ def _stale_note(stale: list[str]) -> list[str]:
     ]
 
 
-def _base_side(base: Tree, cache: DocumentCache, *, empty: bool) -> Side:
+def _base_side(base: Tree, cache: DocumentCache, layout: Layout, *, empty: bool) -> Side:
     """The base as the policy reads it: loaded when a rule asks (single files only)."""
     from catalogctl.catalog.index import Catalog, LoadResult
     from catalogctl.catalog.loader import load_documents
 
     if empty:
         return LoadResult(Catalog(label=base.label), [])
-    return functools.partial(load_documents, base, cache)
+    return functools.partial(load_documents, base, cache, layout=layout)
 
 
 def _numbered(findings: list[Finding]) -> list[Finding]:

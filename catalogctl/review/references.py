@@ -11,7 +11,6 @@ from catalogctl import words
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar, Cohort
 from catalogctl.catalog.contract import metric_keys
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.diff.fields import fingerprint
 from catalogctl.model import Ruleset
@@ -115,5 +114,5 @@ def _cohort_location(given: PolicyInput, cohort: str, bench: str) -> tuple[str, 
         index = next((i for i, b in enumerate(ruleset.benchmarks) if b.id == bench), None)
         path = ("benchmarks", index, "id") if index is not None else ()
         line, column = catalog.locate("ruleset", cohort, *path).position()
-        return entity_path("ruleset", cohort), line, column, where
-    return entity_path("ruleset", cohort), 0, 0, "base"
+        return given.layout.ruleset_path(cohort), line, column, where
+    return given.layout.ruleset_path(cohort), 0, 0, "base"

@@ -8,11 +8,9 @@ digests equal to the contracts at the head.
 
 from __future__ import annotations
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cohorts import Calendar, Cohort
 from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import entity_path
 from catalogctl.catalog.seeds import advance, is_valid_in, rotation_due, set_id, set_index, unique_sets
 from catalogctl.diff.entities import Differ
 from catalogctl.diff.fields import fingerprint
@@ -40,7 +38,7 @@ def _first_difference(old: bytes, new: bytes) -> int:
 def frozen_rulesets(given: PolicyInput) -> list[Finding]:
     """Edits and deletions of rulesets the base already has."""
     out: list[Finding] = []
-    folder = layout.current().rulesets_dir
+    folder = given.layout.rulesets_dir
     before, after = given.base.file_ids(folder), given.head.file_ids(folder)
     for path in sorted(before):
         if not path.endswith(".yaml") or before[path] == after.get(path):
@@ -105,7 +103,7 @@ def _field_changes(given: PolicyInput, cohort: str) -> list[Change]:
     before, after = given.base_rulesets.rulesets.get(cohort), given.head_rulesets.rulesets.get(cohort)
     if before is None or after is None or before == after:
         return []
-    differ = Differ(given.base, given.head)
+    differ = Differ(given.base, given.head, layout=given.layout)
     location = given.head_rulesets.locations.get(("ruleset", cohort))
     differ.compare("ruleset", cohort, Ruleset, before, after, location)
     return differ.changes
@@ -117,7 +115,7 @@ def _field_changes(given: PolicyInput, cohort: str) -> list[Change]:
 def new_rulesets(given: PolicyInput) -> list[Finding]:
     """Rulesets the head adds must be what `freeze` writes for them."""
     base = given.base_rulesets
-    base_files = {p.rsplit("/", 1)[-1][: -len(".yaml")] for p in given.base.file_ids(layout.current().rulesets_dir)}
+    base_files = {p.rsplit("/", 1)[-1][: -len(".yaml")] for p in given.base.file_ids(given.layout.rulesets_dir)}
     frozen = base.rulesets.keys() | base_files
     added = sorted(Cohort.parse(c) for c in given.head_rulesets.rulesets if c not in frozen)
     if not added:
@@ -127,7 +125,7 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
     published = unique_sets(s for r in base.rulesets.values() for s in r.seed_sets)
     out: list[Finding] = []
     for cohort in added:
-        new = _NewRuleset(head, cohort, out, given.calendar)
+        new = _NewRuleset(head, cohort, out, given.calendar, given.layout.ruleset_path(cohort.id))
         new.canonical()
         new.order(previous)
         new.digests()
@@ -143,10 +141,9 @@ def new_rulesets(given: PolicyInput) -> list[Finding]:
 class _NewRuleset:
     """The checks of one ruleset the head adds; findings are located in its file."""
 
-    def __init__(self, head: Catalog, cohort: Cohort, out: list[Finding], calendar: Calendar) -> None:
-        self.head, self.cohort, self.out, self.calendar = head, cohort, out, calendar
+    def __init__(self, head: Catalog, cohort: Cohort, out: list[Finding], calendar: Calendar, path: str) -> None:
+        self.head, self.cohort, self.out, self.calendar, self.path = head, cohort, out, calendar, path
         self.ruleset = head.rulesets[cohort.id]
-        self.path = entity_path("ruleset", cohort.id)
 
     def add(self, code: str, message: str, *at: str | int, hint: str = "", subject: object = "") -> None:
         """An error at the key or value `at` of the ruleset (its start when absent)."""
@@ -171,7 +168,7 @@ class _NewRuleset:
         from catalogctl.release.ruleset import render_ruleset
 
         text = self.head.locate("ruleset", self.cohort.id).document.text
-        expected = render_ruleset(self.ruleset)
+        expected = render_ruleset(self.ruleset, self.path)
         if text == expected:
             return
         line = _first_difference(expected.encode(), text.encode())

@@ -11,10 +11,10 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from catalogctl.catalog import layout
 from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar
 from catalogctl.catalog.index import Catalog, LoadResult
+from catalogctl.catalog.layout import Layout
 from catalogctl.diff.trees import DiffReport
 from catalogctl.io.tree import Tree, folders_above
 
@@ -23,7 +23,7 @@ Side = LoadResult | Callable[[], LoadResult]  # loaded, or how to load it when a
 
 @dataclass
 class PolicyInput:
-    """Both sides of a pull request."""
+    """Both sides of a pull request, both read in `layout` (the head's)."""
 
     base: Tree
     head: Tree
@@ -31,6 +31,7 @@ class PolicyInput:
     head_result: Side
     diff: DiffReport | None
     today: dt.date
+    layout: Layout
     calendar: Calendar = field(default=MLCOMMONS)  # the repository's (its configuration)
     changed: set[str] | None = None  # the catalog files that differ (None: found when asked)
     cache: DocumentCache | None = None  # the review's: a ruleset is checked once across runs
@@ -58,7 +59,7 @@ class PolicyInput:
         if key not in self._loaded:
             from catalogctl.catalog.loader import load_rulesets
 
-            self._loaded[key] = load_rulesets(tree, self.cache)
+            self._loaded[key] = load_rulesets(tree, self.cache, layout=self.layout)
         return self._loaded[key]
 
     @property
@@ -76,16 +77,15 @@ class PolicyInput:
         if self.changed is None:
             from catalogctl.catalog.source import changed_files
 
-            self.changed = changed_files(self.base, self.head)
+            self.changed = changed_files(self.base, self.head, self.layout)
         return self.changed
 
     def removes_entities(self) -> bool:
         """Whether the head lacks an entity file the base has (gone, or no longer a regular file),
         or changes the metric registry: only then can an entity a frozen cohort uses be gone."""
-        current = layout.current()
-        entity_dirs = set(current.entity_dirs.values())
+        entity_dirs = set(self.layout.entity_dirs.values())
         for path in self.changed_files():
-            if path == current.metrics_file:
+            if path == self.layout.metrics_file:
                 return True
             if path.rsplit("/", 1)[0] in entity_dirs and not self._regular_file(path):
                 return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.contract import digest_of
 from catalogctl.errors import CatalogError, InputsUnusable
 from catalogctl.io import gitrepo
@@ -64,8 +65,9 @@ def verify_config(config: ResolvedConfig, source: str, written: dict[str, Any] |
 def verify_release(config: ResolvedConfig, catalog: Path, source: str, signature: SignatureFlags | None = None) -> None:
     """Re-resolve the submission at the cohort's release in the clone `catalog`: the release
     statement must hold (its signature too, when the suite's policy or `signature` requires it),
-    and the contract, seeds, ruleset digest and signer must be the ones the config carries."""
-    cohort = config.provenance.cohort
+    and the contract, seeds, ruleset digest and signer must be the ones the config carries. The
+    clone is read in the layout it configures."""
+    cohort, layout = config.provenance.cohort, layout_for(catalog)  # a configuration it cannot use: exit 2
     try:
         repo = gitrepo.open_repository(catalog)
         if gitrepo.is_shallow(repo):  # its oldest commit seems to add every file: no release can be proven
@@ -73,7 +75,7 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str, signature
                 f"{catalog} is a shallow clone: the release of {cohort} cannot be proven on history it lacks",
                 "fetch the full history: git fetch --unshallow --tags (in GitHub Actions: fetch-depth: 0)",
             )
-        state, release = require_release(repo, cohort, trust_for(repo, signature))
+        state, release = require_release(repo, cohort, layout, trust_for(repo, signature))
         submission = Submission.model_validate(
             {
                 "type": "submission",
@@ -84,9 +86,8 @@ def verify_release(config: ResolvedConfig, catalog: Path, source: str, signature
                 **({"submitter": config.submitter} if config.submitter is not None else {}),
             }
         )
-        fresh = resolve_at(
-            repo, release, submission, label=f"{cohort} ({str(release.id)[:12]})", tag=cohort, remote=_NOT_CHECKED
-        )
+        label = f"{cohort} ({str(release.id)[:12]})"
+        fresh = resolve_at(repo, release, submission, layout=layout, label=label, tag=cohort, remote=_NOT_CHECKED)
     except (CatalogError, ValueError) as exc:
         raise InputsUnusable(
             f"{source} could not be proven against the release of {cohort} in {catalog}: {exc}",

@@ -13,8 +13,8 @@ import shlex
 from pathlib import Path
 
 from catalogctl import words
-from catalogctl.catalog import layout
-from catalogctl.catalog.config import config_for
+from catalogctl.catalog.config import config_for, layout_for
+from catalogctl.catalog.layout import Layout
 from catalogctl.errors import (
     CatalogError,
     CheckFailed,
@@ -38,11 +38,11 @@ def _short(commit: str) -> str:
 
 
 def check_checkout(
-    repo: gitrepo.Repository, cohort: str, trust: Trust | None = None
+    repo: gitrepo.Repository, cohort: str, layout: Layout, trust: Trust | None = None
 ) -> tuple[ReleaseState, gitrepo.Commit]:
     """The release and its commit, after checking that it is a release (signed, when `trust` or
-    the suite's policy requires it) and that HEAD is exactly it, clean."""
-    state, release = require_release(repo, cohort, trust)
+    the suite's policy requires it) and that HEAD is exactly it, its catalog (in `layout`) clean."""
+    state, release = require_release(repo, cohort, layout, trust)
     head = gitrepo.head(repo)
     if head.id != release.id:
         ahead, behind = gitrepo.ahead_behind(repo, head, release)
@@ -58,7 +58,7 @@ def check_checkout(
             f"HEAD ({_short(str(head.id))}) is {where} {cohort} ({_short(str(release.id))})",
             f"check out the release: git checkout {cohort}",
         )
-    dirty = [p for p in gitrepo.dirty_paths(repo) if p.startswith(layout.current().catalog_paths)]
+    dirty = [p for p in gitrepo.dirty_paths(repo) if p.startswith(layout.catalog_paths)]
     if dirty:
         shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
         raise CheckFailed(
@@ -238,11 +238,12 @@ def preflight(
     now: dt.datetime | None = None,
     signature: SignatureFlags | None = None,
 ) -> ResolvedConfig:
-    """Every check a runner needs before it starts, then the resolved config (not written)."""
+    """Every check a runner needs before it starts, then the resolved config (not written); in
+    the layout the repository at `path` configures."""
     submission = read_submission(submission_file)
-    repo = gitrepo.open_repository(path)
+    layout, repo = layout_for(path), gitrepo.open_repository(path)
     cohort = submission.submission_ref.cohort
-    state, release = check_checkout(repo, cohort, trust_for(repo, signature))
+    state, release = check_checkout(repo, cohort, layout, trust_for(repo, signature))
     signed = state.signature if state.signature and state.signature.state == "good" else None
     tag = gittags.tag_object(repo, cohort) if signed else None
     unverified = RemoteVerification(verified=False, note="--offline: the remote was not contacted")
@@ -251,6 +252,7 @@ def preflight(
         repo,
         release,
         submission,
+        layout=layout,
         label=f"{cohort} ({_short(str(release.id))})",
         tag=cohort,
         remote=unverified,

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Literal
 
 from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.contract import contract_digest, dataset_sources, resolve_contract
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
-from catalogctl.catalog.layout import ruleset_path
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import SubsetLoader
 from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import resolve_ref
@@ -46,23 +47,23 @@ def resolve_at(
     commit: gitrepo.Commit,
     submission: Submission,
     *,
+    layout: Layout,
     label: str,
     tag: str | None,
     remote: RemoteVerification,
     now: dt.datetime | None = None,
 ) -> ResolvedConfig:
-    """Resolve `submission` against the release tree at `commit`."""
+    """Resolve `submission` against the release tree at `commit`, read in `layout`."""
     ref = submission.submission_ref
-    catalog = _load(repo, commit, submission, label)
+    catalog = _load(repo, commit, submission, label, layout)
     ruleset = catalog.rulesets.get(ref.cohort)
+    path = layout.ruleset_path(ref.cohort)
     if ruleset is None:
-        raise CheckFailed(
-            "tag-invalid", f"{label} has no {ruleset_path(ref.cohort)}: it is not the release of {ref.cohort}"
-        )
+        raise CheckFailed("tag-invalid", f"{label} has no {path}: it is not the release of {ref.cohort}")
     frozen = _frozen_digest(ruleset, submission)
     seeds = _seed_set(ruleset, submission)
     digest = _contract_digest(catalog, submission, frozen, label)
-    ruleset_text = gitrepo.read_blob(commit, ruleset_path(ref.cohort))  # there: the loader read it
+    ruleset_text = gitrepo.read_blob(commit, path)  # there: the loader read it
     submission_data = submission.model_dump(mode="json", exclude_none=True)
     contract = resolve_contract(catalog, ref.benchmark, display=False)  # what the digest is of
     return ResolvedConfig(
@@ -87,10 +88,12 @@ def resolve_at(
     )
 
 
-def _load(repo: gitrepo.Repository, commit: gitrepo.Commit, submission: Submission, label: str) -> Catalog:
+def _load(
+    repo: gitrepo.Repository, commit: gitrepo.Commit, submission: Submission, label: str, layout: Layout
+) -> Catalog:
     """The cohort's ruleset and the benchmark with what its contract needs, read at `commit`."""
     ref = submission.submission_ref
-    loader = SubsetLoader(gittree.GitTree(repo, commit, label))
+    loader = SubsetLoader(gittree.GitTree(repo, commit, label), layout=layout)
     loader.want([("ruleset", ref.cohort), ("benchmark", ref.benchmark)])
     catalog = loader.result.catalog
     if ref.benchmark in catalog.benchmarks:
@@ -193,21 +196,21 @@ def resolve(
 ) -> ResolvedConfig:
     """Resolve a submission against its cohort's release (its signature held to the suite's
     policy and `signature`, as `preflight` holds it), or against `ref`, without the checkout and
-    remote checks of `preflight`."""
+    remote checks of `preflight`); in the layout the repository at `path` configures."""
     submission = read_submission(submission_file)
-    repo = gitrepo.open_repository(path)
+    layout, repo = layout_for(path), gitrepo.open_repository(path)
     cohort = submission.submission_ref.cohort
     target = ref or cohort
     if ref is None:
-        require_cohort(repo, cohort)  # before the ref: "no such cohort", not "unknown ref"
-    found = resolve_ref(repo, target)
+        require_cohort(repo, cohort, layout)  # before the ref: "no such cohort", not "unknown ref"
+    found = resolve_ref(repo, target, layout)
     if ref is not None:
-        require_cohort(repo, cohort, found.commit)
+        require_cohort(repo, cohort, layout, found.commit)
     tag_state = gittags.tag_state(repo, cohort)
     tag = cohort if tag_state is not None and tag_state.commit == str(found.commit.id) else None
     signer = None
     if ref is None and tag is not None:
-        signer = signer_of(require_release(repo, cohort, trust_for(repo, signature))[0])
+        signer = signer_of(require_release(repo, cohort, layout, trust_for(repo, signature))[0])
     note = "not checked: resolve does not contact the remote (preflight does)"
     if found.note:
         note = f"{found.note}; {note}"
@@ -215,6 +218,7 @@ def resolve(
         repo,
         found.commit,
         submission,
+        layout=layout,
         label=f"{target} ({str(found.commit.id)[:12]})",
         tag=tag,
         remote=RemoteVerification(verified=False, note=note),

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from catalogctl.authoring.schemas import schema_documents
-from catalogctl.catalog.layout import MODELINE
+from catalogctl.catalog.layout import DEFAULT, MODELINE
 from catalogctl.model import Ruleset
 from catalogctl.release.ruleset import render_ruleset
 from tests.helpers import REPO_ROOT, run_cli
@@ -80,7 +80,10 @@ def test_freeze_writes_the_schema_line_first(tmp_path: Path) -> None:
             ],
         }
     )
-    assert render_ruleset(ruleset).splitlines()[0] == MODELINE + "../schemas/ruleset.schema.json"
+    assert (
+        render_ruleset(ruleset, DEFAULT.ruleset_path(ruleset.cohort)).splitlines()[0]
+        == MODELINE + "../schemas/ruleset.schema.json"
+    )
 
 
 def test_schema_command_writes_every_schema(tmp_path: Path) -> None:

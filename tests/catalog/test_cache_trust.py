@@ -20,6 +20,7 @@ import pytest
 
 from catalogctl.catalog import snapshot, verdict
 from catalogctl.catalog.cache import DocumentCache
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import Loader
 from catalogctl.io import cache as store_module
 from catalogctl.io.tree import WorkingTree, _stamp, blob_id
@@ -109,7 +110,9 @@ def _plant_document(root: Path) -> None:
 
 
 def _plant_verdict(root: Path) -> None:
-    _plant(verdict.catalog_key(WorkingTree(root)) or "", json.dumps({"diagnostics": [], "data": None}).encode())
+    _plant(
+        verdict.catalog_key(WorkingTree(root), DEFAULT) or "", json.dumps({"diagnostics": [], "data": None}).encode()
+    )
 
 
 def _plant_snapshot(root: Path) -> None:

@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 
 from catalogctl.catalog.cohorts import Cohort
-from catalogctl.catalog.config import calendar_for, config_for, config_root
+from catalogctl.catalog.config import calendar_for, config_for, config_root, layout_of
+from catalogctl.catalog.layout import Layout
 from catalogctl.errors import ConfigInvalid
+from catalogctl.io import gitrepo, gittree
+from catalogctl.io.tree import WorkingTree
 from catalogctl.model.config import Config
-from tests.helpers import run_cli, write
+from tests.helpers import commit_all, git, run_cli, write
 
 PYPROJECT = """\
 [project]
@@ -217,3 +220,18 @@ def test_a_tool_catalogctl_that_is_not_a_table(catalog_dir: Path) -> None:
         "  pyproject.toml:2:1: error config-invalid-value: tool.catalogctl: should be a table (got 1) "
         "(write [tool.catalogctl] and its keys)"
     )
+
+
+def test_a_tree_is_read_in_the_layout_of_its_repository(catalog_repo: Path, tmp_path: Path) -> None:
+    write(catalog_repo, "catalogctl.toml", 'rulesets = "releases"\n')
+    commit_all(catalog_repo, "Configure the rulesets folder")
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(catalog_repo), str(bare))
+    write(catalog_repo, "catalogctl.toml", 'rulesets = "elsewhere"\n')  # on disk, not committed
+    here = gitrepo.open_repository(catalog_repo)
+    assert layout_of(WorkingTree(catalog_repo)) == Layout("benchmark_suite", "elsewhere")
+    # A ref of a clone is read in the clone's configuration, as every verb reads it.
+    assert layout_of(gittree.GitTree(here, gitrepo.head(here), "HEAD")) == Layout("benchmark_suite", "elsewhere")
+    # A bare repository has no configuration on disk: the tree's own is read.
+    there = gitrepo.open_repository(bare)
+    assert layout_of(gittree.GitTree(there, gitrepo.head(there), "HEAD")) == Layout("benchmark_suite", "releases")

@@ -10,9 +10,8 @@ import pytest
 
 from catalogctl import load_catalog
 from catalogctl.api import diff_refs
-from catalogctl.catalog import layout
 from catalogctl.catalog.config import layout_for
-from catalogctl.catalog.layout import DEFAULT, Layout, ruleset_path, using
+from catalogctl.catalog.layout import DEFAULT, Layout
 from tests.helpers import commit_all, git, replace_in, run_cli, write
 from tests.release_repo import SEEDS_A, SUBMISSION, make_freezable
 
@@ -40,8 +39,8 @@ def frozen(moved: Path, tmp_path: Path) -> Path:
     return moved
 
 
-def test_the_default_layout_is_the_one_before_configuration() -> None:
-    assert layout.current() == DEFAULT == Layout("benchmark_suite", "rulesets")
+def test_the_default_layout_is_the_one_before_configuration(catalog_dir: Path) -> None:
+    assert layout_for(catalog_dir) == DEFAULT == Layout("benchmark_suite", "rulesets")
     assert DEFAULT.entity_dirs == {
         "model": "benchmark_suite/models",
         "dataset": "benchmark_suite/datasets",
@@ -52,13 +51,11 @@ def test_the_default_layout_is_the_one_before_configuration() -> None:
     assert DEFAULT.entity_path("ruleset", COHORT) == "rulesets/2026-09-C0.yaml"
 
 
-def test_using_a_layout_lasts_for_its_block(moved: Path) -> None:
+def test_the_configured_layout_names_every_path(moved: Path) -> None:
     configured = layout_for(moved / "suite")  # found at the root, from below
     assert configured == Layout("suite/catalog", "releases")
-    with using(configured):
-        assert ruleset_path(COHORT) == "releases/2026-09-C0.yaml"
-        assert layout.current().entity_path("benchmark", "gsm8k") == "suite/catalog/benchmarks/gsm8k.yaml"
-    assert layout.current() == DEFAULT
+    assert configured.ruleset_path(COHORT) == "releases/2026-09-C0.yaml"
+    assert configured.entity_path("benchmark", "gsm8k") == "suite/catalog/benchmarks/gsm8k.yaml"
 
 
 def test_validate_and_ls_read_the_configured_folder(moved: Path) -> None:
@@ -69,7 +66,6 @@ def test_validate_and_ls_read_the_configured_folder(moved: Path) -> None:
     listed = json.loads(run_cli("ls", "-C", str(moved), "-f", "json").stdout)
     assert "gsm8k" in [b["id"] for b in listed["benchmarks"]]
     assert load_catalog(moved).ok  # the library reads it too
-    assert layout.current() == DEFAULT
 
 
 def test_a_catalog_not_in_its_configured_folder_is_not_found(moved: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from catalogctl.catalog import loader, snapshot, verdict
 from catalogctl.catalog.cache import cache_for
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import Diagnostic
@@ -125,7 +126,7 @@ def test_a_pending_value_names_the_unchanged_benchmarks_it_blocks(catalog_repo: 
 
 
 def _slot_key(root: Path) -> str:
-    key = snapshot.slot(WorkingTree(root))
+    key = snapshot.slot(WorkingTree(root), DEFAULT)
     assert key is not None
     return key
 
@@ -155,7 +156,7 @@ def test_a_snapshot_that_does_not_decode_is_ignored(catalog_repo: Path, payload:
 def test_a_snapshot_is_used_only_in_its_own_frame(catalog_repo: Path) -> None:
     _check(catalog_repo)
     tree = WorkingTree(catalog_repo)
-    manifest = verdict._manifest(tree)
+    manifest = verdict._manifest(tree, DEFAULT)
     assert manifest is not None
     assert snapshot.recall(cache_for(tree), _slot_key(catalog_repo), manifest.frame) is not None
     assert snapshot.recall(cache_for(tree), _slot_key(catalog_repo), "another frame") is None

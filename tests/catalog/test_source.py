@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.source import changed_files, open_tree
 from tests.helpers import commit_all, git, replace_in, run_cli, write
 from tests.release_repo import bare_origin, frozen_and_pushed
@@ -13,14 +14,14 @@ from tests.release_repo import bare_origin, frozen_and_pushed
 
 def test_changed_files_between_a_tag_and_the_working_tree(catalog_repo: Path) -> None:
     tagged = open_tree(catalog_repo, "v1")
-    assert changed_files(tagged, open_tree(catalog_repo)) == set()
+    assert changed_files(tagged, open_tree(catalog_repo), DEFAULT) == set()
     replace_in(catalog_repo, "benchmark_suite/datasets/aime25.yaml", "samples: 30", "samples: 31")
     replace_in(catalog_repo, "benchmark_suite/metrics.yaml", "metrics:", "# a comment\nmetrics:")
     (catalog_repo / "benchmark_suite/models/llama3-1-8b.yaml").unlink()
     write(catalog_repo, "rulesets/2026-09-C0.yaml", "cohort: 2026-09-C0\n")
     write(catalog_repo, "benchmark_suite/datasets/NOTES.md", "not a catalog file\n")
     write(catalog_repo, "README.md", "outside the catalog's folders\n")
-    assert changed_files(tagged, open_tree(catalog_repo)) == {
+    assert changed_files(tagged, open_tree(catalog_repo), DEFAULT) == {
         "benchmark_suite/datasets/aime25.yaml",
         "benchmark_suite/metrics.yaml",  # a comment is a change of the file
         "benchmark_suite/models/llama3-1-8b.yaml",  # removed

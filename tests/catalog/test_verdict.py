@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from catalogctl.catalog import loader, verdict
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import catalog_key, check_tree
 from catalogctl.errors import Diagnostic
@@ -130,7 +131,7 @@ def test_another_tool_version_or_rule_source_is_not_the_same_verdict(
 def _verdict_rows(root: Path) -> list[tuple[str, str, bytes]]:
     with closing(sqlite3.connect(_store(root))) as db:
         rows = db.execute("SELECT key, checksum, payload FROM entries").fetchall()
-    return [row for row in rows if row[0] == catalog_key(WorkingTree(root))]
+    return [row for row in rows if row[0] == catalog_key(WorkingTree(root), DEFAULT)]
 
 
 @pytest.mark.parametrize("damage", ["corrupt", "lying"])
@@ -193,7 +194,7 @@ def test_an_unreadable_file_is_never_remembered(catalog_repo: Path, monkeypatch:
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(WorkingTree, "file_ids", unreadable)
-    assert catalog_key(WorkingTree(catalog_repo)) is None
+    assert catalog_key(WorkingTree(catalog_repo), DEFAULT) is None
     assert not check_tree(WorkingTree(catalog_repo)).remembered
     assert not check_tree(WorkingTree(catalog_repo)).remembered
 

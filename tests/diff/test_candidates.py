@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.diff.entities import Differ
 from catalogctl.io.gitrepo import lookup, open_repository
 from catalogctl.io.gittree import GitTree
@@ -108,7 +109,7 @@ def test_the_same_benchmarks_as_reading_every_file(repo: Path, monkeypatch: pyte
     expected = by_reading_every_file(before, NEEDLES, {"known"})
     assert expected == {"same", "dataset", "edited-in", "tool", "new"}
     asked = reads(monkeypatch, new)
-    assert Differ(git_tree(repo, "v1"), new).candidates(NEEDLES, {"known"}) == expected
+    assert Differ(git_tree(repo, "v1"), new, layout=DEFAULT).candidates(NEEDLES, {"known"}) == expected
     # The working tree reads what the blob cannot rule out: a match to confirm (`unreadable` is
     # refused there, as before), a file whose id differs, one only on its side, a link, a folder.
     confirmed = ["same.yaml", "dataset.yaml", "tool.yaml", "unreadable.yaml"]
@@ -129,8 +130,8 @@ def test_every_pair_of_sides_finds_what_reading_finds(repo: Path, sides: str) ->
     }
     old, new = pairs[sides]
     for known in (set(), {"known", "same"}):
-        assert Differ(old, new).candidates(NEEDLES, known) == by_reading_every_file(new, NEEDLES, known)
-    assert Differ(old, new).candidates(set(), set()) == set()
+        assert Differ(old, new, layout=DEFAULT).candidates(NEEDLES, known) == by_reading_every_file(new, NEEDLES, known)
+    assert Differ(old, new, layout=DEFAULT).candidates(set(), set()) == set()
 
 
 def test_a_folder_reached_through_a_symlink_is_refused_even_with_equal_ids(repo: Path) -> None:
@@ -141,7 +142,11 @@ def test_a_folder_reached_through_a_symlink_is_refused_even_with_equal_ids(repo:
     new = WorkingTree(repo)
     old = git_tree(repo, "v1")
     assert new.file_ids(FOLDER)[f"{FOLDER}/same.yaml"] == old.file_ids(FOLDER)[f"{FOLDER}/same.yaml"]
-    assert Differ(old, new).candidates(NEEDLES, set()) == set() == by_reading_every_file(new, NEEDLES, set())
+    assert (
+        Differ(old, new, layout=DEFAULT).candidates(NEEDLES, set())
+        == set()
+        == by_reading_every_file(new, NEEDLES, set())
+    )
 
 
 def test_a_blob_the_git_side_cannot_read_is_read_as_before(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,7 +155,7 @@ def test_a_blob_the_git_side_cannot_read_is_read_as_before(repo: Path, monkeypat
 
     monkeypatch.setattr(GitTree, "read_blob", missing)
     new = WorkingTree(repo)
-    found = Differ(git_tree(repo, "v1"), new).candidates(NEEDLES, {"known"})
+    found = Differ(git_tree(repo, "v1"), new, layout=DEFAULT).candidates(NEEDLES, {"known"})
     assert found == {"same", "dataset", "edited-in", "tool", "unreadable", "new"}
     assert found == by_reading_every_file(new, NEEDLES, {"known"})
 
@@ -169,7 +174,7 @@ def test_only_regular_files_are_read_by_their_blob_id(repo: Path, monkeypatch: p
         return real_read_blob(self, oid)
 
     monkeypatch.setattr(GitTree, "read_blob", read_blob)
-    assert Differ(old, new).candidates(NEEDLES, set()) == by_reading_every_file(new, NEEDLES, set())
+    assert Differ(old, new, layout=DEFAULT).candidates(NEEDLES, set()) == by_reading_every_file(new, NEEDLES, set())
     regular = {
         file_id.partition(":")[2]
         for path, file_id in ids.items()

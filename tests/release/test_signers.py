@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.io import gitrepo
 from catalogctl.release.signers import policy_requires
 from tests.helpers import commit_all, git, init_repo, run_cli, write
@@ -163,7 +164,7 @@ def test_the_policy_is_read_from_the_suite_at_the_release_commit(tmp_path: Path)
     broken = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "broken"))
     git(root, "rm", "-q", "benchmark_suite/suite.yaml")
     gone = gitrepo.commit_by_id(gitrepo.open_repository(root), commit_all(root, "gone"))
-    assert [policy_requires(c) for c in (on, odd, broken, gone)] == [True, False, False, False]
+    assert [policy_requires(c, DEFAULT) for c in (on, odd, broken, gone)] == [True, False, False, False]
 
 
 def forge(repo: Path, tag: str, tagger: str | None) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.io import gitrepo
 from catalogctl.release.statement import state_release
 from tests.gpgkeys import gpg_home
@@ -81,7 +82,7 @@ def test_tag_after_a_merge_commit_tags_the_freeze_commit_and_pushes_only_the_tag
     assert git(repo, "rev-parse", f"{COHORT}^{{commit}}") == frozen  # the commit the merge brought in
     assert git(origin, "rev-parse", f"{COHORT}^{{commit}}") == frozen
     assert git(origin, "rev-parse", "main") == merge  # the branch was not pushed: it has the release
-    assert state_release(gitrepo.open_repository(repo), COHORT).ok
+    assert state_release(gitrepo.open_repository(repo), COHORT, DEFAULT).ok
     run_cli("verify", COHORT, "-C", str(repo))
     again = run_cli("tag", COHORT, "--push", "origin", "-C", str(repo))
     assert again.stdout.startswith(f"note: {COHORT} is already frozen at {frozen[:12]}: nothing to do\n")
@@ -98,7 +99,7 @@ def test_tag_after_a_squash_tags_the_squash_commit(repo: Path, origin: Path, tmp
     assert git(repo, "rev-parse", f"{COHORT}^{{commit}}") == squash
     assert git(repo, "cat-file", "tag", COHORT).split("\n\n", 1)[1].startswith("September, second round\n\n")
     # the release statement holds for a squash: the tag is at the commit that added the ruleset on main
-    assert state_release(gitrepo.open_repository(repo), COHORT).ok
+    assert state_release(gitrepo.open_repository(repo), COHORT, DEFAULT).ok
     run_cli("verify", COHORT, "-C", str(repo))
     listed = run_cli("cohorts", "-C", str(repo))
     assert f"{COHORT}  2026-09-16  2           A          matches  unsigned" in listed.stdout
@@ -230,7 +231,7 @@ def test_a_refused_tag_push_gives_the_command_that_finishes_it(repo: Path, serve
     hook.unlink()
     git(repo, "push", "-q", "origin", f"refs/tags/{COHORT}")  # the command the hint gives
     assert git(origin, "rev-parse", f"{COHORT}^{{commit}}") == frozen
-    assert state_release(gitrepo.open_repository(repo), COHORT).ok
+    assert state_release(gitrepo.open_repository(repo), COHORT, DEFAULT).ok
 
 
 def test_a_refused_branch_push_of_a_no_tag_freeze_names_the_branch(repo: Path, served: Path) -> None:

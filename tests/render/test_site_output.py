@@ -146,11 +146,12 @@ def test_a_second_path_to_the_home_folder_is_refused_even_with_force(catalog_rep
 
 
 def test_the_filesystem_root_is_refused() -> None:
+    from catalogctl.catalog.layout import DEFAULT
     from catalogctl.render.site.output import refuse_protected
 
     # Never run a build against "/": the guard alone is asked.
     with pytest.raises(UsageError, match=r"^refusing to write the site into /: it is the root of the filesystem$"):
-        refuse_protected(Path("/"), Path("/"), catalog=[])
+        refuse_protected(Path("/"), Path("/"), catalog=[], layout=DEFAULT)
 
 
 def test_the_catalog_and_its_parents_are_refused_even_with_force(catalog_repo: Path, tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_a_new_cohort_earlier_than_the_last_frozen_one(frozen: Path) -> None:
     ruleset = catalog.rulesets["2026-09-C0"].model_copy(
         update={"cohort": august.id, "submission_date": august.submission_date, "previous": "2026-09-C0"}
     )
-    write(frozen, "rulesets/2026-08-C1.yaml", render_ruleset(ruleset))
+    write(frozen, "rulesets/2026-08-C1.yaml", render_ruleset(ruleset, "rulesets/2026-08-C1.yaml"))
     assert findings(frozen) == [
         "rulesets/2026-08-C1.yaml:3:9: error ruleset-order: new ruleset 2026-08-C1: not later than 2026-09-C0, the "
         "last frozen cohort [4a796a8a6714a088]"

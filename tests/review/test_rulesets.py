@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from catalogctl.catalog.cohorts import Cohort
+from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.source import open_tree
 from catalogctl.model import Ruleset, SeedSet
@@ -54,9 +55,9 @@ def propose(repo: Path, cohort: str, **changes: Any) -> list[tuple[str, str]]:
         **changes,
     }
     ruleset = Ruleset.model_validate({**frozen.model_dump(), **fields})
-    write(repo, f"rulesets/{cohort}.yaml", render_ruleset(ruleset))
+    write(repo, f"rulesets/{cohort}.yaml", render_ruleset(ruleset, f"rulesets/{cohort}.yaml"))
     base, head = open_tree(repo, "main"), open_tree(repo)
-    given = PolicyInput(base, head, load_tree(base), load_tree(head), None, dt.date(2026, 8, 30))
+    given = PolicyInput(base, head, load_tree(base), load_tree(head), None, dt.date(2026, 8, 30), DEFAULT)
     return [(f.code, f.message) for f in new_rulesets(given) if f.code != "ruleset-cohort-gap"]
 
 
@@ -80,9 +81,9 @@ def test_a_gap_after_the_last_frozen_cohort(frozen: Path) -> None:
     changed = ruleset.model_copy(
         update={"cohort": october.id, "submission_date": october.submission_date, "previous": "2026-09-C0"}
     )
-    write(frozen, "rulesets/2026-10-C0.yaml", render_ruleset(changed))
+    write(frozen, "rulesets/2026-10-C0.yaml", render_ruleset(changed, "rulesets/2026-10-C0.yaml"))
     base, head = open_tree(frozen, "main"), open_tree(frozen)
-    given = PolicyInput(base, head, load_tree(base), load_tree(head), None, dt.date(2026, 8, 30))
+    given = PolicyInput(base, head, load_tree(base), load_tree(head), None, dt.date(2026, 8, 30), DEFAULT)
     gaps = [(f.code, f.message, f.hint) for f in new_rulesets(given) if f.code == "ruleset-cohort-gap"]
     assert gaps == [
         (

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from catalogctl.catalog import layout
+from catalogctl.catalog.config import layout_for
+from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.source import find_root
 from catalogctl.errors import CatalogError, EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo
@@ -52,13 +53,12 @@ def _real(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def catalog_folders(start: Path | None) -> list[Path]:
-    """The folders of the catalog the site is built from: the `-C` folder (default: the current
-    one), the catalog root above it and the work tree of its repository, those that exist."""
-    start = Path.cwd() if start is None else Path(start)
+def catalog_folders(start: Path, layout: Layout) -> list[Path]:
+    """The folders of the catalog the site is built from: the `-C` folder, the catalog root above
+    it (found in `layout`) and the work tree of its repository, those that exist."""
     found = [_real(start)]
     with contextlib.suppress(CatalogError):
-        found.append(_real(find_root(start)))
+        found.append(_real(find_root(start, layout)))
     with contextlib.suppress(CatalogError):
         found.append(_real(gitrepo.work_dir(gitrepo.open_repository(start))))
     return found
@@ -82,7 +82,7 @@ def _identity(folder: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
-def _why_place(target: Path, catalog: Sequence[Path]) -> str:
+def _why_place(target: Path, catalog: Sequence[Path], layout: Layout) -> str:
     """Why `target` is a place no site may go: the root, home, current or catalog folder, a
     parent of one, a catalog data folder, or a folder in a .git folder or a bare repository ("" when none)."""
     if target == Path(target.anchor):
@@ -98,7 +98,7 @@ def _why_place(target: Path, catalog: Sequence[Path]) -> str:
         if folder.is_relative_to(target) or (here and here in {_identity(up) for up in folder.parents}):
             return f"it is a parent of {what} ({folder})"
     for folder in catalog:
-        for data in (layout.current().suite_dir, layout.current().rulesets_dir):
+        for data in (layout.suite_dir, layout.rulesets_dir):
             if target.is_relative_to(folder / data) or _identity(folder / data) in upward:
                 return f"it is in the catalog's {data}/ folder"
     if ".git" in target.parts:
@@ -125,9 +125,10 @@ def _why_git(target: Path) -> str:
     return ""
 
 
-def refuse_protected(target: Path, shown: str | Path, catalog: Sequence[Path]) -> None:
-    """Refuse, whatever `--force` says, a `target` (resolved) whose files are someone's work."""
-    why = _why_place(target, catalog) or (_why_git(target) if target.is_dir() else "")
+def refuse_protected(target: Path, shown: str | Path, catalog: Sequence[Path], layout: Layout) -> None:
+    """Refuse, whatever `--force` says, a `target` (resolved) whose files are someone's work
+    (`catalog`: the catalog's folders, whose data folders `layout` names)."""
+    why = _why_place(target, catalog, layout) or (_why_git(target) if target.is_dir() else "")
     if why:
         where = str(shown) if str(shown) == str(target) else f"{shown} ({target})"
         raise UsageError(f"refusing to write the site into {where}: {why}", PROTECTED_HINT)
@@ -302,12 +303,15 @@ def _previous(target: Path, shown: str, force: bool) -> SiteManifest | None:
 
 def open_destination(output: Path, force: bool = False, catalog: Path | None = None) -> Destination:
     """The folder `output` if the site may be written there (see the module's docstring);
-    `catalog` is the `-C` folder (default: the current one). Nothing is written yet."""
+    `catalog` is the `-C` folder (default: the current one), read in the layout configured
+    there. Nothing is written yet."""
     target = _real(output)
     shown = str(output)
     if target.exists() and not target.is_dir():
         raise UsageError(f"{Path(os.path.abspath(output))} exists and is not a folder", "name a folder for the site")
-    refuse_protected(target, shown, catalog_folders(catalog))
+    start = Path.cwd() if catalog is None else Path(catalog)
+    layout = layout_for(start)
+    refuse_protected(target, shown, catalog_folders(start, layout), layout)
     try:
         previous = _previous(target, shown, force)
     except OSError as exc:
