@@ -13,6 +13,7 @@ changed (`plan.py`): the others stay as the last build wrote them.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,12 +29,25 @@ from catalogctl.model.site import Localized, SiteData
 from catalogctl.render.site.output import Destination, SiteWritten, open_destination
 from catalogctl.render.site.plan import Page, site_pages
 
+_LOCALIZED: dict[int, tuple[Localized, Markup]] = {}  # a title is shown by every cohort page: made once
+
 
 def localized(copy: Localized) -> Markup:
     """Display copy in every language: the catalog's text, and a span per translation; the
     stylesheet shows the one the language switch picked. (A filter, not a macro: the cohort pages
     call it once per benchmark, and a Jinja macro call costs ten times as much; built with
     `escape`, as `Markup.format` would, without its formatter, which costs as much again.)"""
+    hit = _LOCALIZED.get(id(copy))
+    if hit is not None and hit[0] is copy:  # the copy is kept, so its id is not reused
+        return hit[1]
+    if len(_LOCALIZED) > 100_000:
+        _LOCALIZED.clear()
+    made = _localized(copy)
+    _LOCALIZED[id(copy)] = (copy, made)
+    return made
+
+
+def _localized(copy: Localized) -> Markup:
     classes = escape("".join(f" has-{lang}" for lang in copy.i18n))
     parts = [f'<span class="l10n base{classes}">{escape(copy.text)}</span>']
     for lang, text in copy.i18n.items():
@@ -42,6 +56,7 @@ def localized(copy: Localized) -> Markup:
     return Markup("".join(parts))
 
 
+@functools.lru_cache(maxsize=65536)  # a benchmark's digest is the same in most cohorts
 def short_digest(digest: str) -> Markup:
     """A digest cut to its first 12 hex digits, whole on hover."""
     return Markup(f'<code class="digest" title="{escape(digest)}">{escape(digest[:19])}…</code>')
@@ -108,6 +123,7 @@ def _render_into(
     written: dict[str, str] = {}
     unchanged: dict[str, str] = {}
     inputs: dict[str, str] = {}
+    folders: set[str] = set()  # made already (every benchmark's page has a folder of its own)
     try:
         for page in pages(site):
             inputs[page.path] = page.inputs
@@ -115,10 +131,14 @@ def _render_into(
             if last and before and before.inputs.get(page.path) == page.inputs and destination.holds(page.path, last):
                 unchanged[page.path] = last
                 continue
-            target = folder / page.path
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = os.path.join(folder, page.path)  # plain strings and calls: 5,000 pages and more
+            parent = os.path.dirname(target)
+            if parent not in folders:
+                os.makedirs(parent, exist_ok=True)
+                folders.add(parent)
             data = page.make().encode("utf-8")
-            target.write_bytes(data)
+            with open(target, "wb") as handle:
+                handle.write(data)
             written[page.path] = digest_bytes(data)
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write the site: {exc.strerror or exc}") from None
