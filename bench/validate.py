@@ -87,6 +87,7 @@ class Run:
     exit_code: int
     stdout: str
     stderr: str
+    cpu_s: float = 0.0  # user + system: steadier than the wall clock on a machine shared with others
 
 
 @dataclass
@@ -136,6 +137,9 @@ def child_env() -> dict[str, str]:
     env["GIT_CONFIG_GLOBAL"] = "/dev/null"
     env["GIT_CONFIG_NOSYSTEM"] = "1"
     env.pop("PYTHONPROFILEIMPORTTIME", None)
+    # `python -c` puts the current folder first on sys.path: run from a checkout, it would import
+    # that checkout's catalogctl whatever PYTHONPATH says (`--catalogctl` of gate.py and site.py).
+    env["PYTHONSAFEPATH"] = "1"
     return env
 
 
@@ -159,6 +163,7 @@ def measure(argv: Sequence[str], env: dict[str, str]) -> Run:
             exit_code=os.waitstatus_to_exitcode(status),
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
+            cpu_s=usage.ru_utime + usage.ru_stime,
         )
 
 

@@ -62,3 +62,13 @@ def test_the_validate_and_diff_baselines_run_with_the_cache_off() -> None:
     _bench_json("validate.py", "--n", "20", "--repeat", "1", "--quiet")
     _bench_json("diff.py", "--n", "40", "--repeat", "1")
     assert not cache.exists() or not any(cache.iterdir())
+
+
+def test_the_site_bench_names_its_baselines_and_rebuilds_one_page() -> None:
+    result = _bench_json("site.py", "--n", "30", "--cohorts", "2", "--repeat", "1")
+    assert {"site, cold", "site, rebuild after one edit", "validate, cold"} <= result["median_s"].keys()
+    assert result["ratio"].keys() == {"site_cold_vs_validate_cold", "rebuild_vs_site_cold", "site_rss_vs_validate_rss"}
+    assert all(result["baseline"][k] for k in result["ratio"])  # each ratio says what it is over
+    assert result["peak_rss_mb"].keys() == result["median_s"].keys()
+    # One benchmark's contract was edited: its page is the only file the rebuild renders again.
+    assert result["rebuild_rendered"] == ["benchmarks/" + result["edited"] + "/index.html"]
