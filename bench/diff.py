@@ -7,7 +7,9 @@ The catalog is `synthetic.write_catalog`'s, committed and tagged `bench-v1`; the
 edited (four benchmark contracts, one benchmark title, two pair datasets' sample counts, one
 dataset description, two models' commits) and committed and tagged `bench-v2`. Measured in
 fresh processes (see validate.py): `catalogctl diff bench-v1 bench-v2` next to a full
-`catalogctl validate --ref bench-v1`. Target: the diff takes at most 0.3x the full validate.
+`catalogctl validate --ref bench-v1`, both with the document cache off (`CATALOGCTL_NO_CACHE=1`):
+the baseline is the full check, not a remembered verdict. Target: the diff takes at most 0.3x
+the full validate.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from synthetic import SUITE_DIR, git, make_repo, write_catalog
-from validate import CLI, child_env, measure
+from validate import CLI, cold_env, measure
 
 OLD, NEW = "bench-v1", "bench-v2"
 TARGET_RATIO = 0.3
@@ -57,7 +59,7 @@ def change_ten_files(root: Path) -> list[str]:
 
 def run_benchmark(n: int, repeat: int) -> dict[str, Any]:
     python = sys.executable
-    env = child_env()
+    env = cold_env()
     with tempfile.TemporaryDirectory(prefix="catalogctl-bench-diff-") as tmp:
         root = Path(tmp) / "catalog"
         root.mkdir()
@@ -73,7 +75,7 @@ def run_benchmark(n: int, repeat: int) -> dict[str, Any]:
         touched = {c["file"] for c in report["changes"]}
         series = {
             "diff": [python, "-c", CLI, "diff", OLD, NEW, "-C", str(root)],
-            "validate --ref": [python, "-c", CLI, "validate", "--ref", OLD, str(root)],
+            "validate --ref, cache off": [python, "-c", CLI, "validate", "--ref", OLD, str(root)],
         }
         walls: dict[str, list[float]] = {name: [] for name in series}
         rss: dict[str, float] = dict.fromkeys(series, 0.0)
@@ -87,7 +89,7 @@ def run_benchmark(n: int, repeat: int) -> dict[str, Any]:
                 walls[name].append(run.wall_s)
                 rss[name] = max(rss[name], run.maxrss_mb)
         medians = {name: statistics.median(values) for name, values in walls.items()}
-        ratio = medians["diff"] / medians["validate --ref"]
+        ratio = medians["diff"] / medians["validate --ref, cache off"]
         return {
             "n": n,
             "changed_files": changed,
@@ -97,6 +99,7 @@ def run_benchmark(n: int, repeat: int) -> dict[str, Any]:
             "median_s": medians,
             "peak_rss_mb": rss,
             "ratio": ratio,
+            "baseline": "validate --ref, cache off",
             "target_ratio": TARGET_RATIO,
             "ok": ratio <= TARGET_RATIO,
         }
@@ -118,9 +121,9 @@ def main() -> int:
             f"{result['changes_reported']} changes reported, {result['benchmarks_in_report']} benchmarks in the report"
         )
         for name, median in result["median_s"].items():
-            print(f"  {name:<16} median {median:7.3f} s   peak RSS {result['peak_rss_mb'][name]:6.1f} MB")
+            print(f"  {name:<26} median {median:7.3f} s   peak RSS {result['peak_rss_mb'][name]:6.1f} MB")
         verdict = "meets" if result["ok"] else "MISSES"
-        print(f"  diff / validate --ref = {result['ratio']:.3f} ({verdict} the target of {TARGET_RATIO})")
+        print(f"  diff / validate --ref, cache off = {result['ratio']:.3f} ({verdict} the target of {TARGET_RATIO})")
     return 1 if args.check and not result["ok"] else 0
 
 

@@ -4,8 +4,11 @@ are measured at full size by hand, never asserted here: tests do not time anythi
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,3 +38,37 @@ def test_a_bench_script_runs_and_reports(script: str, args: list[str], keys: set
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert keys <= json.loads(done.stdout).keys()
+
+
+def _bench_json(script: str, *args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / script), *args, "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_the_validate_and_diff_baselines_run_with_the_cache_off() -> None:
+    # Since the document cache, a second `validate` reads its remembered verdict: a ratio over
+    # that measures the cache, not the check. The cache folder of this test's environment stays
+    # empty only if no measured process wrote an entry.
+    cache = Path(os.environ["CATALOGCTL_CACHE_DIR"])
+    _bench_json("validate.py", "--n", "20", "--repeat", "1", "--quiet")
+    _bench_json("diff.py", "--n", "40", "--repeat", "1")
+    assert not cache.exists() or not any(cache.iterdir())
+
+
+def test_the_site_bench_names_its_baselines_and_rebuilds_one_page() -> None:
+    result = _bench_json("site.py", "--n", "30", "--cohorts", "2", "--repeat", "1")
+    assert {"site, cold", "site, rebuild after one edit", "validate, cold"} <= result["median_s"].keys()
+    assert result["ratio"].keys() == {"site_cold_vs_validate_cold", "rebuild_vs_site_cold", "site_rss_vs_validate_rss"}
+    assert all(result["baseline"][k] for k in result["ratio"])  # each ratio says what it is over
+    assert result["peak_rss_mb"].keys() == result["median_s"].keys()
+    # One benchmark's contract was edited: its page is the only file the rebuild renders again.
+    assert result["rebuild_rendered"] == ["benchmarks/" + result["edited"] + "/index.html"]

@@ -9,13 +9,18 @@ same models the other verbs return, and laid out by `render.site`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import gc
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from catalogctl import errors
+from catalogctl.authoring.site_cohorts import CohortTrees, cohort_heads, cohort_page
 from catalogctl.authoring.site_contract import contract_sections
+from catalogctl.authoring.site_source import Fingerprints, Lazy, SiteSource, as_json, inputs_digest
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.config import layout_for
 from catalogctl.catalog.contract import Shared, digest_of, metric_keys, resolve_contract
@@ -26,24 +31,21 @@ from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import rotation_due, valid_sets
 from catalogctl.catalog.source import find_root, open_tree
 from catalogctl.diff.markdown import describe
-from catalogctl.diff.trees import diff_trees
 from catalogctl.errors import CatalogError, CatalogInvalid
 from catalogctl.io import gitrepo
 from catalogctl.io.yamlio import reusing_parses
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
 from catalogctl.model.common import I18n
 from catalogctl.model.diff import DiffReport
-from catalogctl.model.release import CohortInfo
 from catalogctl.model.site import (
     BenchmarkPage,
-    CohortBenchmark,
+    BenchmarkRow,
     CohortPage,
     ExitCode,
     HistoryEntry,
     Localized,
     NextCohortSummary,
     SearchEntry,
-    SeedWindow,
     SiteData,
     SubmitBenchmark,
     SubmitGuide,
@@ -78,24 +80,37 @@ def gather_site(path: Path | None = None, ref: str | None = None, today: dt.date
     """The site of the catalog at `ref` (default: the working tree) of the repository at `path`;
     an invalid catalog is refused (exit 1), as a freeze refuses it. Read in the layout the
     repository configures."""
-    start = Path.cwd() if path is None else Path(path)
-    layout = layout_for(start)
+    with site_source(path, ref, today) as source:
+        return source.full()
+
+
+@contextlib.contextmanager
+def site_source(path: Path | None = None, ref: str | None = None, today: dt.date | None = None) -> Iterator[SiteSource]:
+    """`gather_site`'s data with the cohort and benchmark pages still to build, each with the
+    digest of its inputs (`site_source.py`); they are built while the context is open."""
     # Every cohort's ruleset (5,000 entries in a large catalog) is read by the catalog, then by
     # the two diffs around it, from trees that hold the same blob: parse each blob once.
+    start = Path.cwd() if path is None else Path(path)
+    layout = layout_for(start)
+    thresholds = gc.get_threshold()
+    # The load makes millions of objects and the pages as many short-lived ones: at the default
+    # threshold (700) the collector's passes cost about a sixth of a large build.
+    gc.set_threshold(20_000, *thresholds[1:])
     try:
         with reusing_parses(keep=lambda file: file.startswith(f"{layout.rulesets_dir}/")):
-            return _gather(start, ref, today, layout)
+            yield _collect(start, ref, today, layout)
     finally:
-        gc.unfreeze()  # see _gather
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()  # see _collect
 
 
-def _gather(start: Path, ref: str | None, today: dt.date | None, layout: Layout) -> SiteData:
+def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout) -> SiteSource:
     tree = open_tree(start, ref, layout)
     root = find_root(start, layout) if ref is None else start
     repo = gitrepo.open_repository(root)
     loaded = load_tree(tree, layout=layout)
-    # The catalog lives until the site's data is gathered: exempt its millions of objects from
-    # the collector's full passes, which would walk them again and again (seconds at 5,000 benchmarks).
+    # The catalog lives until the site is written: exempt its millions of objects from the
+    # collector's full passes, which would walk them again and again (seconds at 5,000 benchmarks).
     gc.freeze()
     problems = errors_only(loaded.diagnostics)
     if problems:
@@ -103,15 +118,31 @@ def _gather(start: Path, ref: str | None, today: dt.date | None, layout: Layout)
     catalog = loaded.catalog
     infos = list_cohorts(repo, catalog, layout, trust_for(repo))
     upcoming = releases(infos, today or dt.datetime.now(dt.UTC).date()).next
-    cohorts = _cohort_pages(root, layout, catalog, infos)
-    digests = [(page, {b.id: b.digest for b in page.benchmarks}) for page in cohorts]
+    titles = {i: localized(b.title, b.i18n, "title") for i, b in catalog.benchmarks.items()}
+    heads = cohort_heads(catalog, infos, titles)
+    trees = CohortTrees(root, layout)
+    trail = [(h.info.cohort, trees.identity(h.info.cohort)) for h in heads]  # what every history reads
+    cohorts = [  # a cohort's diff reads its tree and the previous cohort's
+        Lazy(h.info.cohort, inputs_digest([as_json(h), *(t for _, t in trail[max(i - 1, 0) : i + 1])]), page)
+        for i, (h, page) in enumerate((h, functools.partial(cohort_page, h, trees)) for h in heads)
+    ]
+    history = [(h.info.cohort, {b.id: b.digest for b in h.benchmarks}, trees.diff_of(h)) for h in heads]
     captions = {key: localized(m.label, m.i18n, "label") for key, m in catalog.metrics.items()}
     shared: Shared = {}  # one model, dataset and metric inlined by many contracts: built once
-    benchmarks = [_benchmark_page(catalog, ident, digests, captions, shared) for ident in sorted(catalog.benchmarks)]
-    current = cohorts[-1] if cohorts else None
+    prints = Fingerprints()
+    metrics = b"".join(prints.of(m) for _, m in sorted(catalog.metrics.items()))
+    benchmarks = [
+        Lazy(
+            ident,
+            _benchmark_inputs(catalog, ident, prints, metrics, trail, history),
+            functools.partial(_benchmark_page, catalog, ident, history, captions, shared),
+        )
+        for ident in sorted(catalog.benchmarks)
+    ]
+    current = heads[-1] if heads else None
     suite = catalog.suite
     assert suite is not None  # a catalog without its suite is invalid
-    return SiteData(
+    data = SiteData(
         suite=suite.name,
         title=localized(suite.title, suite.i18n, "title"),
         description=localized(suite.description, suite.i18n, "description"),
@@ -120,11 +151,39 @@ def _gather(start: Path, ref: str | None, today: dt.date | None, layout: Layout)
         languages=_languages(catalog),
         current=current,
         next=_next_summary(catalog, current, upcoming.cohort, upcoming.submission_date),
-        cohorts=cohorts,
-        benchmarks=benchmarks,
+        cohorts=heads,
+        benchmarks=[],
         seed_timeline=seed_timeline(list(catalog.rulesets.values()), upcoming.cohort),
         search=_search(catalog),
         submit=_submit_guide(catalog, current),
+    )
+    last = history[-1][1] if history else {}
+    rows = [
+        BenchmarkRow(id=i, title=localized(b.title, b.i18n, "title"), kind=b.kind, model=b.model, carried=i in last)
+        for i, b in sorted(catalog.benchmarks.items())
+    ]
+    return SiteSource(data=data, cohorts=cohorts, benchmarks=benchmarks, rows=rows)
+
+
+def _benchmark_inputs(
+    catalog: Catalog,
+    ident: str,
+    prints: Fingerprints,
+    metrics: bytes,
+    trail: list[tuple[str, bytes]],
+    history: list[tuple[str, dict[str, str], Any]],
+) -> str:
+    """The digest of what a benchmark's page reads (see `site_source.py`)."""
+    model, datasets = catalog.dependencies(ident)
+    cohorts = [(cohort, digests.get(ident)) for cohort, digests, _ in history]
+    return inputs_digest(
+        [
+            prints.of(catalog.benchmarks[ident]),
+            prints.of(catalog.models.get(model)),
+            *(prints.of(catalog.datasets.get(d)) for d in datasets),
+            metrics,
+            as_json([cohorts, [(c, i.decode()) for c, i in trail]]),
+        ]
     )
 
 
@@ -138,57 +197,6 @@ def _languages(catalog: Catalog) -> list[str]:
 
 
 # -- cohorts ---------------------------------------------------------------------------------------
-
-
-def _window(seed_set: SeedSet) -> SeedWindow:
-    return SeedWindow(
-        id=seed_set.id,
-        scheduler_rng_seed=str(seed_set.scheduler_rng_seed),
-        sample_index_rng_seed=str(seed_set.sample_index_rng_seed),
-        model_seed=str(seed_set.model_seed),
-        introduced_in=seed_set.introduced_in,
-        valid_through=seed_set.valid_through,
-    )
-
-
-def _cohort_diff(root: Path, layout: Layout, old: str, new: str) -> tuple[DiffReport | None, str]:
-    """The semantic diff between two frozen cohorts, or why there is none."""
-    try:
-        return diff_trees(open_tree(root, old, layout), open_tree(root, new, layout), old, new, layout=layout), ""
-    except CatalogError as exc:  # an old release that no longer reads must not stop the site
-        return None, f"no diff from {old}: {exc}"
-
-
-def _cohort_pages(root: Path, layout: Layout, catalog: Catalog, infos: list[CohortInfo]) -> list[CohortPage]:
-    pages: list[CohortPage] = []
-    previous: Ruleset | None = None
-    titles = {i: localized(b.title, b.i18n, "title") for i, b in catalog.benchmarks.items()}
-    for info in infos:
-        ruleset = catalog.rulesets[info.cohort]
-        old = {b.id: b.digest for b in previous.benchmarks} if previous else {}
-        benchmarks = []
-        for entry in ruleset.benchmarks:
-            title = titles.get(entry.id) or Localized(text=entry.id)  # a benchmark since deleted shows its id
-            status: Literal["added", "changed", "identical"] = (
-                "added" if entry.id not in old else "identical" if old[entry.id] == entry.digest else "changed"
-            )
-            benchmarks.append(CohortBenchmark(id=entry.id, title=title, digest=entry.digest, status=status))
-        diff, note = (
-            _cohort_diff(root, layout, previous.cohort, info.cohort) if previous else (None, "the first cohort")
-        )
-        pages.append(
-            CohortPage(
-                info=info,
-                previous=previous.cohort if previous else None,
-                frozen_at=ruleset.frozen_at,
-                benchmarks=benchmarks,
-                seed_sets=[_window(s) for s in ruleset.seed_sets],
-                diff=diff,
-                diff_note=note,
-            )
-        )
-        previous = ruleset
-    return pages
 
 
 def _next_summary(catalog: Catalog, current: CohortPage | None, cohort: str, date: dt.date) -> NextCohortSummary:
@@ -228,22 +236,19 @@ def seed_timeline(rulesets: list[Ruleset], upcoming: str) -> Timeline:
 # -- benchmarks ------------------------------------------------------------------------------------
 
 
-def _history(ident: str, cohorts: list[tuple[CohortPage, dict[str, str]]]) -> list[HistoryEntry]:
+def _history(
+    ident: str, cohorts: list[tuple[str, dict[str, str], Callable[[], DiffReport | None]]]
+) -> list[HistoryEntry]:
     entries: list[HistoryEntry] = []
     last: str | None = None
-    for page, digests in cohorts:
+    for cohort, digests, diff_of in cohorts:
         digest = digests.get(ident)
         changed = digest is not None and last is not None and digest != last
-        changes = []
-        if changed and page.diff is not None:
-            changes = [describe(c) for c in page.diff.changes if ident in c.impact]
+        diff = diff_of() if changed else None  # a diff is made only for a page that shows it
+        changes = [describe(c) for c in diff.changes if ident in c.impact] if diff is not None else []
         entries.append(
             HistoryEntry(
-                cohort=page.info.cohort,
-                carried=digest is not None,
-                digest=digest,
-                digest_changed=changed,
-                changes=changes,
+                cohort=cohort, carried=digest is not None, digest=digest, digest_changed=changed, changes=changes
             )
         )
         last = digest or last
@@ -253,7 +258,7 @@ def _history(ident: str, cohorts: list[tuple[CohortPage, dict[str, str]]]) -> li
 def _benchmark_page(
     catalog: Catalog,
     ident: str,
-    cohorts: list[tuple[CohortPage, dict[str, str]]],
+    cohorts: list[tuple[str, dict[str, str], Callable[[], DiffReport | None]]],
     captions: dict[str, Localized],
     shared: Shared,
 ) -> BenchmarkPage:
@@ -265,7 +270,7 @@ def _benchmark_page(
             catalog, ident, display=False, shared=shared
         )  # what the digest covers, resolved once
         sections = contract_sections(contract, captions)
-        digest = digest_of(contract)
+        digest = digest_of(contract, shared)
     except CatalogError as exc:
         problem = str(exc)
     history = _history(ident, cohorts)

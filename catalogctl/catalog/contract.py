@@ -51,19 +51,26 @@ def plain(value: Any, *, display: bool = True) -> Any:
 IDENTITY_KEYS = ("id", "key", "dataset", "gbs", "weight_checksum")
 
 
-def canonical_form(value: Any) -> Any:
+def canonical_form(value: Any, shared: Shared | None = None) -> Any:
     """Plain data where order carries no meaning: lists of items with an identity become maps
     keyed by it, other lists are sorted. Digests and diffs both use it, so a reordering changes
-    neither."""
+    neither. With the `shared` memo of the contracts `value` was resolved with, the form of the
+    models, datasets and metrics they share is made once."""
+    if shared is not None and isinstance(value, dict):
+        hit = shared.get((id(value), "canonical", False))
+        if hit is not None and hit[0] is value:
+            if hit[1] is None:
+                hit = shared[(id(value), "canonical", False)] = (value, canonical_form(value))
+            return hit[1]
     if isinstance(value, dict):
-        return {k: canonical_form(v) for k, v in value.items()}
+        return {k: canonical_form(v, shared) for k, v in value.items()}
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
             for key in IDENTITY_KEYS:
                 ids = [_identity(v.get(key)) for v in value]
                 if all(key in v for v in value) and len(set(ids)) == len(ids):
-                    return {i: canonical_form(v) for i, v in zip(ids, value, strict=True)}
-        return sorted((canonical_form(v) for v in value), key=canonical_json)  # never repr: key order
+                    return {i: canonical_form(v, shared) for i, v in zip(ids, value, strict=True)}
+        return sorted((canonical_form(v, shared) for v in value), key=canonical_json)  # never repr: key order
     return value
 
 
@@ -114,7 +121,9 @@ def _inline_dataset(dataset: Any, display: bool) -> dict[str, Any]:
     return data
 
 
-Shared = dict[tuple[int, str, bool], tuple[Any, Any]]  # (id, form, display) -> (entity, its plain data)
+# (id, form, display) -> (entity, its plain data); (id, "canonical", False) -> (plain data, its
+# canonical form, None until asked for)
+Shared = dict[tuple[int, str, bool], tuple[Any, Any]]
 
 
 def _once(shared: Shared | None, entity: Any, form: str, display: bool) -> Any:
@@ -127,6 +136,7 @@ def _once(shared: Shared | None, entity: Any, form: str, display: bool) -> Any:
     hit = shared.get(key)
     if hit is None or hit[0] is not entity:  # the entity is kept, so its id is never reused
         hit = shared[key] = (entity, _once(None, entity, form, display))
+        shared[(id(hit[1]), "canonical", False)] = (hit[1], None)  # its canonical form, once asked for
     return hit[1]
 
 
@@ -184,12 +194,12 @@ def contract_digest(catalog: Catalog, bench_id: str) -> str:
     return digest_of(resolve_contract(catalog, bench_id, display=False))
 
 
-def digest_of(contract: Any) -> str:
+def digest_of(contract: Any, shared: Shared | None = None) -> str:
     """`sha256:<hex>` of a resolved contract (without display copy) as plain data: the canonical
     JSON of its canonical form, so that list order and number formatting do not count. Freeze
     digests the contract it resolves with this, and `check` the contract a resolved config
-    carries, so the two cannot drift."""
-    return "sha256:" + hashlib.sha256(canonical_json(canonical_form(contract))).hexdigest()
+    carries, so the two cannot drift. `shared`: the memo the contract was resolved with."""
+    return "sha256:" + hashlib.sha256(canonical_json(canonical_form(contract, shared))).hexdigest()
 
 
 def dataset_sources(catalog: Catalog, contract: dict[str, Any]) -> dict[str, str]:

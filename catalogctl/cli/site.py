@@ -43,16 +43,16 @@ def site(
     it was. Exit 0; 1 when the catalog is invalid; 2 on a usage or environment error (a refused
     folder included).
     """
-    from catalogctl.authoring.site import gather_site
+    from catalogctl.authoring.site import site_source
     from catalogctl.render.site import write_into
     from catalogctl.render.site.output import LISTED, open_destination
 
     destination = open_destination(output, force=force, catalog=path)  # refused before the catalog is read
-    data = gather_site(path, ref)
-    written = write_into(data, destination)
-    cohorts = f"{len(data.cohorts)} cohort{'' if len(data.cohorts) == 1 else 's'}"
+    with site_source(path, ref) as source:  # the pages are built one at a time, those whose inputs changed
+        written = write_into(source, destination)
+    cohorts = f"{len(source.cohorts)} cohort{'' if len(source.cohorts) == 1 else 's'}"
     removed = f"; removed {len(written.removed)} stale file{'' if len(written.removed) == 1 else 's'}"
-    out(f"wrote {written.pages} pages ({cohorts}, {len(data.benchmarks)} benchmarks) to {output}")
+    out(f"wrote {written.pages} pages ({cohorts}, {len(source.benchmarks)} benchmarks) to {output}")
     out(f"{removed if written.removed else ''}\n")
     for rel in written.kept[:LISTED]:
         typer.echo(f"note: kept {rel}: the last build wrote it, and it has changed since", err=True)

@@ -131,6 +131,16 @@ class BenchmarkPage(Report):
     presence: Timeline = Field(description="the frozen cohorts, and those that carry the benchmark")
 
 
+class BenchmarkRow(Report):
+    """A benchmark in the list of every benchmark (`benchmarks/index.html`)."""
+
+    id: str
+    title: Localized
+    kind: str
+    model: str
+    carried: bool = Field(description="whether the last frozen cohort carries it")
+
+
 class NextCohortSummary(Report):
     """The cohort to freeze next: what carries over into it."""
 
@@ -186,8 +196,12 @@ class SiteData(Report):
     languages: list[str] = Field(description="the catalog's own language first, then those of its i18n blocks")
     current: CohortPage | None = Field(description="the last frozen cohort")
     next: NextCohortSummary
-    cohorts: list[CohortPage] = Field(description="oldest first")
-    benchmarks: list[BenchmarkPage]
+    cohorts: list[CohortPage] = Field(
+        description="oldest first (in a `SiteSource`'s data without their diffs, which are built with each page)"
+    )
+    benchmarks: list[BenchmarkPage] = Field(
+        description="every benchmark's page (empty in a `SiteSource`'s data: those pages are built one at a time)"
+    )
     seed_timeline: Timeline
     search: list[SearchEntry]
     submit: SubmitGuide

@@ -1,6 +1,7 @@
 """The manifest of a built site (`catalogctl/site-manifest/v1`): written by `site` into its output
 folder as `.catalogctl-site.json`, read back by the next build. It is what marks a folder as a
-build of the site, and the only list of files a rebuild may remove.
+build of the site, and the only list of files a rebuild may remove. Beside each file it keeps the
+digest of what the file was made from: a rebuild leaves a file whose inputs did not change as it is.
 
 Every name is checked as it is read: a relative path below the folder, `/`-separated, without an
 empty, `.`, `..` or `.git` component, and never the manifest itself; a manifest with one bad name
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 SITE_MANIFEST_SCHEMA: Literal["catalogctl/site-manifest/v1"] = "catalogctl/site-manifest/v1"
 MANIFEST_NAME = ".catalogctl-site.json"
@@ -46,3 +47,17 @@ class SiteManifest(BaseModel):
         "'.', '..' or '.git' component), with the sha256 of its bytes: a rebuild removes a file the new build "
         "no longer writes only while it still has these bytes"
     )
+    inputs: dict[SitePath, FileDigest] = Field(
+        default_factory=dict,
+        description="for files of `files`, the sha256 of everything the file was made from: the data it shows "
+        "(shared parts such as the site's title and languages included) and the code and templates of the "
+        "catalogctl that laid it out. A rebuild neither renders nor rewrites a file whose inputs are the same "
+        "while it still has the bytes of `files`",
+    )
+
+    @model_validator(mode="after")
+    def _inputs_of_files(self) -> SiteManifest:
+        strays = sorted(set(self.inputs) - set(self.files))
+        if strays:
+            raise ValueError(f"inputs of files the build did not write: {', '.join(strays[:5])}")
+        return self

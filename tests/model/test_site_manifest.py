@@ -12,7 +12,7 @@ from catalogctl.model.site_manifest import SiteManifest
 DIGEST = "sha256:" + "a" * 64
 
 
-def manifest(files: dict[str, str], **extra: str) -> str:
+def manifest(files: dict[str, str], **extra: object) -> str:
     head = {"schema": "catalogctl/site-manifest/v1", "tool_version": "1", "source": "x"}
     return json.dumps({**head, "files": files, **extra})
 
@@ -38,3 +38,11 @@ def test_the_schema_field_is_required_and_digests_are_sha256() -> None:
         SiteManifest.model_validate_json(manifest({"index.html": "md5:abc"}))
     with pytest.raises(ValidationError):
         SiteManifest.model_validate_json(manifest({}, extra="field"))
+
+
+def test_inputs_are_kept_for_files_of_the_build_only() -> None:
+    assert SiteManifest.model_validate_json(manifest({"index.html": DIGEST})).inputs == {}  # an earlier build's
+    read = SiteManifest.model_validate_json(manifest({"index.html": DIGEST}, inputs={"index.html": DIGEST}))
+    assert read.inputs == {"index.html": DIGEST}
+    with pytest.raises(ValidationError, match=r"inputs of files the build did not write: a\.html"):
+        SiteManifest.model_validate_json(manifest({"index.html": DIGEST}, inputs={"a.html": DIGEST}))

@@ -13,6 +13,7 @@ from catalogctl.authoring.site import gather_site
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io.yamlio import parse_document
 from catalogctl.model import Submission
+from catalogctl.render.site.plan import Page
 from tests.helpers import commit_all, replace_in, run_cli
 from tests.site_repo import three_cohorts
 
@@ -122,7 +123,7 @@ def test_a_build_that_fails_midway_leaves_the_output_folder_as_it_was(
     before = snapshot(out)
     real = site_render.pages
 
-    def failing(site: object) -> Iterator[tuple[str, str]]:
+    def failing(site: object) -> Iterator[Page]:
         for number, item in enumerate(real(data)):
             if number == 4:
                 raise OSError(28, "No space left on device")

@@ -6,28 +6,30 @@ folder of a web server; pages have stable URLs (`cohorts/<id>/index.html`,
 
 The site is built in a temporary folder inside the output folder and then put in place file by
 file, beside whatever else the folder holds (`output.py`): a failed build leaves the folder as it
-was, and no build deletes a file it did not write.
+was, and no build deletes a file it did not write. A rebuild makes only the pages whose inputs
+changed (`plan.py`): the others stay as the last build wrote them.
 """
 
 from __future__ import annotations
 
 import functools
-import json
+import os
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
 
+from catalogctl.authoring.site_source import SiteSource
 from catalogctl.diff.markdown import describe
 from catalogctl.errors import EnvironmentProblem
 from catalogctl.io.confined import digest_bytes
 from catalogctl.model.site import Localized, SiteData
 from catalogctl.render.site.output import Destination, SiteWritten, open_destination
+from catalogctl.render.site.plan import Page, site_pages
 
-_STATIC = ("site.js", "search.js", "submit.js")
+_LOCALIZED: dict[int, tuple[Localized, Markup]] = {}  # a title is shown by every cohort page: made once
 
 
 def localized(copy: Localized) -> Markup:
@@ -35,6 +37,17 @@ def localized(copy: Localized) -> Markup:
     stylesheet shows the one the language switch picked. (A filter, not a macro: the cohort pages
     call it once per benchmark, and a Jinja macro call costs ten times as much; built with
     `escape`, as `Markup.format` would, without its formatter, which costs as much again.)"""
+    hit = _LOCALIZED.get(id(copy))
+    if hit is not None and hit[0] is copy:  # the copy is kept, so its id is not reused
+        return hit[1]
+    if len(_LOCALIZED) > 100_000:
+        _LOCALIZED.clear()
+    made = _localized(copy)
+    _LOCALIZED[id(copy)] = (copy, made)
+    return made
+
+
+def _localized(copy: Localized) -> Markup:
     classes = escape("".join(f" has-{lang}" for lang in copy.i18n))
     parts = [f'<span class="l10n base{classes}">{escape(copy.text)}</span>']
     for lang, text in copy.i18n.items():
@@ -43,6 +56,7 @@ def localized(copy: Localized) -> Markup:
     return Markup("".join(parts))
 
 
+@functools.lru_cache(maxsize=65536)  # a benchmark's digest is the same in most cohorts
 def short_digest(digest: str) -> Markup:
     """A digest cut to its first 12 hex digits, whole on hover."""
     return Markup(f'<code class="digest" title="{escape(digest)}">{escape(digest[:19])}…</code>')
@@ -72,30 +86,15 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def pages(site: SiteData) -> Iterator[tuple[str, str]]:
-    """Every file of the site: (path relative to its root, text)."""
-    env = environment()
+def render(template: str, **context: Any) -> str:
+    """One template laid out with its context."""
+    return environment().get_template(template).render(**context)
 
-    def page(template: str, rel: str, **extra: Any) -> tuple[str, str]:
-        root = "../" * rel.count("/")
-        return rel, env.get_template(template).render(site=site, root=root, **extra)
 
-    yield page("home.html", "index.html")
-    yield page("cohorts.html", "cohorts/index.html")
-    for cohort in site.cohorts:
-        yield page("cohort.html", f"cohorts/{cohort.info.cohort}/index.html", page=cohort)
-    yield page("benchmarks.html", "benchmarks/index.html")
-    for bench in site.benchmarks:
-        yield page("benchmark.html", f"benchmarks/{bench.id}/index.html", page=bench)
-    submit_data = [b.model_dump() for b in site.submit.benchmarks]
-    yield page("submit.html", "how-to-submit/index.html", submit_data=submit_data)
-    yield page("search.html", "search/index.html")
-    yield "assets/site.css", env.get_template("site.css").render(site=site)
-    index = json.dumps([e.model_dump() for e in site.search], ensure_ascii=False, separators=(",", ":"))
-    yield "assets/search-index.js", f"window.CATALOGCTL_SEARCH = {index};\n"
-    static = resources.files("catalogctl.render.site") / "static"
-    for name in _STATIC:
-        yield f"assets/{name}", (static / name).read_text(encoding="utf-8")
+def pages(site: SiteData | SiteSource) -> Iterator[Page]:
+    """Every file of the site, each with the digest of its inputs (`plan.py`); its text is made
+    only when asked for."""
+    return site_pages(site if isinstance(site, SiteSource) else SiteSource.of(site), render)
 
 
 def write_site(site: SiteData, output: Path, *, force: bool = False, catalog: Path | None = None) -> SiteWritten:
@@ -106,23 +105,41 @@ def write_site(site: SiteData, output: Path, *, force: bool = False, catalog: Pa
     return write_into(site, open_destination(output, force=force, catalog=catalog))
 
 
-def write_into(site: SiteData, destination: Destination) -> SiteWritten:
-    """Build the site into a folder `open_destination` found fit."""
+def write_into(site: SiteData | SiteSource, destination: Destination) -> SiteWritten:
+    """Build the site into a folder `open_destination` found fit. A page the last build wrote
+    from the same inputs, and that still has the bytes it wrote, is neither made nor written."""
     with destination.staging() as staging:
-        written = _render_into(site, staging)
-        return destination.commit(staging, written, site.source)
+        written, unchanged, inputs = _render_into(site, staging, destination)
+        source = site.data.source if isinstance(site, SiteSource) else site.source
+        return destination.commit(staging, written, source, unchanged, inputs)
 
 
-def _render_into(site: SiteData, folder: Path) -> dict[str, str]:
-    """Every file of the site written under `folder`: path -> the digest of its bytes."""
+def _render_into(
+    site: SiteData | SiteSource, folder: Path, destination: Destination
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The files of the site that changed written under `folder`: path -> the digest of their
+    bytes; those left as the last build wrote them, likewise; and every file's inputs."""
+    before = destination.previous
     written: dict[str, str] = {}
+    unchanged: dict[str, str] = {}
+    inputs: dict[str, str] = {}
+    folders: set[str] = set()  # made already (every benchmark's page has a folder of its own)
     try:
-        for rel, text in pages(site):
-            target = folder / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            data = text.encode("utf-8")
-            target.write_bytes(data)
-            written[rel] = digest_bytes(data)
+        for page in pages(site):
+            inputs[page.path] = page.inputs
+            last = before.files.get(page.path) if before else None
+            if last and before and before.inputs.get(page.path) == page.inputs and destination.holds(page.path, last):
+                unchanged[page.path] = last
+                continue
+            target = os.path.join(folder, page.path)  # plain strings and calls: 5,000 pages and more
+            parent = os.path.dirname(target)
+            if parent not in folders:
+                os.makedirs(parent, exist_ok=True)
+                folders.add(parent)
+            data = page.make().encode("utf-8")
+            with open(target, "wb") as handle:
+                handle.write(data)
+            written[page.path] = digest_bytes(data)
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write the site: {exc.strerror or exc}") from None
-    return written
+    return written, unchanged, inputs

@@ -154,6 +154,7 @@ class SiteWritten:
     pages: int
     removed: list[str] = field(default_factory=list)  # files of the last build it no longer writes
     kept: list[str] = field(default_factory=list)  # such files left alone: changed since that build
+    rendered: list[str] = field(default_factory=list)  # the files it wrote (the others were unchanged)
 
 
 @dataclass(frozen=True)
@@ -199,20 +200,40 @@ class Destination:
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only while empty
 
-    def commit(self, staging: Path, written: dict[str, str], source: str) -> SiteWritten:
+    def holds(self, rel: str, digest: str) -> bool:
+        """Whether `rel` is a regular file of the folder with the bytes of `digest`."""
+        try:
+            return Confined(self.target).digest(rel) == digest
+        except (OSError, NotAFolder):
+            return False
+
+    def commit(
+        self,
+        staging: Path,
+        written: dict[str, str],
+        source: str,
+        unchanged: dict[str, str] | None = None,
+        inputs: dict[str, str] | None = None,
+    ) -> SiteWritten:
         """Put the files of `staging` (path -> digest) in place, remove the last build's stale
-        files, and write the new manifest. Nothing is changed until every path is known fit."""
+        files, and write the new manifest; `unchanged` are the files of the last build this one
+        leaves as they are, `inputs` the digest of what each file is made from. Nothing is
+        changed until every path is known fit."""
         box = Confined(self.target)
         old = self.previous.files if self.previous else {}
+        unchanged = unchanged or {}
+        inputs = inputs or {}
         self._check_paths(box, written, old)
-        # The manifest first lists both builds: an interruption leaves no file of either unlisted.
-        self._write_manifest(box, staging, {**old, **written}, source)
+        # The manifest first lists both builds: an interruption leaves no file of either unlisted,
+        # and no inputs but those of the files left as they are (the others may be either build's).
+        kept_inputs = {rel: key for rel, key in inputs.items() if rel in unchanged}
+        self._write_manifest(box, staging, {**old, **written}, source, kept_inputs)
         removed: list[str] = []
         kept: list[str] = []
         try:
             _move(box, staging, "")
             for rel, digest in sorted(old.items()):
-                if rel in written:
+                if rel in written or rel in unchanged:
                     continue
                 if box.remove_if(rel, digest):
                     removed.append(rel)
@@ -221,8 +242,9 @@ class Destination:
         except (OSError, NotAFolder) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise self._cannot(why, "a new build completes the last one") from None
-        self._write_manifest(box, staging, written, source)
-        return SiteWritten(sum(rel.endswith(".html") for rel in written), removed, kept)
+        files = {**unchanged, **written}
+        self._write_manifest(box, staging, files, source, {rel: key for rel, key in inputs.items() if rel in files})
+        return SiteWritten(sum(rel.endswith(".html") for rel in files), removed, kept, sorted(written))
 
     def _check_paths(self, box: Confined, written: dict[str, str], old: dict[str, str]) -> None:
         foreign = []
@@ -246,9 +268,15 @@ class Destination:
                 f"move {it} away, or pass --force to overwrite {it}",
             )
 
-    def _write_manifest(self, box: Confined, staging: Path, files: dict[str, str], source: str) -> None:
+    def _write_manifest(
+        self, box: Confined, staging: Path, files: dict[str, str], source: str, inputs: dict[str, str]
+    ) -> None:
         manifest = SiteManifest(
-            schema_=SITE_MANIFEST_SCHEMA, tool_version=__version__, source=source, files=dict(sorted(files.items()))
+            schema_=SITE_MANIFEST_SCHEMA,
+            tool_version=__version__,
+            source=source,
+            files=dict(sorted(files.items())),
+            inputs=dict(sorted(inputs.items())),
         )
         path = staging / MANIFEST
         try:
