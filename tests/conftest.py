@@ -65,11 +65,13 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def cache_never_changes_a_verdict(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """In the cache lane (CATALOGCTL_TEST_CACHE_CHECK=1), every catalog a test loads is also loaded
-    uncached, cold and warm, and compared (`tests.cache_corpus`); elsewhere loads run as they are
-    (the check costs about 70% more CPU on tests that load catalogs)."""
-    if os.environ.get("CATALOGCTL_TEST_CACHE_CHECK") != "1":
+def cache_never_changes_a_verdict(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the cache lane (CATALOGCTL_TEST_CACHE_CHECK=1) and in a test marked `cache_check`, every
+    catalog a test loads is also loaded uncached, cold and warm, and compared (`tests.cache_corpus`);
+    elsewhere loads run as they are (the check costs about 70% more CPU on tests that load catalogs)."""
+    if os.environ.get("CATALOGCTL_TEST_CACHE_CHECK") != "1" and request.node.get_closest_marker("cache_check") is None:
         return
     monkeypatch.setattr(Loader, "load", checking_load(Loader.load, lambda: tmp_path_factory.mktemp("cache")))
     monkeypatch.setattr(verdict, "check_tree", checking_verdict(verdict.check_tree))

@@ -9,14 +9,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urlsplit
 from urllib.request import url2pathname
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, ViewportSize, sync_playwright
 
 from tests.helpers import REPO_ROOT, run_cli
 from tests.site_repo import three_cohorts
+
+if TYPE_CHECKING:  # Playwright is imported by the browser lane's fixture only
+    from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; .ci/run installs it (Playwright's own builds are never fetched)
 ARGS = [
@@ -31,6 +34,9 @@ ARGS = [
 ]
 LAPTOP: ViewportSize = {"width": 1366, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+pytestmark = pytest.mark.browser
 
 
 def artifacts() -> Path:
@@ -49,6 +55,8 @@ def site(catalog_repo: Path, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[BrowserContext]:
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=LAPTOP
