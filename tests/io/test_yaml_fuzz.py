@@ -114,6 +114,7 @@ def check_loader(root: Path, path: str, data: bytes) -> list[str]:
 
 
 @pytest.mark.fuzz
+@pytest.mark.cache_check  # every mutated catalog is also loaded uncached, cold and warm
 @SETTINGS
 @given(path=st.sampled_from(FILES), data=st.data())
 def test_token_mutations_give_only_diagnostics(scratch: Path, path: str, data: st.DataObject) -> None:
