@@ -17,10 +17,11 @@ from pathlib import Path
 import pygit2
 import pytest
 
-from tests.helpers import commit_all, copy_catalog, git, init_repo, replace_in
+from tests.helpers import commit_all, copy_catalog, git, init_repo, replace_in, run_cli
 from tests.release_repo import bare_origin, frozen_and_pushed
 from tests.review_repo import make_frozen
 from tests.sealed import sealed
+from tests.site_repo import three_cohorts
 
 
 def _catalog(folder: Path) -> None:
@@ -48,12 +49,18 @@ def _frozen_with_a_pr_branch(folder: Path) -> None:
     make_frozen(folder / "repo", folder)
 
 
+def _site_of_three_cohorts(folder: Path) -> None:
+    """`tests.site_repo.three_cohorts`, and the site built from it into `site/`."""
+    run_cli("site", "-o", folder / "site", "-C", three_cohorts(folder / "repo", folder))
+
+
 # Each template: the template it starts from (copied into its folder first) and what it adds.
 BUILDS: dict[str, tuple[str | None, Callable[[Path], None]]] = {
     "catalog": (None, _catalog),
     "release": ("catalog", _release),
     "release-then-a-change": ("release", _release_then_a_change),
     "frozen-with-a-pr-branch": ("catalog", _frozen_with_a_pr_branch),
+    "site-of-three-cohorts": ("catalog", _site_of_three_cohorts),
 }
 
 

@@ -15,8 +15,8 @@ from urllib.request import url2pathname
 
 import pytest
 
-from tests.helpers import REPO_ROOT, run_cli
-from tests.site_repo import three_cohorts
+from tests.helpers import REPO_ROOT
+from tests.prebuilt import Prebuilt
 
 if TYPE_CHECKING:  # Playwright is imported by the browser lane's fixture only
     from playwright.sync_api import BrowserContext, Page, ViewportSize
@@ -46,11 +46,10 @@ def artifacts() -> Path:
 
 
 @pytest.fixture
-def site(catalog_repo: Path, tmp_path: Path) -> Path:
-    repo = three_cohorts(catalog_repo, tmp_path)
-    out = tmp_path / "site"
-    run_cli("site", "-o", out, "-C", repo)
-    return out
+def site(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
+    """The site of `tests.site_repo.three_cohorts` (built once per run; each test opens its own copy)."""
+    prebuilt.install("site-of-three-cohorts", tmp_path)
+    return tmp_path / "site"
 
 
 @pytest.fixture
