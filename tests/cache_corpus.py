@@ -1,8 +1,8 @@
-"""Every catalog the test suite loads is loaded four ways: without the cache, through a cold
-cache, through the same cache warm, and as the test asked. All four must give the same
-diagnostics (cross-document ones included) and the same catalog; the test goes on with the
-last. So every catalog fixture and every property example is a case of "the cache never
-changes a verdict"."""
+"""In the cache lane (CATALOGCTL_TEST_CACHE_CHECK=1) and in tests marked `cache_check`, every
+catalog a test loads is loaded four ways: without the cache, through a cold cache, through the
+same cache warm, and as the test asked. All four must give the same diagnostics (cross-document
+ones included) and the same catalog; the test goes on with the last. So every catalog fixture
+of the lane and every property example is a case of "the cache never changes a verdict"."""
 
 from __future__ import annotations
 

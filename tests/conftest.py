@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import secrets
 import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pygit2
 import pytest
 from hypothesis import settings
 
@@ -17,7 +17,9 @@ from catalogctl.catalog import verdict
 from catalogctl.catalog.loader import Loader
 from tests.cache_corpus import checking_load, checking_verdict
 from tests.gpgkeys import GpgHome, gpg_home
-from tests.helpers import commit_all, copy_catalog, git, init_repo
+from tests.helpers import copy_catalog
+from tests.prebuilt import Prebuilt
+from tests.sealed import sealed
 
 # Property tests draw the same examples on every run (and in CI): a failure always reproduces.
 settings.register_profile("derandomized", derandomize=True, database=None)
@@ -38,32 +40,9 @@ def cache_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture(autouse=True)
 def sealed_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No global git config, no writes to the real home, a fixed identity for commits."""
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
-    monkeypatch.delenv("CATALOGCTL_NO_CACHE", raising=False)
-    # Each test's cache key is a key file made in its own home, as a user's is.
-    monkeypatch.delenv("CATALOGCTL_CACHE_KEY", raising=False)
-    # Tests that read the shipped catalog in place must not write into this checkout's .git/.
-    monkeypatch.setenv("CATALOGCTL_CACHE_DIR", str(home / "catalogctl-cache"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-        monkeypatch.setenv(var, "Catalog Tester")
-    for var in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-        monkeypatch.setenv(var, "tester@example.invalid")
-    monkeypatch.setenv("NO_COLOR", "1")
-    empty = home / "empty-git-config"
-    empty.mkdir()
-    levels = (pygit2.enums.ConfigLevel.GLOBAL, pygit2.enums.ConfigLevel.XDG, pygit2.enums.ConfigLevel.SYSTEM)
-    saved = {level: pygit2.settings.search_path[level] for level in levels}
-    for level in levels:
-        pygit2.settings.search_path[level] = str(empty)
-    yield
-    for level, value in saved.items():
-        pygit2.settings.search_path[level] = value
+    """No global git config, no writes to the real home, a fixed identity for commits (`tests.sealed`)."""
+    with sealed(monkeypatch, tmp_path_factory.mktemp("home")):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -86,9 +65,14 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def cache_never_changes_a_verdict(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every catalog a test loads is also loaded uncached, cold and warm, and compared
-    (`tests.cache_corpus`)."""
+def cache_never_changes_a_verdict(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the cache lane (CATALOGCTL_TEST_CACHE_CHECK=1) and in a test marked `cache_check`, every
+    catalog a test loads is also loaded uncached, cold and warm, and compared (`tests.cache_corpus`);
+    elsewhere loads run as they are (the check costs about 70% more CPU on tests that load catalogs)."""
+    if os.environ.get("CATALOGCTL_TEST_CACHE_CHECK") != "1" and request.node.get_closest_marker("cache_check") is None:
+        return
     monkeypatch.setattr(Loader, "load", checking_load(Loader.load, lambda: tmp_path_factory.mktemp("cache")))
     monkeypatch.setattr(verdict, "check_tree", checking_verdict(verdict.check_tree))
 
@@ -106,10 +90,13 @@ def catalog_dir(tmp_path: Path) -> Path:
     return copy_catalog(tmp_path / "catalog")
 
 
+@pytest.fixture(scope="session")
+def prebuilt(tmp_path_factory: pytest.TempPathFactory) -> Prebuilt:
+    """The repositories built once per run (per worker), copied into each test's folder."""
+    return Prebuilt(tmp_path_factory)
+
+
 @pytest.fixture
-def catalog_repo(tmp_path: Path) -> Path:
+def catalog_repo(prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """A git repository holding the shipped catalog in one commit, tagged `v1`."""
-    root = copy_catalog(init_repo(tmp_path / "repo"))
-    commit_all(root, "Add the catalog")
-    git(root, "tag", "-a", "v1", "-m", "first")
-    return root
+    return prebuilt.install("catalog", tmp_path)

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from submission_checker.checker import SubmissionChecker
-
 from tests.run_results import ENDPOINTS_FIXTURES, SET_A
 
 # The seeds the v6.1 NVIDIA config.yaml and result_summary.json recorded (SET_A's first two).
@@ -274,6 +272,8 @@ def seed_sets_file(path: Path, cohort: str = "2026-09-C0", seeds: dict[str, int]
 
 def run_checker(submission: Path, *, seed_sets: Path | None = None, drafters: Path | None = None) -> Any:
     """The official checker's report on `submission` (its bundled files where none is given)."""
+    from submission_checker.checker import SubmissionChecker
+
     return SubmissionChecker(submission, seed_sets_path=seed_sets, approved_drafters_path=drafters).run()
 
 

@@ -14,6 +14,8 @@ import pytest
 
 from tests.helpers import REPO_ROOT
 
+pytestmark = pytest.mark.bench
+
 
 @pytest.mark.parametrize(
     ("script", "args", "keys"),

@@ -17,6 +17,9 @@ GSM8K = "benchmark_suite/benchmarks/gsm8k.yaml"
 BIN = Path(sys.executable).parent  # the venv's bin: pre-commit, and the catalogctl the hook runs
 
 
+pytestmark = pytest.mark.slow  # installs the hook with the real pre-commit, commits through git
+
+
 @pytest.fixture
 def hooked(catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The catalog repository with the hook installed from a copy of this repository's

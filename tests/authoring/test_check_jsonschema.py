@@ -26,6 +26,9 @@ RESULTS = {
 }
 
 
+pytestmark = pytest.mark.conformance
+
+
 def schema_errors(schema: str, *documents: Path) -> str:
     """What check-jsonschema says of `documents` against `schemas/<schema>.schema.json` ('' when all pass)."""
     done = subprocess.run(

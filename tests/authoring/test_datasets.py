@@ -56,6 +56,7 @@ def test_verify_an_invalid_dataset_file_shows_why(served: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_verify_reports_a_truncated_body(catalog_dir: Path, httpserver: HTTPServer) -> None:
     def truncated(request: Request) -> Response:
         response = Response(BODY[:100], status=200)
@@ -82,6 +83,7 @@ def test_verify_retries_server_errors(catalog_dir: Path, httpserver: HTTPServer)
     assert len(httpserver.log) == 2
 
 
+@pytest.mark.slow
 def test_verify_gives_up_on_a_server_that_keeps_failing(catalog_dir: Path, httpserver: HTTPServer) -> None:
     httpserver.expect_request("/aime25.jsonl").respond_with_data("down", status=500)
     replace_in(catalog_dir, AIME, "  url: <TBD>", f"  url: {httpserver.url_for('/aime25.jsonl')}")

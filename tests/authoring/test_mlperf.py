@@ -7,8 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from submission_checker.drafters import load_approved_drafters
-from submission_checker.seed_sets import load_seed_sets
 
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.release.freeze import FreezeRequest, freeze
@@ -19,6 +17,9 @@ from tests.submission_points import errors, outcomes, run_checker, submission_tr
 
 SEEDSET = Path(__file__).parent.parent / "fixtures" / "mlperf" / "seed_sets.yaml"
 BUNDLED_DRAFTERS = Path(__file__).parent.parent / "fixtures" / "mlperf" / "approved_drafters.yaml"
+
+
+pytestmark = pytest.mark.conformance
 
 
 @pytest.fixture
@@ -33,6 +34,8 @@ def released(catalog_repo: Path) -> Path:
 
 
 def test_the_checker_reads_the_published_cohorts_set_and_window(released: Path, tmp_path: Path) -> None:
+    from submission_checker.seed_sets import load_seed_sets
+
     out = tmp_path / "mlperf"
     result = run_cli("export", "mlperf", "2026-10-C1", "-o", str(out), "-C", str(released))
     assert result.stdout.splitlines()[:3] == [
@@ -47,6 +50,8 @@ def test_the_checker_reads_the_published_cohorts_set_and_window(released: Path, 
 
 
 def test_sets_with_different_windows_each_list_theirs(released: Path, tmp_path: Path) -> None:
+    from submission_checker.seed_sets import load_seed_sets
+
     out = tmp_path / "mlperf"
     run_cli("export", "mlperf", "2026-11-C1", "-o", str(out), "-C", str(released))
     ruleset = ruleset_at(released, "2026-11-C1")
@@ -59,6 +64,8 @@ def test_sets_with_different_windows_each_list_theirs(released: Path, tmp_path: 
 
 
 def test_the_checker_reads_the_drafters_and_the_models(released: Path, tmp_path: Path) -> None:
+    from submission_checker.drafters import load_approved_drafters
+
     out = tmp_path / "mlperf"
     result = run_cli("export", "mlperf", "2026-10-C1", "-o", str(out), "-C", str(released), "--format", "json")
     summary = json.loads(result.stdout)
@@ -179,6 +186,8 @@ def test_a_submission_bound_to_a_set_catalogctl_drew_passes_with_the_export_only
 
 
 def test_a_set_used_past_its_window_fails_adoption(released: Path, checker_env: Path) -> None:
+    from submission_checker.seed_sets import load_seed_sets
+
     out = checker_env / "mlperf"
     run_cli("export", "mlperf", "2026-11-C1", "-o", str(out), "-C", str(released))
     [published] = load_seed_sets(SEEDSET).values()

@@ -167,6 +167,7 @@ def test_no_cache_option_and_variable_neither_read_nor_write(
     assert _entries(catalog_repo)
 
 
+@pytest.mark.slow
 def test_two_cold_runs_at_once_both_succeed_alike(catalog_repo: Path) -> None:
     _with_an_error(catalog_repo)
     argv = [sys.executable, "-m", "catalogctl", "validate", "--format", "json", str(catalog_repo)]

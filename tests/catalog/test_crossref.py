@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.catalog_edit import load, problems, problems_after
 from tests.helpers import replace_in
 
@@ -200,6 +202,7 @@ def test_an_mlperf_name_stands_for_one_entity_of_its_kind(catalog_dir: Path) -> 
     ]
 
 
+@pytest.mark.conformance
 def test_the_shipped_mlperf_names_are_the_checkers(catalog_dir: Path) -> None:
     from submission_checker import checker
     from submission_checker.models.aggregate.point_result import MIN_QUERY_COUNT

@@ -813,6 +813,7 @@ EXAMPLES = int(os.environ.get("CATALOGCTL_INCREMENTAL_EXAMPLES", "25"))
 STEPS = int(os.environ.get("CATALOGCTL_INCREMENTAL_STEPS", "8"))
 
 
+@pytest.mark.fuzz
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits=edit_lists(STEPS), kept=st.sampled_from(KEPT), settled=st.booleans())
 def test_every_run_through_the_cache_is_the_verdict_from_scratch(edits: list[Edit], kept: str, settled: bool) -> None:
@@ -972,6 +973,7 @@ SCRIPT: list[tuple[Edit, tuple[Expect, ...]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kept", "settled"), [("nothing", False), ("nothing", True), ("tree", False)])
 def test_a_scripted_sequence_of_every_edit(kept: str, settled: bool) -> None:
     assert {edit.op for edit, _ in SCRIPT} == OPS.keys() == STRATEGIES.keys()

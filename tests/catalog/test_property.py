@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,9 @@ SPECIAL = [b"&", b"*", b"!", b"%", b"[", b"]", b"{", b"}", b":", b"-", b"#", b"|
 
 # Each example copies the catalog into a fresh folder of its own, so no fixture is shared.
 SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Every mutated catalog is also a case of "the cache never changes a verdict" (tests/cache_corpus.py).
+pytestmark = [pytest.mark.fuzz, pytest.mark.cache_check]
 
 
 def load_mutated(path: str, data: bytes) -> list[Diagnostic]:

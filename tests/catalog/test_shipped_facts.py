@@ -26,6 +26,9 @@ TRAINING_RULES = "mlperf_logging/compliance_checker/training_6.1.0/closed_qwen35
 TRAINING_RCPS = "mlperf_logging/rcp_checker/training_6.1.0/rcps_qwen35_397b_grpo.json"
 
 
+pytestmark = pytest.mark.conformance
+
+
 @pytest.fixture(scope="module")
 def shipped() -> Catalog:
     """The shipped catalog, as the loader reads it."""

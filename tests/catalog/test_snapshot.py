@@ -3,6 +3,7 @@ entity's cross-document findings found again exactly when something they read ch
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 from pathlib import Path
@@ -40,7 +41,7 @@ def _check(root: Path) -> list[Diagnostic]:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the checks read (the test suite's own extra loads left out)."""
     monkeypatch.setattr(tree_module, "_SETTLED_NS", -(10**12))  # every file's stamp is trusted
-    monkeypatch.setattr(loader.Loader, "load", loader.Loader.load.__wrapped__)  # type: ignore[attr-defined]
+    monkeypatch.setattr(loader.Loader, "load", inspect.unwrap(loader.Loader.load))
     return counting_reads(monkeypatch)
 
 

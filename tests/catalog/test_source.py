@@ -9,7 +9,7 @@ import pytest
 from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.source import changed_files, open_tree
 from tests.helpers import commit_all, git, replace_in, run_cli, write
-from tests.release_repo import bare_origin, frozen_and_pushed
+from tests.prebuilt import Prebuilt
 
 
 def test_changed_files_between_a_tag_and_the_working_tree(catalog_repo: Path) -> None:
@@ -39,11 +39,11 @@ SHALLOW = (
 
 
 @pytest.fixture
-def origin(catalog_repo: Path, tmp_path: Path) -> Path:
+def origin(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """A bare origin holding release 2026-09-C0 and a contract change after it, on main and on a
     pull request's branch."""
-    bare = bare_origin(tmp_path)
-    repo = frozen_and_pushed(catalog_repo, bare, tmp_path)
+    repo = prebuilt.install("release", tmp_path)
+    bare = tmp_path / "origin.git"
     write(repo, "NOTES.md", "main moved past the release\n")  # so that a clone of depth 1 lacks its tag
     commit_all(repo, "Notes")
     git(repo, "push", "-q", "origin", "main")

@@ -114,6 +114,7 @@ def invocations(repo: Path, runs: dict[str, tuple[Path, Path]], local: Path) -> 
     return [(verb, kind, [*args, "--format", "json"]) for verb, kind, args in calls]
 
 
+@pytest.mark.slow
 def test_every_json_output_validates_against_its_committed_schema(
     released: Path, runs: dict[str, tuple[Path, Path]], tmp_path: Path
 ) -> None:

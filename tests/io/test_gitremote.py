@@ -92,6 +92,7 @@ def timed_out(call: object) -> RemoteTimeout:
     return call
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("scheme", "mode"), STALLS)
 def test_a_remote_that_never_finishes_answering_is_a_timeout(catalog_repo: Path, scheme: str, mode: str) -> None:
     repo = gitrepo.open_repository(catalog_repo)

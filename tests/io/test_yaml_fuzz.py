@@ -113,6 +113,8 @@ def check_loader(root: Path, path: str, data: bytes) -> list[str]:
     return [d.code for d in diagnostics]
 
 
+@pytest.mark.fuzz
+@pytest.mark.cache_check  # every mutated catalog is also loaded uncached, cold and warm
 @SETTINGS
 @given(path=st.sampled_from(FILES), data=st.data())
 def test_token_mutations_give_only_diagnostics(scratch: Path, path: str, data: st.DataObject) -> None:

@@ -75,12 +75,14 @@ def test_dump_writes_nel_as_an_escape() -> None:
     assert dump_yaml({"k": "a\x85b"}) == 'k: "a\\Nb"\n'
 
 
+@pytest.mark.fuzz
 @settings(max_examples=300, deadline=None, database=None)
 @given(st.dictionaries(KEY, TEXT | st.lists(TEXT, max_size=2), min_size=1, max_size=3))
 def test_dump_round_trips_every_string(data: dict[str, Any]) -> None:
     assert_reads_back(dump_yaml(data), data)
 
 
+@pytest.mark.fuzz
 @settings(max_examples=300, deadline=None, database=None)
 @given(key=KEY.filter(lambda key: key not in ("name", "list")), value=TEXT)
 def test_update_document_round_trips_every_string(key: str, value: str) -> None:
@@ -98,6 +100,7 @@ def refusal(write: Any) -> str:
     return f"{info.value} ({info.value.hint})"
 
 
+@pytest.mark.fuzz
 @settings(max_examples=100, deadline=None, database=None)
 @given(before=TEXT, surrogate=st.characters(categories=["Cs"]), after=TEXT)
 def test_a_lone_surrogate_is_refused_clearly(before: str, surrogate: str, after: str) -> None:

@@ -547,6 +547,7 @@ _DATA = st.recursive(
 )
 
 
+@pytest.mark.fuzz
 @settings(max_examples=30, deadline=None, database=None)
 @given(st.dictionaries(_TEXT, _DATA, min_size=1, max_size=4))
 def test_dump_round_trips_random_data(data: dict[str, Any]) -> None:

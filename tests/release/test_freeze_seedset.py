@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from submission_checker.drafters import bundled_drafters_path
-from submission_checker.seed_sets import bundled_seed_sets_path, load_seed_sets
 
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.release.freeze import FreezeRequest, freeze
@@ -29,12 +27,19 @@ def request(cohort: str, **kwargs: object) -> FreezeRequest:
     return FreezeRequest(cohort=cohort, add=["gsm8k"], now=NOW, **kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.conformance
 def test_the_fixtures_are_the_installed_checkers_files() -> None:
+    from submission_checker.drafters import bundled_drafters_path
+    from submission_checker.seed_sets import bundled_seed_sets_path
+
     assert SEEDSET.read_bytes() == bundled_seed_sets_path().read_bytes()
     assert (FIXTURES / "approved_drafters.yaml").read_bytes() == bundled_drafters_path().read_bytes()
 
 
+@pytest.mark.conformance
 def test_the_published_file_is_imported_for_its_cohort_with_the_checkers_window(repo: Path) -> None:
+    from submission_checker.seed_sets import load_seed_sets
+
     result = run_cli("freeze", "2026-10-C1", "--add", "gsm8k", "--seeds", str(SEEDSET), "-C", str(repo))
     assert "seed set A imported, valid through 2026-12-C0" in result.stdout
     [seed_set] = ruleset_at(repo, "2026-10-C1").seed_sets
@@ -121,6 +126,7 @@ def test_the_readme_maintainer_flow_imports_the_published_set_and_prints_what_ca
     assert git(repo.parent / "origin.git", "rev-parse", "2026-11-C0^{commit}") == git(repo, "rev-parse", "HEAD")
 
 
+@pytest.mark.conformance
 def test_the_readme_and_the_fixtures_say_which_set_is_which() -> None:
     import mlperf_loadgen
 

@@ -338,6 +338,7 @@ def daemon(tmp_path: Path) -> Iterator[str]:
     yield from git_daemon(tmp_path / "served")
 
 
+@pytest.mark.slow
 def test_a_server_refusal_shows_the_servers_own_message(repo: Path, tmp_path: Path, daemon: str) -> None:
     bare = tmp_path / "served/remote.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
@@ -373,6 +374,7 @@ def served(repo: Path, remote: Path, tmp_path: Path) -> Iterator[int]:
         yield int(url.rsplit(":", 1)[1])
 
 
+@pytest.mark.slow
 def test_a_remote_that_trickles_its_refs_stops_freeze_push_before_anything_is_written(
     repo: Path, remote: Path, served: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -390,6 +392,7 @@ def test_a_remote_that_trickles_its_refs_stops_freeze_push_before_anything_is_wr
     assert untouched(repo, remote) == before
 
 
+@pytest.mark.slow
 def test_a_silent_http_remote_stops_freeze_push_before_anything_is_written(
     repo: Path, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -407,6 +410,7 @@ def test_a_silent_http_remote_stops_freeze_push_before_anything_is_written(
     assert untouched(repo, remote) == before
 
 
+@pytest.mark.slow
 def test_a_push_that_never_finishes_says_what_exists_and_lists_nothing_more(
     repo: Path, remote: Path, served: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,7 +14,7 @@ from catalogctl.catalog.layout import DEFAULT
 from catalogctl.io import gitrepo
 from catalogctl.release.signers import policy_requires
 from tests.helpers import commit_all, git, init_repo, run_cli, write
-from tests.release_repo import bare_origin, frozen_and_pushed
+from tests.prebuilt import Prebuilt
 from tests.signing import allowed_signers, fingerprint, make_key, retag
 
 COHORT = "2026-09-C0"
@@ -22,9 +22,9 @@ KEYS = "maint@example.org"
 
 
 @pytest.fixture
-def release(catalog_repo: Path, tmp_path: Path) -> Path:
+def release(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 frozen and pushed to a bare `origin` (unsigned: freeze does not sign here)."""
-    return frozen_and_pushed(catalog_repo, bare_origin(tmp_path), tmp_path)
+    return prebuilt.install("release", tmp_path)
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ import pytest
 
 from tests.gpgkeys import GpgHome, retag_gpg
 from tests.helpers import git, run_cli
+from tests.prebuilt import Prebuilt
 from tests.release.test_signers import put_tag
-from tests.release_repo import bare_origin, frozen_and_pushed
 from tests.signing import allowed_signers, fingerprint, make_key, retag
 
 COHORT = "2026-09-C0"
@@ -20,9 +20,9 @@ UID = "Maintainer <m@example.org>"
 
 
 @pytest.fixture
-def release(catalog_repo: Path, tmp_path: Path) -> Path:
+def release(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 frozen and pushed to a bare `origin` (unsigned: freeze does not sign here)."""
-    return frozen_and_pushed(catalog_repo, bare_origin(tmp_path), tmp_path)
+    return prebuilt.install("release", tmp_path)
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import pytest
 
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import git, run_cli, write
-from tests.release_repo import NOW, SEEDS_A, SUBMISSION, bare_origin, frozen_and_pushed
+from tests.prebuilt import Prebuilt
+from tests.release_repo import NOW, SEEDS_A, SUBMISSION, bare_origin
 
 
 @pytest.fixture
@@ -19,9 +20,9 @@ def origin(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def release(catalog_repo: Path, origin: Path, tmp_path: Path) -> Path:
+def release(catalog_repo: Path, origin: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen on main, pushed to `origin`."""
-    return frozen_and_pushed(catalog_repo, origin, tmp_path)
+    return prebuilt.install("release", tmp_path)
 
 
 @pytest.fixture

@@ -214,6 +214,7 @@ def test_a_push_to_a_clone_with_a_working_tree_says_what_exists_and_how_to_finis
     assert tags(repo) == ["2026-09-C0"]
 
 
+@pytest.mark.slow
 def test_a_refused_tag_push_gives_the_command_that_finishes_it(repo: Path, served: Path, tmp_path: Path) -> None:
     origin = served
     hook = origin / "hooks/update"
@@ -298,6 +299,7 @@ def local_and_remote(repo: Path, origin: Path) -> tuple[str, ...]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["trickle-proxy", "silent"])
 def test_tag_push_to_a_remote_that_never_finishes_answering_tags_nothing(
     repo: Path, origin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str

@@ -9,14 +9,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urlsplit
 from urllib.request import url2pathname
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, ViewportSize, sync_playwright
 
-from tests.helpers import REPO_ROOT, run_cli
-from tests.site_repo import three_cohorts
+from tests.helpers import REPO_ROOT
+from tests.prebuilt import Prebuilt
+
+if TYPE_CHECKING:  # Playwright is imported by the browser lane's fixture only
+    from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; .ci/run installs it (Playwright's own builds are never fetched)
 ARGS = [
@@ -33,6 +36,9 @@ LAPTOP: ViewportSize = {"width": 1366, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
+pytestmark = pytest.mark.browser
+
+
 def artifacts() -> Path:
     folder = Path(os.environ.get("CATALOGCTL_ARTIFACTS") or REPO_ROOT / "test-artifacts") / "site"
     folder.mkdir(parents=True, exist_ok=True)
@@ -40,15 +46,16 @@ def artifacts() -> Path:
 
 
 @pytest.fixture
-def site(catalog_repo: Path, tmp_path: Path) -> Path:
-    repo = three_cohorts(catalog_repo, tmp_path)
-    out = tmp_path / "site"
-    run_cli("site", "-o", out, "-C", repo)
-    return out
+def site(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
+    """The site of `tests.site_repo.three_cohorts` (built once per run; each test opens its own copy)."""
+    prebuilt.install("site-of-three-cohorts", tmp_path)
+    return tmp_path / "site"
 
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[BrowserContext]:
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=LAPTOP

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.review_repo import make_frozen
+from tests.prebuilt import Prebuilt
 
 
 @pytest.fixture(autouse=True)
@@ -16,7 +16,7 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def frozen(catalog_repo: Path, tmp_path: Path) -> Path:
+def frozen(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """A repository with cohort 2026-09-C0 (gsm8k, deepseek-r1) frozen on `main`, and a `pr`
-    branch checked out to edit."""
-    return make_frozen(catalog_repo, tmp_path)
+    branch checked out to edit (`tests.review_repo.make_frozen`, built once per run)."""
+    return prebuilt.install("frozen-with-a-pr-branch", tmp_path)

@@ -7,13 +7,15 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import write
-from tests.release_repo import SUBMISSION, bare_origin, frozen_and_pushed
+from tests.prebuilt import Prebuilt
+from tests.release_repo import SUBMISSION
 
 
 @pytest.fixture
-def release(catalog_repo: Path, tmp_path: Path) -> Path:
-    """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen, pushed to a bare `origin`."""
-    return frozen_and_pushed(catalog_repo, bare_origin(tmp_path), tmp_path)
+def release(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
+    """Cohort 2026-09-C0 (gsm8k and deepseek-r1, seed set A) frozen, pushed to a bare `origin`
+    (`tests.release_repo.frozen_and_pushed`, built once per run)."""
+    return prebuilt.install("release", tmp_path)
 
 
 @pytest.fixture

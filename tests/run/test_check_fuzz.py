@@ -16,6 +16,9 @@ from tests.check_fuzz import Seed, Tally, fuzz_one, make_seeds
 SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+pytestmark = pytest.mark.fuzz
+
+
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seed]:
     """A valid input of every layout, built once for the module (LoadGen run once)."""

@@ -88,6 +88,7 @@ def verdict(path: Path, data: dict[str, Any], results: Path) -> bool | None:
         return None
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("valid", [True, False], ids=["valid-run", "invalid-run"])
 def test_no_mutation_of_a_resolved_config_changes_a_verdict(catalog_dir: Path, tmp_path: Path, valid: bool) -> None:
     pin_all(catalog_dir)

@@ -14,10 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from submission_checker.accuracy_targets import get_thresholds
-from submission_checker.checker import _ALLOWED_MODEL_NAMES
-from submission_checker.models.aggregate.point_result import MIN_QUERY_COUNT
-from submission_checker.seed_sets import load_seed_sets
 
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.release.freeze import FreezeRequest, freeze
@@ -49,6 +45,9 @@ ROWS: tuple[tuple[str, str | None, str, str], ...] = (
 ALWAYS = {"recorded seeds are the declared", "output length (TOKENS_PER_SAMPLE)", "performance samples"}
 
 
+pytestmark = pytest.mark.conformance
+
+
 @dataclass(frozen=True)
 class Cohort:
     """A frozen cohort, what `export mlperf` wrote of it and a resolved DeepSeek-R1 config of it."""
@@ -63,6 +62,8 @@ class Cohort:
 def cohort(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cohort]:
     """2026-10-C1 frozen with the published set A, then 2026-11-C0 and 2026-11-C1 (which rotates in
     B); the export of 2026-11-C1 (A's window ends with 2026-12-C0); a submission resolved at 2026-10-C1."""
+    from submission_checker.seed_sets import load_seed_sets
+
     base = tmp_path_factory.mktemp("conformance")
     repo = copy_catalog(init_repo(base / "repo"))
     commit_all(repo, "Add the catalog")
@@ -229,6 +230,10 @@ def _catalog(name: str) -> dict[str, Any]:
 
 
 def test_the_checkers_constants_against_the_catalog() -> None:
+    from submission_checker.accuracy_targets import get_thresholds
+    from submission_checker.checker import _ALLOWED_MODEL_NAMES
+    from submission_checker.models.aggregate.point_result import MIN_QUERY_COUNT
+
     # Dataset names: the checker keys gpt_oss_perf by its mlperf_name, with the catalog's count.
     perf = _catalog("datasets/gpt_oss_perf.yaml")
     assert MIN_QUERY_COUNT[perf["mlperf_name"]] == perf["samples"] == 6396

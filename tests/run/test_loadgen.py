@@ -25,6 +25,9 @@ SCHEDULE, SAMPLE_INDEX = SET_A["scheduler_rng_seed"], SET_A["sample_index_rng_se
 TIERS = "min_duration_ms: {by_concurrency: [{up_to: 32, value: 200}, {value: 300}]}"
 
 
+pytestmark = pytest.mark.conformance
+
+
 def short_deepseek(folder: Path) -> Path:
     """A sealed resolved config of deepseek-r1, its minimum durations cut to 200 and 300 ms and its
     sample count to 500."""

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 import yaml
 from mlperf_logging import mllog
-from mlperf_logging.compliance_checker import mlp_compliance
 
 from catalogctl.model.check import CheckReport
 from catalogctl.run.check import check_files
@@ -123,6 +122,8 @@ def write_log(
 
 def official_failures(path: Path) -> set[str]:
     """The rules the official compliance checker fails the log on (library use, as its __main__ does)."""
+    from mlperf_logging.compliance_checker import mlp_compliance
+
     checker = mlp_compliance.make_checker("training", "6.1.0", False, False)
     valid = checker.check_file(str(path), "training_6.1.0/common.yaml")
     failed = set(checker.overwritable)
@@ -164,6 +165,7 @@ CASES: dict[str, tuple[dict[str, Any], set[str]]] = {
 }
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_catalogctl_judges_as_the_official_checker(resolved: Path, tmp_path: Path, case: str) -> None:
     changes, expected = CASES[case]
@@ -227,6 +229,7 @@ def test_a_broken_mllog_line_is_pointed_at(resolved: Path, tmp_path: Path) -> No
     )
 
 
+@pytest.mark.conformance
 def test_every_official_rule_of_the_benchmark_has_its_row(resolved: Path, tmp_path: Path) -> None:
     rules = (files("mlperf_logging") / "compliance_checker/training_6.1.0/closed_qwen35_397b_grpo.yaml").read_text()
     keys = [r["KEY"] for r in yaml.load(rules, Loader=yaml.BaseLoader) if "KEY" in r]

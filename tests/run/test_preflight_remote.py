@@ -31,6 +31,7 @@ def with_credentials(url: str) -> str:
 # -- credentials in the remote's URL ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_credentials_in_the_remote_url_are_recorded_and_printed_nowhere(
     release: Path, submission: Path, output: Path, tmp_path: Path
 ) -> None:
@@ -235,6 +236,7 @@ def one_second(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_SSH_COMMAND", "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("one_second")
 @pytest.mark.parametrize(("scheme", "mode"), STALLS)
 def test_a_remote_that_never_finishes_answering_is_exit_6_within_the_deadline(
@@ -254,6 +256,7 @@ def test_a_remote_that_never_finishes_answering_is_exit_6_within_the_deadline(
     assert not output.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("one_second")
 def test_an_https_remote_that_trickles_after_the_handshake_is_exit_6(
     release: Path, submission: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -270,6 +273,7 @@ def test_an_https_remote_that_trickles_after_the_handshake_is_exit_6(
     assert stall.opened[0].startswith(b"GET /x.git/info/refs?service=git-upload-pack HTTP/1.1")  # past TLS
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("one_second")
 def test_the_tracked_remote_that_never_answers_is_named(release: Path, submission: Path) -> None:
     with stalling("silent") as (port, stall):
@@ -310,6 +314,7 @@ def _within(seconds: float, condition: Callable[[], object]) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
 def test_a_preflight_killed_while_the_remote_stalls_leaves_no_process_behind(
     release: Path, submission: Path, monkeypatch: pytest.MonkeyPatch, stop: signal.Signals

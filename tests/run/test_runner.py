@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from submission_checker.models.file.point_config import PointConfig
-from submission_checker.models.results import Severity
 
 from catalogctl.io.yamlio import read_foreign_yaml
 from catalogctl.run.runner import (
@@ -86,7 +84,11 @@ def test_config_yaml_uses_only_the_keys_of_the_real_client_configs(
     assert sorted(p for p in emitted if not _allowed(p)) == []
 
 
+@pytest.mark.conformance
 def test_the_filled_point_yaml_validates_with_the_checkers_point_config(tmp_path: Path, catalog_dir: Path) -> None:
+    from submission_checker.models.file.point_config import PointConfig
+    from submission_checker.models.results import Severity
+
     _, out = _emit(tmp_path, catalog_dir, "deepseek-r1")
     point = read_foreign_yaml((out / "point.yaml").read_bytes())
     assert [k for k, v in point.items() if v is None] == list(POINT_PLACEHOLDERS)  # the sources give dataset_link
@@ -95,7 +97,11 @@ def test_the_filled_point_yaml_validates_with_the_checkers_point_config(tmp_path
     assert parsed.runtime_settings.runtime.model_seed == 42
 
 
+@pytest.mark.conformance
 def test_left_in_the_placeholders_fail_the_checker(tmp_path: Path, catalog_dir: Path) -> None:
+    from submission_checker.models.file.point_config import PointConfig
+    from submission_checker.models.results import Severity
+
     _, out = _emit(tmp_path, catalog_dir, "deepseek-r1")
     parsed = PointConfig.model_validate(read_foreign_yaml((out / "point.yaml").read_bytes()))
     assert [r.rule for r in parsed._check_results if r.severity == Severity.ERROR] == [

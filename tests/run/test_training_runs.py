@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mlperf_logging.package_checker.seed_checker import SeedChecker
-from mlperf_logging.result_summarizer import result_summarizer
 
 from catalogctl.run.check import check_files
 from tests.helpers import replace_in, run_cli
@@ -48,6 +46,8 @@ def three_runs(folder: Path, failing: tuple[int, ...] = (1,), **changes: Any) ->
 
 def official_result(folder: Path) -> float | None:
     """The result summarizer's score of the folder, in minutes (it runs the compliance checker on each file)."""
+    from mlperf_logging.result_summarizer import result_summarizer
+
     score: float | None
     score, _, _ = result_summarizer._compute_strong_score_standalone(
         "qwen35_397b_grpo", "64xGB300", False, str(folder), "training", "6.1.0"
@@ -55,6 +55,7 @@ def official_result(folder: Path) -> float | None:
     return score
 
 
+@pytest.mark.conformance
 def test_a_folder_of_three_valid_runs_is_valid_and_has_the_official_result(provable: Path, tmp_path: Path) -> None:
     folder = three_runs(tmp_path / "qwen35_397b_grpo")
     report = check_files(provable, folder)
@@ -90,6 +91,7 @@ def test_a_folder_of_three_valid_runs_is_valid_and_has_the_official_result(prova
     assert data["valid"] is True
 
 
+@pytest.mark.conformance
 def test_a_folder_with_a_failing_run_is_invalid_naming_it(provable: Path, tmp_path: Path) -> None:
     folder = three_runs(tmp_path / "qwen35_397b_grpo", evals=[(5120, 0.62), (5632, 0.69)])  # never beyond 0.69
     report = check_files(provable, folder)
@@ -112,6 +114,7 @@ def test_a_folder_with_a_failing_run_is_invalid_naming_it(provable: Path, tmp_pa
     assert "\n**llm-post-training runs (3 runs): INVALID (runs not valid: result_1.txt)**\n" in markdown
 
 
+@pytest.mark.conformance
 def test_two_failing_runs_leave_no_result(provable: Path, tmp_path: Path) -> None:
     folder = three_runs(tmp_path / "qwen35_397b_grpo", (1, 2), opt_base_learning_rate=1.1e-6)
     report = check_files(provable, folder)
@@ -123,7 +126,10 @@ def test_two_failing_runs_leave_no_result(provable: Path, tmp_path: Path) -> Non
     assert "\nresult: none (more than one run is not valid or logged no time to train: no result)\n" in text
 
 
+@pytest.mark.conformance
 def test_runs_that_log_the_same_seed_at_the_same_line_fail_as_the_seed_checker(provable: Path, tmp_path: Path) -> None:
+    from mlperf_logging.package_checker.seed_checker import SeedChecker
+
     folder = tmp_path / "qwen35_397b_grpo"
     folder.mkdir()
     files = [write_log(folder / f"result_{n}.txt", seed=7 if n < 2 else 8) for n in range(3)]
@@ -143,7 +149,10 @@ def test_runs_that_log_the_same_seed_at_the_same_line_fail_as_the_seed_checker(p
     )
 
 
+@pytest.mark.conformance
 def test_a_run_that_logs_no_seed_fails_as_the_seed_checker(provable: Path, tmp_path: Path) -> None:
+    from mlperf_logging.package_checker.seed_checker import SeedChecker
+
     folder = three_runs(tmp_path / "qwen35_397b_grpo")
     lines = (folder / "result_2.txt").read_text().splitlines()
     (folder / "result_2.txt").write_text("\n".join(line for line in lines if '"key": "seed"' not in line) + "\n")
@@ -161,6 +170,7 @@ def test_with_the_shipped_gates_no_run_is_valid_from_its_log_alone(catalog_dir: 
     assert report.score.minutes is None
 
 
+@pytest.mark.conformance
 def test_two_runs_leave_no_result_once_the_fastest_and_the_slowest_are_left_out(provable: Path, tmp_path: Path) -> None:
     folder = three_runs(tmp_path / "qwen35_397b_grpo")
     (folder / "result_2.txt").unlink()
