@@ -215,21 +215,21 @@ def tag(
     usage or environment error (nothing to tag, not on the default branch, lock file); 6 when the
     remote gives no complete answer within CATALOGCTL_TIMEOUT seconds (60).
     """
-    from catalogctl.release.tag import TagRequest
-    from catalogctl.release.tag import tag as run_tag
+    from catalogctl import api
     from catalogctl.render import release as render_release
 
-    request = TagRequest(
-        cohort=cohort,
-        dry_run=dry_run,
+    result = api.tag(
+        path,
+        cohort,
         push=push,
         message=message,
-        sign=sign or signing_key is not None,
+        dry_run=dry_run,
+        sign=sign,
         signing_key=signing_key,
         signing_format=signing_format.value if signing_format else None,
         signature=signature,
     )
-    out(render_release.freeze_text(run_tag(path or Path.cwd(), request)))
+    out(render_release.freeze_text(result))
 
 
 @signature_options()
