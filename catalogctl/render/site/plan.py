@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from catalogctl.authoring.site import benchmark_url, cohort_url
 from catalogctl.authoring.site_source import SiteSource, as_json, inputs_digest
 from catalogctl.version import __version__
 
@@ -67,10 +68,10 @@ def site_pages(source: SiteSource, render: Callable[..., str]) -> Iterator[Page]
     listed = [{"info": c.info, "benchmarks": len(c.benchmarks)} for c in site.cohorts]
     yield page("cohorts/index.html", "cohorts.html", {"cohorts": listed, **_pick(site, "next", "seed_timeline")})
     for cohort in source.cohorts:
-        yield lazy(f"cohorts/{cohort.id}/index.html", "cohort.html", cohort.inputs, cohort.build)
+        yield lazy(cohort_url(cohort.id), "cohort.html", cohort.inputs, cohort.build)
     yield page("benchmarks/index.html", "benchmarks.html", {"current": site.current, "benchmarks": source.rows})
     for bench in source.benchmarks:
-        yield lazy(f"benchmarks/{bench.id}/index.html", "benchmark.html", bench.inputs, bench.build)
+        yield lazy(benchmark_url(bench.id), "benchmark.html", bench.inputs, bench.build)
     submit_data = [b.model_dump() for b in site.submit.benchmarks]
     yield page("how-to-submit/index.html", "submit.html", {"submit": site.submit}, submit_data=submit_data)
     yield page("search/index.html", "search.html", {"entries": len(site.search)})
