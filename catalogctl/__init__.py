@@ -20,10 +20,10 @@ _EXPORTS: dict[str, str] = {
     "resolve_submission": "api",
     "preflight_submission": "api",
     "diff_refs": "api",
-    "ResolvedConfig": "model.resolved",
-    "DiffReport": "model.diff",
+    "ResolvedConfig": "model.documents.resolved",
+    "DiffReport": "model.reports.diff",
     "FreezeRequest": "release.freeze",
-    "FreezeResult": "model.release",
+    "FreezeResult": "model.reports.release",
     "contract_digest": "catalog.contract",
     "resolve_contract": "catalog.contract",
     "Tree": "io.tree",
@@ -63,9 +63,9 @@ if TYPE_CHECKING:
         UsageError,
     )
     from catalogctl.io.tree import Tree, WorkingTree
-    from catalogctl.model.diff import DiffReport
-    from catalogctl.model.release import FreezeResult
-    from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.model.documents.resolved import ResolvedConfig
+    from catalogctl.model.reports.diff import DiffReport
+    from catalogctl.model.reports.release import FreezeResult
     from catalogctl.release.freeze import FreezeRequest
 
 

@@ -15,11 +15,11 @@ from catalogctl.catalog.source import open_tree
 if TYPE_CHECKING:
     from catalogctl.catalog.index import LoadResult
     from catalogctl.catalog.verdict import Verdict
-    from catalogctl.model.diff import DiffReport
-    from catalogctl.model.release import FreezeResult, Releases, Verification
-    from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.model.documents.resolved import ResolvedConfig
+    from catalogctl.model.reports.diff import DiffReport
+    from catalogctl.model.reports.release import FreezeResult, Releases, Verification
     from catalogctl.release.freeze import FreezeRequest
-    from catalogctl.release.signers import SignatureFlags
+    from catalogctl.release.trust import SignatureFlags
 
 
 def _start(path: Path | str | None) -> Path:
@@ -68,7 +68,7 @@ def list_releases(path: Path | str | None = None, signature: SignatureFlags | No
     from catalogctl.io import gitrepo
     from catalogctl.io.tree import WorkingTree
     from catalogctl.release.releases import list_cohorts, releases
-    from catalogctl.release.signers import trust_for
+    from catalogctl.release.trust import trust_for
 
     layout = layout_for(_start(path))
     root = find_root(_start(path), layout)
@@ -85,7 +85,7 @@ def verify_release(
     (the flags), the environment or git config (see `release.signers`)."""
     from catalogctl.io import gitrepo
     from catalogctl.release.releases import verify_cohort
-    from catalogctl.release.signers import trust_for
+    from catalogctl.release.trust import trust_for
 
     layout = layout_for(_start(path))
     repo = gitrepo.open_repository(_start(path))

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from catalogctl.catalog import loader
-from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.config import layout_of
 from catalogctl.catalog.crossref import check_catalog
+from catalogctl.catalog.documentcache import DocumentCache
 from catalogctl.catalog.index import LoadResult
-from catalogctl.io.cache import EntryStore
+from catalogctl.io.cachestore import EntryStore
 
 Load = Callable[[Any], LoadResult]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from catalogctl.catalog.contract import contract_digest, dataset_sources, digest_of, resolve_contract
-from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
-from catalogctl.model.results import RunResults
-from catalogctl.model.submission import Settings, TrainingRun
+from catalogctl.model.documents.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds
+from catalogctl.model.documents.results import RunResults
+from catalogctl.model.documents.submission import Settings, TrainingRun
 from catalogctl.run.seal import sealed
 from tests.catalog_edit import load
 

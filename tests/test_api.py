@@ -12,7 +12,7 @@ import pytest
 
 import catalogctl
 from catalogctl import api
-from catalogctl.model.release import FreezeResult
+from catalogctl.model.reports.release import FreezeResult
 from catalogctl.release.freeze import FreezeRequest
 from tests.helpers import commit_all, git, replace_in, run_cli, write
 from tests.release_repo import NOW, SEEDS_A, SUBMISSION, make_freezable

@@ -34,7 +34,7 @@ from catalogctl.io.urls import credentials_in, redact_text, redact_url
 from catalogctl.io.yamlio import PathKey, YamlProblem, parse_document, update_document
 from catalogctl.model import Dataset, Pending
 from catalogctl.model.common import id_problem
-from catalogctl.model.datasets import DatasetsReport, Status, VerifiedDataset
+from catalogctl.model.reports.dataset_verification import DatasetsReport, Status, VerifiedDataset
 
 Progress = Callable[[str, int, int | None], None]
 _FORMATS = {".jsonl": "jsonl", ".json": "json", ".csv": "csv", ".parquet": "parquet"}

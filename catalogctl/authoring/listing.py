@@ -8,7 +8,7 @@ from catalogctl.catalog.contract import contract_digest, plain, resolve_contract
 from catalogctl.catalog.index import Catalog
 from catalogctl.errors import EntityNotFound
 from catalogctl.model import InferenceBenchmark
-from catalogctl.model.listing import (
+from catalogctl.model.reports.listing import (
     BenchmarkListing,
     BenchmarkRow,
     DatasetListing,

@@ -31,10 +31,10 @@ from catalogctl.io import gitrepo, gittree
 from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
-from catalogctl.model.export import ExportedFile, ExportedModel, ExportedSeedSet, MlperfExport
+from catalogctl.model.reports.export import ExportedFile, ExportedModel, ExportedSeedSet, MlperfExport
 from catalogctl.release.releases import require_cohort
-from catalogctl.release.signers import SignatureFlags, trust_for
 from catalogctl.release.statement import require_release
+from catalogctl.release.trust import SignatureFlags, trust_for
 
 # The checker derives a set's window as §4.6 states it (four cohorts) and applies §2.9.4's lead
 # time of two cohorts: neither is a field of its files.

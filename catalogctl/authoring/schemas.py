@@ -23,11 +23,11 @@ Mode = Literal["validation", "serialization"]
 def _documents() -> dict[str, Any]:
     """What the tool reads: the catalog's files, and what a runner hands back."""
     from catalogctl.model import Dataset, MetricsRegistry, Model, Ruleset, Submission, Suite
-    from catalogctl.model.accepted import AcceptedFindings
-    from catalogctl.model.benchmark import Benchmark
-    from catalogctl.model.resolved import ResolvedConfig
-    from catalogctl.model.results import RunResults
-    from catalogctl.model.site_manifest import SiteManifest
+    from catalogctl.model.documents.accepted import AcceptedFindings
+    from catalogctl.model.documents.benchmark import Benchmark
+    from catalogctl.model.documents.resolved import ResolvedConfig
+    from catalogctl.model.documents.results import RunResults
+    from catalogctl.model.documents.site_manifest import SiteManifest
 
     return {
         "suite": Suite,
@@ -49,15 +49,15 @@ def _documents() -> dict[str, Any]:
 
 def _outputs() -> dict[str, Any]:
     """What the verbs write with `--format json`, by the name in their `schema` field."""
-    from catalogctl.model.check import CheckReport
-    from catalogctl.model.datasets import DatasetsReport
-    from catalogctl.model.diff import DiffReport
-    from catalogctl.model.export import MlperfExport
-    from catalogctl.model.gates import GateListing
-    from catalogctl.model.listing import Listing, ShowResult
-    from catalogctl.model.release import Releases, Verification
-    from catalogctl.model.review import ReviewResult
-    from catalogctl.model.validation import ValidationReport
+    from catalogctl.model.reports.check import CheckReport
+    from catalogctl.model.reports.dataset_verification import DatasetsReport
+    from catalogctl.model.reports.diff import DiffReport
+    from catalogctl.model.reports.export import MlperfExport
+    from catalogctl.model.reports.gates import GateListing
+    from catalogctl.model.reports.listing import Listing, ShowResult
+    from catalogctl.model.reports.release import Releases, Verification
+    from catalogctl.model.reports.review import ReviewResult
+    from catalogctl.model.reports.validation import ValidationReport
 
     return {
         "diagnostics": ValidationReport,  # validate

@@ -36,8 +36,8 @@ from catalogctl.io import gitrepo
 from catalogctl.io.yamlio import reusing_parses
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
 from catalogctl.model.common import I18n
-from catalogctl.model.diff import DiffReport
-from catalogctl.model.site import (
+from catalogctl.model.reports.diff import DiffReport
+from catalogctl.model.reports.site import (
     BenchmarkPage,
     BenchmarkRow,
     CohortPage,
@@ -54,7 +54,7 @@ from catalogctl.model.site import (
     TimelineRow,
 )
 from catalogctl.release.releases import list_cohorts, releases
-from catalogctl.release.signers import trust_for
+from catalogctl.release.trust import trust_for
 from catalogctl.version import __version__
 
 BASE_LANGUAGE = "en"  # the language the catalog's own display copy is written in

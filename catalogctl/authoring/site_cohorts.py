@@ -15,9 +15,9 @@ from catalogctl.diff.trees import diff_trees
 from catalogctl.errors import CatalogError
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
-from catalogctl.model.diff import DiffReport
-from catalogctl.model.release import CohortInfo
-from catalogctl.model.site import CohortBenchmark, CohortPage, Localized, SeedWindow
+from catalogctl.model.reports.diff import DiffReport
+from catalogctl.model.reports.release import CohortInfo
+from catalogctl.model.reports.site import CohortBenchmark, CohortPage, Localized, SeedWindow
 
 
 def _window(seed_set: SeedSet) -> SeedWindow:

@@ -8,7 +8,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from catalogctl.model.site import Fact, Localized, Section, Table
+from catalogctl.model.reports.site import Fact, Localized, Section, Table
 
 # Top-level keys that are the page's heading, not the contract's body.
 _HEAD = {"id", "kind", "family", "title", "summary", "owners", "i18n", "metadata", "renamed_from", "mlperf_name"}

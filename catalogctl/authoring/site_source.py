@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 import pydantic_core
 from pydantic import BaseModel
 
-from catalogctl.model.site import BenchmarkPage, BenchmarkRow, CohortPage, SiteData
+from catalogctl.model.reports.site import BenchmarkPage, BenchmarkRow, CohortPage, SiteData
 
 T = TypeVar("T")
 

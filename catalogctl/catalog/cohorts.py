@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from catalogctl.errors import UsageError
 from catalogctl.model.common import COHORT_PATTERN, LAST_COHORT_YEAR, cohort_id_problem
-from catalogctl.model.config import WEEKDAYS, CalendarConfig, CalendarRule
+from catalogctl.model.documents.config import WEEKDAYS, CalendarConfig, CalendarRule
 
 
 @dataclass(frozen=True, order=True)

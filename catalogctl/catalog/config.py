@@ -22,7 +22,7 @@ from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.layout import DEFAULT, Layout
 from catalogctl.errors import ConfigInvalid, Diagnostic, error
 from catalogctl.io.tree import Tree
-from catalogctl.model.config import Config
+from catalogctl.model.documents.config import Config
 
 OWN_FILE = "catalogctl.toml"
 PYPROJECT = "pyproject.toml"

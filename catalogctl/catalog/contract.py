@@ -19,8 +19,8 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.errors import CatalogError, EntityNotFound
 from catalogctl.io.urls import redact_url
 from catalogctl.model import InferenceBenchmark, Pending, is_display
-from catalogctl.model.benchmark import REQUIREMENT_METRICS, AccuracyDataset, Generation
-from catalogctl.model.resolved import contract_datasets
+from catalogctl.model.documents.benchmark import REQUIREMENT_METRICS, AccuracyDataset, Generation
+from catalogctl.model.documents.resolved import contract_datasets
 
 
 def plain(value: Any, *, display: bool = True) -> Any:

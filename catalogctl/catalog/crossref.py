@@ -14,7 +14,7 @@ from catalogctl.catalog.refchecker import CatalogView
 from catalogctl.errors import Diagnostic
 from catalogctl.io.yamlio import PathKey
 from catalogctl.model import Dataset, InferenceBenchmark, Pending
-from catalogctl.model.benchmark import REQUIREMENT_METRICS, Accuracy
+from catalogctl.model.documents.benchmark import REQUIREMENT_METRICS, Accuracy
 
 
 class _Checker(TrainingChecks):

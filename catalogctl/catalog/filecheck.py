@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from catalogctl.catalog.cache import Examined
+from catalogctl.catalog.documentcache import Examined
 from catalogctl.catalog.validation import validate_document
 from catalogctl.errors import Diagnostic, error
 from catalogctl.io.yamlio import Document, YamlProblem, known_document, parse_document

@@ -28,7 +28,7 @@ from catalogctl.catalog.snapshot import EntityState, Snapshot
 from catalogctl.io.yamlio import PathKey, unread_document
 
 if TYPE_CHECKING:
-    from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.documentcache import DocumentCache
     from catalogctl.errors import Diagnostic
     from catalogctl.io.tree import Tree
     from catalogctl.model import AnyBenchmark, Dataset, Metric, Model

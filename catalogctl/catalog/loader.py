@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from catalogctl.catalog.cache import DocumentCache, Examined, cache_for
 from catalogctl.catalog.config import layout_of
 from catalogctl.catalog.crossref import check_catalog
+from catalogctl.catalog.documentcache import DocumentCache, Examined, cache_for
 from catalogctl.catalog.filecheck import check_file, rebuild_file
 from catalogctl.catalog.index import Catalog, LoadResult, Location
 from catalogctl.catalog.layout import Layout, is_entity_file, is_ignored

@@ -11,7 +11,7 @@ from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.index import Location
 from catalogctl.errors import Diagnostic, error, warning
 from catalogctl.model import AnyBenchmark, Dataset, Metric, Model
-from catalogctl.model.metrics import RATIO_UNITS
+from catalogctl.model.documents.metrics import RATIO_UNITS
 
 
 class CatalogView(Protocol):

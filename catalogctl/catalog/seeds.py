@@ -15,8 +15,8 @@ from pathlib import Path
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.model import SeedSet
-from catalogctl.model.seeds import PublishedSeedFile, SeedFile, SeedValues
-from catalogctl.model.suite import SeedRotation
+from catalogctl.model.documents.seeds import PublishedSeedFile, SeedFile, SeedValues
+from catalogctl.model.documents.suite import SeedRotation
 
 
 def cohorts_between(first: Cohort, last: Cohort) -> int:

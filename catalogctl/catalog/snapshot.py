@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from catalogctl.catalog.cache import (
+from catalogctl.catalog.documentcache import (
     VERDICT_SOURCES,
     diagnostic_rows,
     diagnostics_of,
@@ -36,7 +36,7 @@ from catalogctl.errors import Diagnostic
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:
-    from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.documentcache import DocumentCache
     from catalogctl.catalog.layout import Layout
     from catalogctl.io.tree import Tree
 

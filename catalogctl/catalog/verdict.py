@@ -25,13 +25,20 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from catalogctl.catalog.cache import VERDICT_SOURCES, Examined, cache_for, decode, environment_digest, sources_digest
+from catalogctl.catalog.documentcache import (
+    VERDICT_SOURCES,
+    Examined,
+    cache_for,
+    decode,
+    environment_digest,
+    sources_digest,
+)
 from catalogctl.catalog.layout import Layout, is_entity_file
 from catalogctl.io.tree import WorkingTree, file_blobs, folders_above
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:
-    from catalogctl.catalog.cache import DocumentCache
+    from catalogctl.catalog.documentcache import DocumentCache
     from catalogctl.catalog.index import LoadResult
     from catalogctl.errors import Diagnostic
     from catalogctl.io.tree import Tree

@@ -54,7 +54,7 @@ def validate(
     from catalogctl.api import validate_catalog
     from catalogctl.catalog.config import config_for
     from catalogctl.catalog.diagnostics import parse_codes, select_codes
-    from catalogctl.model.validation import ValidationReport
+    from catalogctl.model.reports.validation import ValidationReport
     from catalogctl.render import validation as render
 
     chosen, dropped = parse_codes("--select", select or []), parse_codes("--ignore", ignore or [])

@@ -145,7 +145,7 @@ def signature_options(*, require: bool = True) -> Callable[[Command], Command]:
 
         @functools.wraps(command, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
         def with_flags(*args: Any, **kwargs: Any) -> None:
-            from catalogctl.release.signers import SignatureFlags
+            from catalogctl.release.trust import SignatureFlags
 
             flags = SignatureFlags(
                 require=kwargs.pop("require_signature", False),

@@ -20,7 +20,7 @@ from catalogctl.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from catalogctl.release.signers import SignatureFlags
+    from catalogctl.release.trust import SignatureFlags
 
 export_app = typer.Typer(help="Write what other tools read, from a frozen cohort.", no_args_is_help=True)
 

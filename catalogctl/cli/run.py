@@ -22,7 +22,7 @@ from catalogctl.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from catalogctl.release.signers import SignatureFlags
+    from catalogctl.release.trust import SignatureFlags
 
 SubmissionArg = Annotated[Path, typer.Argument(help="The submission file (YAML).", show_default=False)]
 OutputOpt = Annotated[
@@ -32,7 +32,7 @@ ConfigFormatOpt = Annotated[DocFormat, typer.Option("--format", "-f", help="yaml
 
 
 def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
-    from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.model.documents.resolved import ResolvedConfig
     from catalogctl.run.resolve import render_resolved, write_resolved
 
     assert isinstance(config, ResolvedConfig)

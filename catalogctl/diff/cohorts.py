@@ -9,7 +9,7 @@ from catalogctl.diff.entities import Differ
 from catalogctl.io import gittags, gittree, pgpsig, sshsig
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset
-from catalogctl.model.diff import CohortDelta, SeedSetDelta, SignerDelta
+from catalogctl.model.reports.diff import CohortDelta, SeedSetDelta, SignerDelta
 
 
 def cohort_delta(differ: Differ, old_ref: str, new_ref: str) -> CohortDelta | None:

@@ -12,9 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import contract_digest, plain
 from catalogctl.catalog.diagnostics import errors_only
+from catalogctl.catalog.documentcache import DocumentCache
 from catalogctl.catalog.filecheck import BENCHMARK_KINDS
 from catalogctl.catalog.index import Catalog, Location
 from catalogctl.catalog.layout import Layout, is_entity_file
@@ -27,7 +27,7 @@ from catalogctl.io.tree import BlobReader, Tree, regular_blob
 from catalogctl.io.yamlio import PathKey
 from catalogctl.model import Dataset, Metric, Model, Ruleset, Suite
 from catalogctl.model.common import path_is_display
-from catalogctl.model.diff import Change, ChangeClass, EntityKind
+from catalogctl.model.reports.diff import Change, ChangeClass, EntityKind
 
 _SCHEMAS: dict[str, type[BaseModel]] = {
     "suite": Suite,

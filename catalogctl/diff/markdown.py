@@ -10,7 +10,7 @@ from typing import Any
 from catalogctl import words
 from catalogctl.errors import file_line_col
 from catalogctl.io.markdown import md_code, md_text
-from catalogctl.model.diff import Change, CohortDelta, DiffReport
+from catalogctl.model.reports.diff import Change, CohortDelta, DiffReport
 
 
 def _value(value: Any) -> str:

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.contract import metric_keys
+from catalogctl.catalog.documentcache import DocumentCache
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import Layout
 from catalogctl.diff.cohorts import cohort_delta
 from catalogctl.diff.entities import Changed, Differ, changed_entities
 from catalogctl.diff.fields import fingerprint
 from catalogctl.io.tree import Tree
-from catalogctl.model.benchmark import REQUIREMENT_METRICS
-from catalogctl.model.diff import (
+from catalogctl.model.documents.benchmark import REQUIREMENT_METRICS
+from catalogctl.model.reports.diff import (
     BenchmarkStatus,
     Change,
     ChangeClass,

@@ -1,5 +1,7 @@
-"""Pydantic models: every document kind (one module per kind), the resolved config and a run's
-results, and the result of every verb (`report.Report`: what `--format json` writes).
+"""Pydantic models, in two rooms: `documents` (what a file holds: every catalog document kind,
+the configuration, a submission, the resolved config, a run's results) and `reports` (what each
+verb returns, built on `reports.base.Report`: what `--format json` writes). `common` holds the
+types both share.
 
 The names below are imported from their modules on first use (PEP 562): a verb that needs one
 model (`validate` answered from its remembered verdict needs only its report's) does not build
@@ -12,31 +14,31 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from catalogctl.model.benchmark import AnyBenchmark, Benchmark, InferenceBenchmark, TrainingBenchmark
     from catalogctl.model.common import Pending, StrictModel, is_display
-    from catalogctl.model.dataset import Dataset
-    from catalogctl.model.metrics import Metric, MetricsRegistry
-    from catalogctl.model.model import Model
-    from catalogctl.model.ruleset import Ruleset, SeedSet
-    from catalogctl.model.submission import Submission
-    from catalogctl.model.suite import Suite
+    from catalogctl.model.documents.benchmark import AnyBenchmark, Benchmark, InferenceBenchmark, TrainingBenchmark
+    from catalogctl.model.documents.dataset import Dataset
+    from catalogctl.model.documents.metrics import Metric, MetricsRegistry
+    from catalogctl.model.documents.model import Model
+    from catalogctl.model.documents.ruleset import Ruleset, SeedSet
+    from catalogctl.model.documents.submission import Submission
+    from catalogctl.model.documents.suite import Suite
 
 _HOME = {
-    "AnyBenchmark": "benchmark",
-    "Benchmark": "benchmark",
-    "InferenceBenchmark": "benchmark",
-    "TrainingBenchmark": "benchmark",
+    "AnyBenchmark": "documents.benchmark",
+    "Benchmark": "documents.benchmark",
+    "InferenceBenchmark": "documents.benchmark",
+    "TrainingBenchmark": "documents.benchmark",
     "Pending": "common",
     "StrictModel": "common",
     "is_display": "common",
-    "Dataset": "dataset",
-    "Metric": "metrics",
-    "MetricsRegistry": "metrics",
-    "Model": "model",
-    "Ruleset": "ruleset",
-    "SeedSet": "ruleset",
-    "Submission": "submission",
-    "Suite": "suite",
+    "Dataset": "documents.dataset",
+    "Metric": "documents.metrics",
+    "MetricsRegistry": "documents.metrics",
+    "Model": "documents.model",
+    "Ruleset": "documents.ruleset",
+    "SeedSet": "documents.ruleset",
+    "Submission": "documents.submission",
+    "Suite": "documents.suite",
 }
 
 __all__ = [

@@ -44,7 +44,7 @@ from catalogctl.io import gitcommit, gitrepo, gittree
 from catalogctl.io.files import leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.model import Ruleset
-from catalogctl.model.release import FreezeResult
+from catalogctl.model.reports.release import FreezeResult
 from catalogctl.release.calendar import freeze_warnings
 from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
 from catalogctl.release.plan import (
@@ -58,8 +58,8 @@ from catalogctl.release.plan import (
 )
 from catalogctl.release.publish import SIGN_TRAILER, Failpoint, Publication, no_failpoint
 from catalogctl.release.ruleset import parse_ruleset, render_ruleset, ruleset_digest
-from catalogctl.release.signers import SignatureFlags
 from catalogctl.release.signing import require_signed
+from catalogctl.release.trust import SignatureFlags
 
 
 @dataclass

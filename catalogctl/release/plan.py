@@ -12,7 +12,7 @@ from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
 from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageError, error
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
-from catalogctl.model.seeds import SeedFile
+from catalogctl.model.documents.seeds import SeedFile
 
 
 def previous_ruleset(

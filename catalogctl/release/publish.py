@@ -33,14 +33,14 @@ from catalogctl.errors import (
 from catalogctl.io import gitcommit, gitrepo, gittags, gittree, sshsig
 from catalogctl.io.files import exclusive_lock
 from catalogctl.io.urls import redact_url
-from catalogctl.model.release import FreezeResult
+from catalogctl.model.reports.release import FreezeResult
 from catalogctl.release.plan import rerun_differences
 from catalogctl.release.push import Pusher, push_failure
 from catalogctl.release.ruleset import parse_ruleset, ruleset_digest, tag_message
-from catalogctl.release.signers import SignatureFlags, check_signature, policy_requires, trust_for
 from catalogctl.release.signing import Signer, require_signed, signer
 from catalogctl.release.statement import state_release
 from catalogctl.release.tagging import check_merged
+from catalogctl.release.trust import SignatureFlags, check_signature, policy_requires, trust_for
 
 Failpoint = Callable[[str], None]
 SIGN_TRAILER = "Release-Tag: signed"  # in the release commit's message when its freeze signs the tag

@@ -14,10 +14,10 @@ from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commit
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.io import gitrepo, gittags, gittree
-from catalogctl.model.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
+from catalogctl.model.reports.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
-from catalogctl.release.signers import SignatureCheck, Trust
 from catalogctl.release.statement import ReleaseState, state_release
+from catalogctl.release.trust import SignatureCheck, Trust
 
 # -- the list of cohorts ---------------------------------------------------------------------------
 

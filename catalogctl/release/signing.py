@@ -18,8 +18,8 @@ from typing import Literal
 from catalogctl.catalog.layout import Layout
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo, gittags, pgpsig, sshsig
-from catalogctl.model.suite import Suite
-from catalogctl.release.signers import Trust, check_signed
+from catalogctl.model.documents.suite import Suite
+from catalogctl.release.trust import Trust, check_signed
 
 SigningFormat = Literal["ssh", "openpgp"]
 

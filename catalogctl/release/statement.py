@@ -23,7 +23,7 @@ from catalogctl.catalog.source import ruleset_commit
 from catalogctl.errors import CatalogInvalid, CheckFailed, HistoryIncomplete
 from catalogctl.io import gitrepo, gittags
 from catalogctl.release.ruleset import digest_in_tag, ruleset_digest
-from catalogctl.release.signers import SignatureCheck, Trust, check_signature, policy_requires
+from catalogctl.release.trust import SignatureCheck, Trust, check_signature, policy_requires
 
 CheckName = Literal["tag", "annotated", "at-ruleset-commit", "on-default-branch", "digest", "signature"]
 

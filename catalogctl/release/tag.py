@@ -13,9 +13,9 @@ from pathlib import Path
 from catalogctl.catalog.source import ruleset_commit
 from catalogctl.errors import UsageError
 from catalogctl.io import gitrepo
-from catalogctl.model.release import FreezeResult
+from catalogctl.model.reports.release import FreezeResult
 from catalogctl.release.publish import Failpoint, Publication, no_failpoint
-from catalogctl.release.signers import SignatureFlags
+from catalogctl.release.trust import SignatureFlags
 
 
 @dataclass

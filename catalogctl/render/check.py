@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from catalogctl import words
 from catalogctl.io.markdown import md_code, md_text
-from catalogctl.model.check import CLEARED, Check, CheckReport, GateResult, PointCheck, RunCheck
+from catalogctl.model.reports.check import CLEARED, Check, CheckReport, GateResult, PointCheck, RunCheck
 from catalogctl.render.common import as_json, table
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from catalogctl import words
 from catalogctl.errors import Diagnostic, file_line_col
-from catalogctl.model.validation import DiagnosticEntry
+from catalogctl.model.reports.validation import DiagnosticEntry
 
 AnyDiagnostic = Diagnostic | DiagnosticEntry  # the library's, or as a report holds it
 ANNOTATIONS_PER_LEVEL = 10  # GitHub shows 10 errors and 10 warnings per step, drops the rest

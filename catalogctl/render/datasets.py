@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from catalogctl.model.datasets import DatasetsReport
+from catalogctl.model.reports.dataset_verification import DatasetsReport
 from catalogctl.render.common import as_json, table
 
 

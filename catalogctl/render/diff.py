@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from catalogctl.diff.markdown import cohort_lines, describe, diff_markdown, groups, summary, where
-from catalogctl.model.diff import DiffReport
+from catalogctl.model.reports.diff import DiffReport
 from catalogctl.render.common import as_json, github_command
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from catalogctl.model.gates import GateListing
+from catalogctl.model.reports.gates import GateListing
 from catalogctl.render.common import as_json, table
 
 

@@ -6,7 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from catalogctl.io.yamlio import dump_yaml
-from catalogctl.model.listing import BenchmarkListing, DatasetListing, Listing, MetricListing, ModelListing, ShowResult
+from catalogctl.model.reports.listing import (
+    BenchmarkListing,
+    DatasetListing,
+    Listing,
+    MetricListing,
+    ModelListing,
+    ShowResult,
+)
 from catalogctl.render.common import as_json, table
 
 # Each kind of listing: the field holding its rows, and the columns shown.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from catalogctl import words
-from catalogctl.model.export import MlperfExport
-from catalogctl.model.release import CohortInfo, FreezeResult, Releases, Signature, Verification
+from catalogctl.model.reports.export import MlperfExport
+from catalogctl.model.reports.release import CohortInfo, FreezeResult, Releases, Signature, Verification
 from catalogctl.render.common import as_json, table
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 from catalogctl import words
 from catalogctl.io.files import write_atomic
 from catalogctl.io.markdown import md_code, md_text
-from catalogctl.model.review import Finding, ReviewResult
+from catalogctl.model.reports.review import Finding, ReviewResult
 from catalogctl.render.common import as_json, github_command, location, within_caps
 from catalogctl.review.accepted import ACCEPTED_FILE
 

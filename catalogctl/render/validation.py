@@ -10,7 +10,7 @@ from typing import Literal, Protocol
 
 from catalogctl import words
 from catalogctl.errors import Severity
-from catalogctl.model.validation import DiagnosticEntry, ValidationReport
+from catalogctl.model.reports.validation import DiagnosticEntry, ValidationReport
 from catalogctl.render.common import as_json, diagnostic_line, github_command, location, within_caps
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from catalogctl.errors import CatalogInvalid, error
 from catalogctl.io.tree import Tree
-from catalogctl.model.accepted import AcceptedFinding, AcceptedFindings
 from catalogctl.model.common import Pending
-from catalogctl.model.review import Finding
+from catalogctl.model.documents.accepted import AcceptedFinding, AcceptedFindings
+from catalogctl.model.reports.review import Finding
 from catalogctl.review.findings import subject_fingerprint
 
 ACCEPTED_FILE = ".catalogctl/accepted.yaml"

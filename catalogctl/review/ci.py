@@ -18,16 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from catalogctl import words
-from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
+from catalogctl.model.reports.review import Finding, ReviewResult, ReviewSide, ReviewSummary
 from catalogctl.review.findings import order
 
 if TYPE_CHECKING:
-    from catalogctl.catalog.cache import DocumentCache
     from catalogctl.catalog.cohorts import Calendar
+    from catalogctl.catalog.documentcache import DocumentCache
     from catalogctl.catalog.layout import Layout
     from catalogctl.diff.trees import DiffReport
     from catalogctl.io.tree import Tree
-    from catalogctl.model.config import Config
+    from catalogctl.model.documents.config import Config
     from catalogctl.review.sides import Side
 
 
@@ -75,8 +75,8 @@ def _configuration(tree: Tree, side: str) -> Config:
 def _review(
     request: ReviewRequest, base: Tree, head: Tree, base_config: Config, config: Config
 ) -> tuple[ReviewResult, list[Finding]]:
-    from catalogctl.catalog.cache import cache_for
     from catalogctl.catalog.diagnostics import has_errors
+    from catalogctl.catalog.documentcache import cache_for
     from catalogctl.catalog.layout import Layout
     from catalogctl.catalog.loader import load_tree
     from catalogctl.catalog.source import changed_files

@@ -12,7 +12,7 @@ import hashlib
 
 from catalogctl.catalog.contract import canonical_json
 from catalogctl.errors import Diagnostic, Severity
-from catalogctl.model.review import Finding
+from catalogctl.model.reports.review import Finding
 
 
 def subject_fingerprint(code: str, *subject: object) -> str:

@@ -14,8 +14,8 @@
 from __future__ import annotations
 
 from catalogctl.catalog.cohorts import Cohort
-from catalogctl.model.review import Finding
-from catalogctl.review.references import removed_references
+from catalogctl.model.reports.review import Finding
+from catalogctl.review.removals import removed_references
 from catalogctl.review.rulesets import frozen_rulesets, new_rulesets
 from catalogctl.review.sides import PolicyInput
 

@@ -16,9 +16,9 @@ from catalogctl.diff.entities import Differ
 from catalogctl.diff.fields import fingerprint
 from catalogctl.errors import CatalogError
 from catalogctl.model import Ruleset, SeedSet
-from catalogctl.model.diff import Change
-from catalogctl.model.review import Finding
-from catalogctl.model.suite import SeedRotation
+from catalogctl.model.documents.suite import SeedRotation
+from catalogctl.model.reports.diff import Change
+from catalogctl.model.reports.review import Finding
 from catalogctl.review.findings import subject_fingerprint
 from catalogctl.review.sides import PolicyInput
 

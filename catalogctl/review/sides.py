@@ -11,8 +11,8 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from catalogctl.catalog.cache import DocumentCache
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar
+from catalogctl.catalog.documentcache import DocumentCache
 from catalogctl.catalog.index import Catalog, LoadResult
 from catalogctl.catalog.layout import Layout
 from catalogctl.diff.trees import DiffReport

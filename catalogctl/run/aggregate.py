@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from catalogctl import words
-from catalogctl.model.resolved import DatasetMethod, RepeatMethod, ResolvedContract, Weighting
-from catalogctl.model.results import AccuracyResult
+from catalogctl.model.documents.resolved import DatasetMethod, RepeatMethod, ResolvedContract, Weighting
+from catalogctl.model.documents.results import AccuracyResult
 
 
 class NotEvaluable(Exception):

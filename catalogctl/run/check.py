@@ -11,10 +11,10 @@ from catalogctl.errors import Diagnostic, InputsUnusable, error
 from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, parse_document
-from catalogctl.model.check import Check, CheckReport, GateResult, PointCheck, RunCheck
-from catalogctl.model.resolved import ResolvedConfig, ResolvedContract
-from catalogctl.model.results import RunResults
-from catalogctl.release.signers import SignatureFlags
+from catalogctl.model.documents.resolved import ResolvedConfig, ResolvedContract
+from catalogctl.model.documents.results import RunResults
+from catalogctl.model.reports.check import Check, CheckReport, GateResult, PointCheck, RunCheck
+from catalogctl.release.trust import SignatureFlags
 from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run

@@ -7,7 +7,7 @@ point without an accuracy run has no accuracy to grade: its accuracy rows are no
 
 from __future__ import annotations
 
-from catalogctl.model.check import Check, GateResult, PointCheck
+from catalogctl.model.reports.check import Check, GateResult, PointCheck
 
 NO_ACCURACY_RUN = "no accuracy run at this point (§4.3: accuracy runs at a fixed number of points)"
 # The rows that read accuracy_results.json: the accuracy gate, and the accuracy samples it scored.

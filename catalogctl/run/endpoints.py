@@ -19,8 +19,8 @@ from catalogctl.errors import InputsUnusable, file_line_col
 from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
-from catalogctl.model.resolved import accuracy_datasets, contract_terms, performance_datasets
-from catalogctl.model.results import (
+from catalogctl.model.documents.resolved import accuracy_datasets, contract_terms, performance_datasets
+from catalogctl.model.documents.results import (
     AccuracyResult,
     DatasetUsed,
     GenerationUsed,

@@ -15,10 +15,8 @@ from typing import Any, Literal
 
 from catalogctl.catalog.formula import FormulaError, evaluate
 from catalogctl.catalog.gatenames import GATE_KINDS
-from catalogctl.model.benchmark import Scale
-from catalogctl.model.check import Check
-from catalogctl.model.gates import GateInfo, GateListing
-from catalogctl.model.resolved import (
+from catalogctl.model.documents.benchmark import Scale
+from catalogctl.model.documents.resolved import (
     ContractDataset,
     ContractGeneration,
     ResolvedContract,
@@ -26,8 +24,10 @@ from catalogctl.model.resolved import (
     contract_terms,
     performance_datasets,
 )
-from catalogctl.model.results import PerformanceResult, RunResults
-from catalogctl.model.submission import describe_load, load_concurrency
+from catalogctl.model.documents.results import PerformanceResult, RunResults
+from catalogctl.model.documents.submission import describe_load, load_concurrency
+from catalogctl.model.reports.check import Check
+from catalogctl.model.reports.gates import GateInfo, GateListing
 from catalogctl.run.aggregate import NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
 from catalogctl.run.training_gates import schedule_rows
 from catalogctl.run.training_gates import training_rules as hyperparameter_rows

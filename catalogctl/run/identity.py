@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.model.resolved import ResolvedConfig, contract_datasets
-from catalogctl.model.results import RunResults
-from catalogctl.model.submission import describe_load
+from catalogctl.model.documents.resolved import ResolvedConfig, contract_datasets
+from catalogctl.model.documents.results import RunResults
+from catalogctl.model.documents.submission import describe_load
 
 _HINT = "check the run folder or results file against the resolved config: they are of different runs"
 

@@ -14,9 +14,9 @@ from catalogctl.catalog.contract import digest_of
 from catalogctl.errors import CatalogError, InputsUnusable
 from catalogctl.io import gitrepo
 from catalogctl.model import Submission
-from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
-from catalogctl.release.signers import SignatureFlags, trust_for
+from catalogctl.model.documents.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.statement import ReleaseState, require_release
+from catalogctl.release.trust import SignatureFlags, trust_for
 from catalogctl.run.resolve import resolve_at
 from catalogctl.run.seal import config_digest
 

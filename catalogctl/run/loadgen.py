@@ -44,9 +44,9 @@ from typing import Any
 from catalogctl.errors import InputsUnusable
 from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
-from catalogctl.model.check import Check, GateResult
-from catalogctl.model.resolved import ResolvedConfig
-from catalogctl.model.results import LoadUsed, PerformanceResult, RunResults, SeedsUsed
+from catalogctl.model.documents.resolved import ResolvedConfig
+from catalogctl.model.documents.results import LoadUsed, PerformanceResult, RunResults, SeedsUsed
+from catalogctl.model.reports.check import Check, GateResult
 from catalogctl.run.gates import per_load
 
 DETAIL = "mlperf_log_detail.txt"

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from catalogctl.errors import InputsUnusable, file_line_col
 from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
-from catalogctl.model.results import Evaluation, GenerationUsed, RunResults, SeedsUsed, TrainingResult
+from catalogctl.model.documents.results import Evaluation, GenerationUsed, RunResults, SeedsUsed, TrainingResult
 
 PREFIX = ":::MLLOG"
 EVAL_ACCURACY = "eval_accuracy"

@@ -26,9 +26,9 @@ from catalogctl.errors import (
 from catalogctl.io import gitremote, gitrepo, gittags
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
-from catalogctl.model.resolved import RemoteVerification, ResolvedConfig
-from catalogctl.release.signers import SignatureFlags, Trust, trust_for
+from catalogctl.model.documents.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.statement import ReleaseState, require_release
+from catalogctl.release.trust import SignatureFlags, Trust, trust_for
 from catalogctl.run.resolve import read_submission, resolve_at, signer_of
 from catalogctl.run.seal import sealed
 

@@ -28,11 +28,11 @@ from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.io.files import write_atomic
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model import AnyBenchmark, Ruleset, SeedSet, Submission, TrainingBenchmark
-from catalogctl.model.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds, Signer
+from catalogctl.model.documents.resolved import Provenance, RemoteVerification, ResolvedConfig, ResolvedSeeds, Signer
 from catalogctl.release.releases import require_cohort
 from catalogctl.release.ruleset import ruleset_digest
-from catalogctl.release.signers import SignatureFlags, trust_for
 from catalogctl.release.statement import ReleaseState, require_release
+from catalogctl.release.trust import SignatureFlags, trust_for
 from catalogctl.run.seal import sealed
 from catalogctl.version import __version__
 

@@ -25,8 +25,8 @@ from catalogctl import words
 from catalogctl.errors import InputsUnusable
 from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
-from catalogctl.model.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
-from catalogctl.model.submission import PoissonLoad, Settings
+from catalogctl.model.documents.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
+from catalogctl.model.documents.submission import PoissonLoad, Settings
 from catalogctl.run.check import read_resolved
 from catalogctl.run.gates import per_load
 from catalogctl.run.integrity import verify_config

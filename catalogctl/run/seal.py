@@ -13,7 +13,7 @@ import hashlib
 from typing import Any
 
 from catalogctl.catalog.contract import canonical_json
-from catalogctl.model.resolved import ResolvedConfig
+from catalogctl.model.documents.resolved import ResolvedConfig
 
 
 def config_digest(config: ResolvedConfig | dict[str, Any]) -> str:

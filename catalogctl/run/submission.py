@@ -17,10 +17,10 @@ from typing import Any
 
 from catalogctl.errors import InputsUnusable, file_line_col
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
-from catalogctl.model.check import Check, GateResult, Layout
-from catalogctl.model.resolved import ResolvedConfig
-from catalogctl.model.results import RunResults
-from catalogctl.model.submission import ConcurrencyLoad, describe_load
+from catalogctl.model.documents.resolved import ResolvedConfig
+from catalogctl.model.documents.results import RunResults
+from catalogctl.model.documents.submission import ConcurrencyLoad, describe_load
+from catalogctl.model.reports.check import Check, GateResult, Layout
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
 from catalogctl.run.loadgen import is_loadgen_folder
 from catalogctl.run.mllog import is_mllog, mllog_files

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalogctl.catalog.formula import FormulaError, evaluate
-from catalogctl.model.check import Check, Status
-from catalogctl.model.results import TrainingResult
+from catalogctl.model.documents.results import TrainingResult
+from catalogctl.model.reports.check import Check, Status
 
 _DIVERGED = "accuracy logged as NaN (a diverged evaluation)"
 

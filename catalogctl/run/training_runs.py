@@ -6,7 +6,7 @@ mean of the times to train)."""
 from __future__ import annotations
 
 from catalogctl import words
-from catalogctl.model.check import Check, GateResult, RunCheck, TrainingScore
+from catalogctl.model.reports.check import Check, GateResult, RunCheck, TrainingScore
 from catalogctl.run.mllog import MllogRun
 
 SEEDS_GATE = "run_seeds"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.model.benchmark import InferenceBenchmark
+from catalogctl.model.documents.benchmark import InferenceBenchmark
 from tests.catalog_edit import load, problems
 from tests.helpers import CliResult, run_cli
 

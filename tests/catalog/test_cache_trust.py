@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from catalogctl.catalog import snapshot, verdict
-from catalogctl.catalog.cache import DocumentCache
+from catalogctl.catalog.documentcache import DocumentCache
 from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import Loader
-from catalogctl.io import cache as store_module
+from catalogctl.io import cachestore as store_module
 from catalogctl.io.tree import WorkingTree, _stamp, blob_id
 from catalogctl.io.yamlio import parse_document
 from tests.helpers import run_cli

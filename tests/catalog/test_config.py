@@ -14,7 +14,7 @@ from catalogctl.catalog.layout import Layout
 from catalogctl.errors import ConfigInvalid
 from catalogctl.io import gitrepo, gittree
 from catalogctl.io.tree import WorkingTree
-from catalogctl.model.config import Config
+from catalogctl.model.documents.config import Config
 from tests.helpers import commit_all, git, run_cli, write
 
 PYPROJECT = """\

@@ -41,13 +41,13 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from catalogctl.catalog.cache import cache_for
+from catalogctl.catalog.documentcache import cache_for
 from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import Diagnostic
 from catalogctl.io import tree as tree_module
-from catalogctl.io.cache import CACHE_DIR_ENV
+from catalogctl.io.cachestore import CACHE_DIR_ENV
 from catalogctl.io.gitrepo import lookup, open_repository
 from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import Tree, WorkingTree

@@ -16,7 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from catalogctl.catalog.index import Catalog
-from catalogctl.model.benchmark import ByConcurrency, InferenceBenchmark, TrainingBenchmark
+from catalogctl.model.documents.benchmark import ByConcurrency, InferenceBenchmark, TrainingBenchmark
 from tests.catalog_edit import load
 from tests.helpers import SHIPPED_CATALOG
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from catalogctl.catalog import loader, snapshot, verdict
-from catalogctl.catalog.cache import cache_for
+from catalogctl.catalog.documentcache import cache_for
 from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import Diagnostic
 from catalogctl.io import tree as tree_module
-from catalogctl.io.cache import EntryStore
+from catalogctl.io.cachestore import EntryStore
 from catalogctl.io.tree import WorkingTree
 from tests.helpers import counting_reads, replace_in
 

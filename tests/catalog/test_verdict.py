@@ -19,9 +19,9 @@ from catalogctl.catalog.layout import DEFAULT
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import catalog_key, check_tree
 from catalogctl.errors import Diagnostic
-from catalogctl.io import cache as cache_module
+from catalogctl.io import cachestore as cache_module
 from catalogctl.io import tree as tree_module
-from catalogctl.io.cache import EntryStore
+from catalogctl.io.cachestore import EntryStore
 from catalogctl.io.gitrepo import lookup, open_repository
 from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import WorkingTree
@@ -213,7 +213,7 @@ def test_the_cli_answers_a_second_run_without_building_a_model(catalog_repo: Pat
         "try:\n"
         "    runpy.run_module('catalogctl', run_name='__main__', alter_sys=True)\n"
         "finally:\n"
-        "    built = sorted(m for m in sys.modules if m.startswith(('catalogctl.model.benchmark', "
+        "    built = sorted(m for m in sys.modules if m.startswith(('catalogctl.model.documents.benchmark', "
         "'catalogctl.catalog.loader', 'catalogctl.catalog.crossref')))\n"
         "    print(built, file=sys.stderr)\n"
     )

@@ -167,7 +167,7 @@ def test_console_script_starts(args: list[str]) -> None:
 
 def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from catalogctl import load_catalog
-    from catalogctl.model.validation import ValidationReport
+    from catalogctl.model.reports.validation import ValidationReport
     from catalogctl.render.validation import print_validation_rich
 
     monkeypatch.delenv("NO_COLOR")

@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from catalogctl.cli.common import RepoOpt, signature_options
-from catalogctl.release.signers import SignatureFlags
+from catalogctl.release.trust import SignatureFlags
 
 
 def _app(require: bool) -> tuple[typer.Typer, list[object]]:

@@ -10,7 +10,7 @@ import pytest
 from typing_extensions import is_typeddict
 
 from catalogctl.catalog.contract import resolve_contract
-from catalogctl.model.resolved import ResolvedContract, contract_terms
+from catalogctl.model.documents.resolved import ResolvedContract, contract_terms
 from tests.catalog_edit import load
 from tests.helpers import SHIPPED_CATALOG
 

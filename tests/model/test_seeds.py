@@ -9,9 +9,9 @@ import pytest
 from pydantic import ValidationError
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.model.resolved import ResolvedSeeds
-from catalogctl.model.ruleset import SeedSet
-from catalogctl.model.seeds import SeedFile, SeedValues
+from catalogctl.model.documents.resolved import ResolvedSeeds
+from catalogctl.model.documents.ruleset import SeedSet
+from catalogctl.model.documents.seeds import SeedFile, SeedValues
 from catalogctl.run.check import load_resolved
 from tests.run_results import SET_A, pin_all, resolved_config
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from catalogctl.model.site_manifest import SiteManifest
+from catalogctl.model.documents.site_manifest import SiteManifest
 
 DIGEST = "sha256:" + "a" * 64
 

@@ -12,7 +12,7 @@ from typing import Any, get_args
 
 import pytest
 
-from catalogctl.model.check import Check, CheckReport, GateResult, Status, Verdict
+from catalogctl.model.reports.check import Check, CheckReport, GateResult, Status, Verdict
 from catalogctl.render.check import check_markdown, check_text, status_word
 from tests.helpers import run_cli
 from tests.run_results import pin_all, resolved_config, run_folder, set_deepseek_sample_count

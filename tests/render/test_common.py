@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from catalogctl.errors import error, file_line_col, warning
-from catalogctl.model.validation import ValidationReport
+from catalogctl.model.reports.validation import ValidationReport
 from catalogctl.render.common import github_command, location
 from catalogctl.render.validation import validation_github
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from catalogctl.model.listing import BenchmarkListing, BenchmarkRow
+from catalogctl.model.reports.listing import BenchmarkListing, BenchmarkRow
 from catalogctl.render.listing import listing_text
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.model.review import Finding, ReviewResult, ReviewSide, ReviewSummary
+from catalogctl.model.reports.review import Finding, ReviewResult, ReviewSide, ReviewSummary
 from catalogctl.render.review import COMMENT_MARKER, STEP_SUMMARY_CAP, comment_body, fit, publish_github, review_github
 from tests.helpers import git, run_cli
 

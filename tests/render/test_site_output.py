@@ -15,7 +15,7 @@ import pytest
 import catalogctl.render.site as site_render
 from catalogctl.authoring.site import gather_site
 from catalogctl.errors import UsageError
-from catalogctl.model.site import SiteData
+from catalogctl.model.reports.site import SiteData
 from tests.helpers import CliResult, commit_all, git, init_repo, run_cli, write
 from tests.release_repo import bare_origin
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from catalogctl.model.results import AccuracyResult
+from catalogctl.model.documents.results import AccuracyResult
 from catalogctl.run.aggregate import DatasetScore, NotEvaluable, combine, dataset_score, pass_at_k, to_scale
 
 

@@ -13,9 +13,9 @@ from typing import Any, NamedTuple
 import pytest
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.model.check import Check, CheckReport
-from catalogctl.model.resolved import ResolvedConfig
-from catalogctl.model.results import RunResults
+from catalogctl.model.documents.resolved import ResolvedConfig
+from catalogctl.model.documents.results import RunResults
+from catalogctl.model.reports.check import Check, CheckReport
 from catalogctl.render.check import expected_text, observed_text
 from catalogctl.run.check import check_run
 from catalogctl.run.endpoints import read_run_folder
@@ -704,7 +704,7 @@ def _generation_integrity_without_generation(contract: dict[str, Any]) -> None:
 )
 def test_what_the_gates_read_is_checked_before_they_run(pinned: Path, benchmark: str, edit: Any, problem: str) -> None:
     from catalogctl.errors import InputsUnusable
-    from catalogctl.model.resolved import ResolvedConfig
+    from catalogctl.model.documents.resolved import ResolvedConfig
 
     data = resolved_config(pinned, benchmark).to_data()
     edit(data["contract"])

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from mlperf_logging import mllog
 
-from catalogctl.model.check import CheckReport
+from catalogctl.model.reports.check import CheckReport
 from catalogctl.run.check import check_files
 from tests.helpers import run_cli, write
 from tests.run_results import pin_all, resolved_config

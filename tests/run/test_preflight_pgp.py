@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.release.signers import SignatureFlags
+from catalogctl.release.trust import SignatureFlags
 from catalogctl.run.check import read_resolved
 from catalogctl.run.integrity import verify_config, verify_release
 from tests.gpgkeys import GpgHome, retag_gpg

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from catalogctl.model.resolved import ResolvedConfig
+from catalogctl.model.documents.resolved import ResolvedConfig
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.resolve import resolve
 from tests.helpers import git, run_cli, write

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.model.check import CheckReport
+from catalogctl.model.reports.check import CheckReport
 from catalogctl.run.submission import submission_points
 from tests.helpers import run_cli, write
 from tests.run_results import SET_A, pin_all, resolved_config, set_deepseek_sample_count

@@ -25,7 +25,7 @@ from catalogctl.authoring.site_source import SiteSource
 from catalogctl.diff.markdown import describe
 from catalogctl.errors import EnvironmentProblem
 from catalogctl.io.confined import digest_bytes
-from catalogctl.model.site import Localized, SiteData
+from catalogctl.model.reports.site import Localized, SiteData
 from catalogctl.render.site.output import Destination, SiteWritten, open_destination
 from catalogctl.render.site.plan import Page, site_pages
 

@@ -36,7 +36,7 @@ from catalogctl.catalog.source import find_root
 from catalogctl.errors import CatalogError, EnvironmentProblem, UsageError
 from catalogctl.io import gitrepo
 from catalogctl.io.confined import Confined, NotAFolder
-from catalogctl.model.site_manifest import MANIFEST_NAME, SITE_MANIFEST_SCHEMA, SiteManifest
+from catalogctl.model.documents.site_manifest import MANIFEST_NAME, SITE_MANIFEST_SCHEMA, SiteManifest
 from catalogctl.version import __version__
 
 MANIFEST = MANIFEST_NAME

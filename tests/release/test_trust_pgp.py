@@ -12,7 +12,7 @@ import pytest
 from tests.gpgkeys import GpgHome, retag_gpg
 from tests.helpers import git, run_cli
 from tests.prebuilt import Prebuilt
-from tests.release.test_signers import put_tag
+from tests.release.test_trust import put_tag
 from tests.signing import allowed_signers, fingerprint, make_key, retag
 
 COHORT = "2026-09-C0"

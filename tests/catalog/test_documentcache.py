@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.catalog import cache as cache_module
-from catalogctl.catalog.cache import DocumentCache, Examined, cache_for, decode, encode
+from catalogctl.catalog import documentcache as cache_module
+from catalogctl.catalog.documentcache import DocumentCache, Examined, cache_for, decode, encode
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.verdict import check_tree
 from catalogctl.errors import error
-from catalogctl.io.cache import EntryStore
+from catalogctl.io.cachestore import EntryStore
 from catalogctl.io.gitrepo import lookup, open_repository
 from catalogctl.io.gittree import GitTree
 from catalogctl.io.tree import WorkingTree, blob_id

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 EXPORT_SCHEMA: Literal["catalogctl/export/v1"] = "catalogctl/export/v1"
 FileState = Literal["written", "replaced", "unchanged"]

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from catalogctl.errors import Diagnostic, Severity
-from catalogctl.io.cache import EntryStore, cache_disabled, find_git_dir, store_folder
 from catalogctl.io.cachekey import cache_key
+from catalogctl.io.cachestore import EntryStore, cache_disabled, find_git_dir, store_folder
 from catalogctl.version import __version__
 
 if TYPE_CHECKING:  # not imported at run time: a remembered verdict needs neither

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 LS_SCHEMA: Literal["catalogctl/ls/v1"] = "catalogctl/ls/v1"
 SHOW_SCHEMA: Literal["catalogctl/show/v1"] = "catalogctl/show/v1"

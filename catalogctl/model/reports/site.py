@@ -12,9 +12,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from catalogctl.model.diff import DiffReport
-from catalogctl.model.release import CohortInfo
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
+from catalogctl.model.reports.diff import DiffReport
+from catalogctl.model.reports.release import CohortInfo
 
 
 class Localized(Report):

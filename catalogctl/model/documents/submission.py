@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from catalogctl.model.benchmark import ApiType
 from catalogctl.model.common import CohortId, Id, PositiveInt, StrictModel, Text, Url
-from catalogctl.model.seeds import SeedSetId
+from catalogctl.model.documents.benchmark import ApiType
+from catalogctl.model.documents.seeds import SeedSetId
 
 
 class SubmissionRef(StrictModel):

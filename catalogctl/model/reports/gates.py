@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from catalogctl.model.check import GateSeverity
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
+from catalogctl.model.reports.check import GateSeverity
 
 GATES_SCHEMA: Literal["catalogctl/gates/v1"] = "catalogctl/gates/v1"
 

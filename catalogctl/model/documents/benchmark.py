@@ -23,7 +23,7 @@ from catalogctl.model.common import (
     display,
     mlperf_name_field,
 )
-from catalogctl.model.drafters import ApprovedDrafter
+from catalogctl.model.documents.drafters import ApprovedDrafter
 
 Family = Literal["text", "vision", "multimodal", "speech"]
 ApiType = Literal["openai", "openai_completions"]
@@ -82,7 +82,7 @@ class ByConcurrency(StrictModel):
 
 def check_tier_bounds(bounds: list[int | None]) -> None:
     """Tiers' `up_to`s ascend to an open last tier, or ValueError says how they do not (also the
-    resolved contract's rule: `catalogctl.model.resolved`)."""
+    resolved contract's rule: `catalogctl.model.documents.resolved`)."""
     if bounds[-1] is not None:
         raise ValueError(f"the last tier has up_to {bounds[-1]}: end with a tier without up_to (above all)")
     if None in bounds[:-1]:

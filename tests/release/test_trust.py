@@ -12,7 +12,7 @@ import pytest
 
 from catalogctl.catalog.layout import DEFAULT
 from catalogctl.io import gitrepo
-from catalogctl.release.signers import policy_requires
+from catalogctl.release.trust import policy_requires
 from tests.helpers import commit_all, git, init_repo, run_cli, write
 from tests.prebuilt import Prebuilt
 from tests.signing import allowed_signers, fingerprint, make_key, retag

@@ -8,7 +8,7 @@ from collections import Counter
 from pydantic import Field, model_validator
 
 from catalogctl.model.common import CohortId, Digest, GitSha, Id, StrictModel
-from catalogctl.model.seeds import SeedSetName, SeedValues
+from catalogctl.model.documents.seeds import SeedSetName, SeedValues
 
 
 class SeedSet(SeedValues, SeedSetName):

@@ -14,7 +14,7 @@ from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.seeds import is_valid_in
 from catalogctl.diff.fields import fingerprint
 from catalogctl.model import Ruleset
-from catalogctl.model.review import Finding
+from catalogctl.model.reports.review import Finding
 from catalogctl.review.sides import PolicyInput
 
 

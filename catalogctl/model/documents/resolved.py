@@ -15,11 +15,11 @@ from typing import (
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
 
-from catalogctl.model.benchmark import Scale, check_tier_bounds
 from catalogctl.model.common import PositiveInt
-from catalogctl.model.metrics import Unit
-from catalogctl.model.seeds import SeedSetName, SeedValues
-from catalogctl.model.submission import Settings, TrainingRun
+from catalogctl.model.documents.benchmark import Scale, check_tier_bounds
+from catalogctl.model.documents.metrics import Unit
+from catalogctl.model.documents.seeds import SeedSetName, SeedValues
+from catalogctl.model.documents.submission import Settings, TrainingRun
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
 
@@ -164,7 +164,7 @@ def _ascending(tiers: list[ContractTier]) -> list[ContractTier]:
 
 
 class ContractByConcurrency(TypedDict):
-    """A value by the submitter's concurrency, tiers ascending (`catalogctl.model.benchmark.ByConcurrency`)."""
+    """A value by the submitter's concurrency, tiers ascending (`documents.benchmark.ByConcurrency`)."""
 
     # As the catalog's model holds them: a gate indexes the last tier and compares up_to in order.
     by_concurrency: Annotated[list[ContractTier], Field(min_length=1), AfterValidator(_ascending)]

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, computed_field
 
 from catalogctl.errors import Diagnostic, Severity
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 DIAGNOSTICS_SCHEMA: Literal["catalogctl/diagnostics/v1"] = "catalogctl/diagnostics/v1"
 

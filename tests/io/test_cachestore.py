@@ -10,9 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.io import cache as cache_module
-from catalogctl.io.cache import EntryStore, cache_disabled, common_git_dir, find_git_dir, store_folder, user_cache_dir
+from catalogctl.io import cachestore as cache_module
 from catalogctl.io.cachekey import CacheKeyWarning
+from catalogctl.io.cachestore import (
+    EntryStore,
+    cache_disabled,
+    common_git_dir,
+    find_git_dir,
+    store_folder,
+    user_cache_dir,
+)
 from tests.helpers import copy_catalog, run_cli
 
 KEY = "0123456789abcdef" * 4

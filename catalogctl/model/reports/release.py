@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, computed_field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 COHORTS_SCHEMA: Literal["catalogctl/cohorts/v1"] = "catalogctl/cohorts/v1"
 VERIFY_SCHEMA: Literal["catalogctl/verify/v1"] = "catalogctl/verify/v1"

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 CI_SCHEMA: Literal["catalogctl/ci/v1"] = "catalogctl/ci/v1"
 FindingSeverity = Literal["error", "warning"]

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 DATASETS_VERIFY_SCHEMA: Literal["catalogctl/datasets-verify/v1"] = "catalogctl/datasets-verify/v1"
 Status = Literal["ok", "mismatch", "pending", "error"]

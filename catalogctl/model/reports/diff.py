@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 DIFF_SCHEMA: Literal["catalogctl/diff/v1"] = "catalogctl/diff/v1"
 ChangeClass = Literal["contract", "display", "policy"]

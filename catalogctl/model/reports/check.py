@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, PlainSerializer, computed_field
 
-from catalogctl.model.report import Report
+from catalogctl.model.reports.base import Report
 
 CHECK_SCHEMA: Literal["catalogctl/check/v1"] = "catalogctl/check/v1"
 # `not-applicable`: a check the run's runner has no counterpart for (LoadGen has no model seed);

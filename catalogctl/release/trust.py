@@ -25,7 +25,7 @@ from catalogctl.io import gitrepo, gittags, pgpsig, sshsig
 from catalogctl.io.files import other_name_in
 from catalogctl.io.yamlbuild import YamlProblem
 from catalogctl.io.yamlio import read_foreign_yaml
-from catalogctl.model.release import SignatureState
+from catalogctl.model.reports.release import SignatureState
 
 ENV_ALLOWED = "CATALOGCTL_ALLOWED_SIGNERS"
 ENV_REVOKED = "CATALOGCTL_SSH_REVOKED"
