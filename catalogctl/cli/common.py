@@ -17,6 +17,7 @@ from typing import Annotated, Any, get_type_hints
 import typer
 
 from catalogctl.cli.boundary import TRACEBACK_ENV, show_tracebacks
+from catalogctl.cli.examples import examples_of
 from catalogctl.cli.helptext import CACHE, CATALOG, SIGNING, Group
 from catalogctl.errors import EXIT_OK as EXIT_OK
 from catalogctl.errors import EXIT_PROBLEMS as EXIT_PROBLEMS
@@ -32,6 +33,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     cls=Group,
+    epilog=examples_of(""),
 )
 
 

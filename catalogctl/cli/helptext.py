@@ -6,7 +6,8 @@ braces (`{ID}`). Commands registered with `Command` name every value with an upp
 instead (`--ref REF`; choices stay listed: `--format <text|json>`) and write usage lines as
 POSIX does (`ID`, `[ID]...`).
 
-Their options are listed panel by panel (`rich_help_panel`, one of `PANELS`, in that order).
+Their options are listed panel by panel (`rich_help_panel`, one of `PANELS`, in that order), and
+their epilog is their examples, listed last under Examples, one a line (`epilog`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,24 @@ def panel(param: Any, ctx: Any) -> str:
     return getattr(param, "rich_help_panel", None) or OPTIONS
 
 
+def epilog(*examples: str) -> str:
+    """A command's epilog: its examples (`catalogctl ...`), one a line under Examples, as plain text.
+
+    Any renderer shows it so: click keeps the lines of a paragraph that opens with `\\b` as they are
+    (and so does sphinx-click, as a line block); typer's rich help keeps single line breaks.
+    """
+    return "Examples:\n\n\b\n" + "\n".join(f"$ {example}" for example in examples)
+
+
+def examples(text: str | None) -> list[str]:
+    """The examples of an epilog made by `epilog`."""
+    return [line.removeprefix("$ ") for line in (text or "").splitlines() if line.startswith("$ ")]
+
+
 class _Panels:
-    """The options panel by panel (for commands and groups)."""
+    """The options panel by panel, the epilog as an Examples section (for commands and groups)."""
+
+    epilog: str | None
 
     def format_panels(self, ctx: Any, formatter: Any, params: list[Any]) -> None:
         """One section for each panel that has an option, in the order of `PANELS`."""
@@ -48,6 +65,16 @@ class _Panels:
             if listed:
                 with formatter.section(title):
                     formatter.write_dl(listed)
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """`Examples:` and one example a line, never wrapped (a command line cut in two misleads)."""
+        listed = examples(self.epilog)
+        if not listed:
+            super().format_epilog(ctx, formatter)  # type: ignore[misc]
+            return
+        with formatter.section("Examples"):
+            for line in listed:
+                formatter.write(f"{'':>{formatter.current_indent}}$ {line}\n")
 
 
 def _lists_its_values(param: TyperArgument | TyperOption) -> bool:
@@ -102,7 +129,7 @@ class Command(_Panels, TyperCommand):
 
 
 class Group(_Panels, TyperGroup):
-    """typer's group, its options panel by panel as `Command` shows them."""
+    """typer's group, its options panel by panel and its examples last, as `Command` shows them."""
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The options panel by panel, then the commands."""
