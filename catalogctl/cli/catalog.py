@@ -23,6 +23,7 @@ from catalogctl.cli.common import (
     one_repository,
     out,
 )
+from catalogctl.cli.helptext import OUTPUT
 
 CodesOpt = list[str] | None
 
@@ -32,10 +33,18 @@ def validate(
     repo: RepoOpt = None,
     ref: RefOpt = None,
     fmt: Annotated[
-        ReportFormat, typer.Option("--format", "-f", help="text, json or github workflow commands.")
+        ReportFormat,
+        typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text, json or github workflow commands."),
     ] = ReportFormat.text,
     errors_only: Annotated[
-        bool, typer.Option("--errors-only", "--quiet", "-q", help="Print the errors only (and the summary line).")
+        bool,
+        typer.Option(
+            "--errors-only",
+            "--quiet",
+            "-q",
+            rich_help_panel=OUTPUT,
+            help="Print the errors only (and the summary line).",
+        ),
     ] = False,
     select: Annotated[
         CodesOpt, typer.Option("--select", metavar="CODE,...", help="Report only these codes (repeatable).")
@@ -74,7 +83,9 @@ def list_entities(
     kind: Annotated[EntityKind, typer.Argument(help="What to list.")] = EntityKind.benchmarks,
     path: RepoOpt = None,
     ref: RefOpt = None,
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
 ) -> None:
     """List benchmarks, models, datasets or metrics.
 
@@ -99,7 +110,9 @@ def show(
     resolved: Annotated[
         bool, typer.Option("--resolved", help="Inline model, datasets and recipes, merge overrides, add the digest.")
     ] = False,
-    fmt: Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json.")] = DocFormat.yaml,
+    fmt: Annotated[
+        DocFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="yaml or json.")
+    ] = DocFormat.yaml,
 ) -> None:
     """Show one entity, or a benchmark's resolved contract.
 
@@ -117,7 +130,9 @@ def show(
 
 
 def schema(
-    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write into.")] = Path("schemas"),
+    output: Annotated[
+        Path, typer.Option("--output", "-o", rich_help_panel=OUTPUT, help="The folder to write into.")
+    ] = Path("schemas"),
 ) -> None:
     """Write a JSON Schema for every document kind.
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import typer
+
 from catalogctl.cli import catalog, datasets, gate, release, run, site
 from catalogctl.cli.boundary import guarded
 from catalogctl.cli.common import app
-from catalogctl.cli.helptext import Command, summary
+from catalogctl.cli.examples import examples_of
+from catalogctl.cli.helptext import Command, Group, summary
 
 Commands = tuple[tuple[str, Callable[..., None]], ...]
 
@@ -38,16 +41,21 @@ DATASETS_COMMANDS: Commands = (
     ("verify", datasets.datasets_verify),
     ("pin", datasets.datasets_pin),
 )
-# The summary is given, not cut from the docstring: typer would cut it to the terminal's width.
-for name, command in COMMANDS:
-    app.command(name, cls=Command, short_help=summary(command))(guarded(command))
-for name, command in DATASETS_COMMANDS:
-    datasets.datasets_app.command(name, cls=Command, short_help=summary(command))(guarded(command))
-app.add_typer(datasets.datasets_app, name="datasets")
-release.export_app.command("mlperf", cls=Command, short_help=summary(release.export_mlperf))(
-    guarded(release.export_mlperf)
-)
-app.add_typer(release.export_app, name="export")
 
+
+def register(group: typer.Typer, prefix: str, commands: Commands) -> None:
+    """Each command under its name, with its summary and its examples (`prefix` + name: its path)."""
+    for name, command in commands:
+        # The summary is given, not cut from the docstring: typer would cut it to the terminal's width.
+        group.command(name, cls=Command, short_help=summary(command), epilog=examples_of(f"{prefix}{name}"))(
+            guarded(command)
+        )
+
+
+register(app, "", COMMANDS)
+register(datasets.datasets_app, "datasets ", DATASETS_COMMANDS)
+app.add_typer(datasets.datasets_app, name="datasets", cls=Group, epilog=examples_of("datasets"))
+register(release.export_app, "export ", (("mlperf", release.export_mlperf),))
+app.add_typer(release.export_app, name="export", cls=Group, epilog=examples_of("export"))
 
 __all__ = ["app"]

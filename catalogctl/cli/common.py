@@ -17,6 +17,8 @@ from typing import Annotated, Any, get_type_hints
 import typer
 
 from catalogctl.cli.boundary import TRACEBACK_ENV, show_tracebacks
+from catalogctl.cli.examples import examples_of
+from catalogctl.cli.helptext import CACHE, CATALOG, SIGNING, Group
 from catalogctl.errors import EXIT_OK as EXIT_OK
 from catalogctl.errors import EXIT_PROBLEMS as EXIT_PROBLEMS
 from catalogctl.errors import EXIT_USAGE as EXIT_USAGE
@@ -30,6 +32,8 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    cls=Group,
+    epilog=examples_of(""),
 )
 
 
@@ -70,13 +74,21 @@ PathArg = Annotated[
 ]
 RefOpt = Annotated[
     str | None,
-    typer.Option("--ref", help="Read the catalog at this tag, branch, commit or cohort instead of the working tree."),
+    typer.Option(
+        "--ref",
+        rich_help_panel=CATALOG,
+        help="Read the catalog at this tag, branch, commit or cohort instead of the working tree.",
+    ),
 ]
-RepoOpt = Annotated[Path | None, typer.Option("--path", "-C", help="The catalog repository (default: current folder).")]
+RepoOpt = Annotated[
+    Path | None,
+    typer.Option("--path", "-C", rich_help_panel=CATALOG, help="The catalog repository (default: current folder)."),
+]
 NoCacheOpt = Annotated[
     bool,
     typer.Option(
         "--no-cache",
+        rich_help_panel=CACHE,
         help="Check every file from scratch; neither read nor write the document cache (also CATALOGCTL_NO_CACHE=1).",
     ),
 ]
@@ -84,6 +96,7 @@ _RequireSignatureOpt = Annotated[
     bool,
     typer.Option(
         "--require-signature",
+        rich_help_panel=SIGNING,
         help="Require a good signature on the release tag: SSH, by a signer of the allowed-signers file; "
         "OpenPGP, by a key of the GPG keyring (the suite's policy may require it anyway).",
     ),
@@ -92,6 +105,7 @@ _AllowedSignersOpt = Annotated[
     str | None,
     typer.Option(
         "--allowed-signers",
+        rich_help_panel=SIGNING,
         metavar="FILE",
         help="The allowed-signers file (ssh-keygen's format), outside the repository [default: "
         "$CATALOGCTL_ALLOWED_SIGNERS, else git config gpg.ssh.allowedSignersFile].",
@@ -102,6 +116,7 @@ _RevocationListOpt = Annotated[
     str | None,
     typer.Option(
         "--revocation-list",
+        rich_help_panel=SIGNING,
         metavar="FILE",
         help="Revoked keys (a KRL or public keys), outside the repository [default: $CATALOGCTL_SSH_REVOKED, "
         "else git config gpg.ssh.revocationKeyring].",
@@ -112,6 +127,7 @@ _GpgKeyringOpt = Annotated[
     str | None,
     typer.Option(
         "--gpg-keyring",
+        rich_help_panel=SIGNING,
         metavar="FILE",
         help="The public keys OpenPGP-signed tags are checked against (gpg --export), outside the repository "
         "[default: $CATALOGCTL_GPG_KEYRING].",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, ListFormat, RefOpt, RepoOpt, out
+from catalogctl.cli.helptext import OUTPUT
 from catalogctl.errors import UsageError
 from catalogctl.io.transport import DOWNLOAD_DEADLINE_S
 
@@ -79,7 +80,9 @@ def datasets_verify(
     local: Annotated[
         Path | None, typer.Option("--local", help="Read files from this folder (by the URL's file name, or the id).")
     ] = None,
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
     timeout: TimeoutOpt = DOWNLOAD_DEADLINE_S,
     max_bytes: MaxBytesOpt = "8G",
 ) -> None:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from catalogctl.cli.common import EXIT_OK, EXIT_PROBLEMS, NoCacheOpt, RepoOpt, out
+from catalogctl.cli.helptext import CATALOG, DATES, OUTPUT
 
 
 class GateFormat(StrEnum):
@@ -21,21 +22,36 @@ class GateFormat(StrEnum):
 
 
 def ci(
-    base: Annotated[str, typer.Option("--base", help="The pull request's base: a branch, tag or commit.")],
-    head: Annotated[str | None, typer.Option("--head", help="The head to check (default: the working tree).")] = None,
+    base: Annotated[
+        str, typer.Option("--base", rich_help_panel=CATALOG, help="The pull request's base: a branch, tag or commit.")
+    ],
+    head: Annotated[
+        str | None,
+        typer.Option("--head", rich_help_panel=CATALOG, help="The head to check (default: the working tree)."),
+    ] = None,
     path: RepoOpt = None,
     fmt: Annotated[
-        GateFormat, typer.Option("--format", "-f", help="text, github (annotations + summary), markdown or json.")
+        GateFormat,
+        typer.Option(
+            "--format", "-f", rich_help_panel=OUTPUT, help="text, github (annotations + summary), markdown or json."
+        ),
     ] = GateFormat.text,
     comment_file: Annotated[
         Path | None,
-        typer.Option("--comment-file", help="Write the PR comment body here (github format: catalogctl-comment.md)."),
+        typer.Option(
+            "--comment-file",
+            rich_help_panel=OUTPUT,
+            help="Write the PR comment body here (github format: catalogctl-comment.md).",
+        ),
     ] = None,
     write_accepted: Annotated[
         bool, typer.Option("--write-accepted", help="Draft accepted.yaml entries for the findings not accepted yet.")
     ] = False,
     today: Annotated[
-        str | None, typer.Option("--today", metavar="YYYY-MM-DD", help="Judge expiry and seed sets as of this date.")
+        str | None,
+        typer.Option(
+            "--today", rich_help_panel=DATES, metavar="YYYY-MM-DD", help="Judge expiry and seed sets as of this date."
+        ),
     ] = None,
     no_cache: NoCacheOpt = False,
 ) -> None:

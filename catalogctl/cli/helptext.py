@@ -5,6 +5,9 @@ option's type as its metavar (`--ref <str>`, `--pr <int range>`) and wraps requi
 braces (`{ID}`). Commands registered with `Command` name every value with an upper-case word
 instead (`--ref REF`; choices stay listed: `--format <text|json>`) and write usage lines as
 POSIX does (`ID`, `[ID]...`).
+
+Their options are listed panel by panel (`rich_help_panel`, one of `PANELS`, in that order), and
+their epilog is their examples, listed last under Examples, one a line (`epilog`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,66 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from typer.core import TyperArgument, TyperCommand, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+CATALOG = "Catalog"  # which catalog the verb reads: -C PATH, --ref
+OPTIONS = "Options"  # what the verb does: its own options
+SIGNING = "Signing"  # signing a tag, trusting a tag's signature
+OUTPUT = "Output"  # what it prints or writes: --format, --output, --force, --quiet
+CACHE = "Cache"
+DATES = "Dates"  # --today
+HELP = "Help"  # --help
+PANELS = (CATALOG, OPTIONS, SIGNING, OUTPUT, CACHE, DATES, HELP)
+"""The panels of every command's help, in the order they are listed."""
+
+
+def panel(param: Any, ctx: Any) -> str:
+    """The panel an option is listed in: its own; --help in Help; typer's own ones in Options."""
+    if param is ctx.command.get_help_option(ctx):
+        return HELP
+    return getattr(param, "rich_help_panel", None) or OPTIONS
+
+
+def epilog(*examples: str) -> str:
+    """A command's epilog: its examples (`catalogctl ...`), one a line under Examples, as plain text.
+
+    Any renderer shows it so: click keeps the lines of a paragraph that opens with `\\b` as they are
+    (and so does sphinx-click, as a line block); typer's rich help keeps single line breaks.
+    """
+    return "Examples:\n\n\b\n" + "\n".join(f"$ {example}" for example in examples)
+
+
+def examples(text: str | None) -> list[str]:
+    """The examples of an epilog made by `epilog`."""
+    return [line.removeprefix("$ ") for line in (text or "").splitlines() if line.startswith("$ ")]
+
+
+class _Panels:
+    """The options panel by panel, the epilog as an Examples section (for commands and groups)."""
+
+    epilog: str | None
+
+    def format_panels(self, ctx: Any, formatter: Any, params: list[Any]) -> None:
+        """One section for each panel that has an option, in the order of `PANELS`."""
+        rows: dict[str, list[tuple[str, str]]] = {name: [] for name in PANELS}
+        for param in params:
+            record = param.get_help_record(ctx)
+            if record is not None:
+                rows.setdefault(panel(param, ctx), []).append(record)
+        for title, listed in rows.items():
+            if listed:
+                with formatter.section(title):
+                    formatter.write_dl(listed)
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """`Examples:` and one example a line, never wrapped (a command line cut in two misleads)."""
+        listed = examples(self.epilog)
+        if not listed:
+            super().format_epilog(ctx, formatter)  # type: ignore[misc]
+            return
+        with formatter.section("Examples"):
+            for line in listed:
+                formatter.write(f"{'':>{formatter.current_indent}}$ {line}\n")
 
 
 def _lists_its_values(param: TyperArgument | TyperOption) -> bool:
@@ -28,7 +90,7 @@ def _default_metavar(param: TyperArgument | TyperOption) -> str:
     return longest.lstrip("-").replace("-", "_").upper()
 
 
-class Command(TyperCommand):
+class Command(_Panels, TyperCommand):
     """typer's command, with every value in its help named by an upper-case word."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -51,21 +113,28 @@ class Command(TyperCommand):
         return pieces
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
-        """The Arguments section by name (with the choices, if any), then the Options section."""
+        """The Arguments section by name (with the choices, if any), then the options panel by panel."""
         arguments, options = [], []
         for param in self.get_params(ctx):
             record = param.get_help_record(ctx)
-            if record is None:
-                continue
-            if isinstance(param, TyperArgument):
+            if isinstance(param, TyperArgument) and record is not None:
                 label = param.display_type(ctx) if _lists_its_values(param) else ""
                 arguments.append((f"{param.metavar} {label}".rstrip(), record[1]))
-            else:
-                options.append(record)
-        for title, rows in (("Arguments", arguments), ("Options", options)):
-            if rows:
-                with formatter.section(title):
-                    formatter.write_dl(rows)
+            elif not isinstance(param, TyperArgument):
+                options.append(param)
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        self.format_panels(ctx, formatter, options)
+
+
+class Group(_Panels, TyperGroup):
+    """typer's group, its options panel by panel and its examples last, as `Command` shows them."""
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The options panel by panel, then the commands."""
+        self.format_panels(ctx, formatter, self.get_params(ctx))
+        self.format_commands(ctx, formatter)
 
 
 def summary(command: Callable[..., Any]) -> str:

@@ -18,6 +18,7 @@ from catalogctl.cli.common import (
     out,
     signature_options,
 )
+from catalogctl.cli.helptext import CATALOG, DATES, OUTPUT, SIGNING
 
 if TYPE_CHECKING:
     from catalogctl.release.trust import SignatureFlags
@@ -45,6 +46,7 @@ SigningFormatOpt = Annotated[
     SigningFormatChoice | None,
     typer.Option(
         "--signing-format",
+        rich_help_panel=SIGNING,
         help="ssh (ssh-keygen) or openpgp (gpg) [default: git config gpg.format, else ssh].",
         show_default=False,
     ),
@@ -52,13 +54,16 @@ SigningFormatOpt = Annotated[
 SignOpt = Annotated[
     bool,
     typer.Option(
-        "--sign", help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp."
+        "--sign",
+        rich_help_panel=SIGNING,
+        help="Sign the tag as git tag -s does: with an SSH key, or with gpg when gpg.format=openpgp.",
     ),
 ]
 SigningKeyOpt = Annotated[
     str | None,
     typer.Option(
         "--signing-key",
+        rich_help_panel=SIGNING,
         metavar="KEY",
         help="The key to sign with: for SSH a private key, a public key whose private key is in ssh-agent, "
         "or key::LITERAL; for OpenPGP a gpg key id; default: git config user.signingKey.",
@@ -79,7 +84,7 @@ def diff(
     new: Annotated[str | None, typer.Argument(help="The same kinds of ref; default: the working tree.")] = None,
     path: RepoOpt = None,
     fmt: Annotated[
-        DiffFormat, typer.Option("--format", "-f", help="text, markdown, json or github.")
+        DiffFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text, markdown, json or github.")
     ] = DiffFormat.text,
     fail_on: Annotated[
         FailOn, typer.Option("--fail-on", help="Exit 1 on any contract change, on any change, or never.")
@@ -103,19 +108,11 @@ def diff(
 @signature_options(require=False)
 def freeze(
     cohort: Annotated[str, typer.Argument(help="The cohort to freeze, e.g. 2026-10-C0.")],
+    path: RepoOpt = None,
     add: Annotated[list[str] | None, typer.Option("--add", metavar="ID", help="Add a benchmark (repeatable).")] = None,
     remove: Annotated[
         list[str] | None, typer.Option("--remove", metavar="ID", help="Remove a benchmark (repeatable).")
     ] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
-    no_tag: Annotated[
-        bool,
-        typer.Option(
-            "--no-tag", help="Commit, but create no tag (a release branch: `catalogctl tag` after the merge)."
-        ),
-    ] = False,
-    push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
-    message: Annotated[str | None, typer.Option("--message", "-m", metavar="TEXT", help="The tag's message.")] = None,
     seeds: Annotated[
         Path | None,
         typer.Option(
@@ -132,15 +129,28 @@ def freeze(
         int,
         typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
     ] = 0,
+    message: Annotated[str | None, typer.Option("--message", "-m", metavar="TEXT", help="The tag's message.")] = None,
+    no_tag: Annotated[
+        bool,
+        typer.Option(
+            "--no-tag", help="Commit, but create no tag (a release branch: `catalogctl tag` after the merge)."
+        ),
+    ] = False,
+    push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
     sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
-    today: Annotated[
-        str | None,
-        typer.Option("--today", metavar="YYYY-MM-DD", help="Warn of passed or skipped cohorts as of this date."),
-    ] = None,
     signing_format: SigningFormatOpt = None,
     signature: SignatureFlags | None = None,
-    path: RepoOpt = None,
+    today: Annotated[
+        str | None,
+        typer.Option(
+            "--today",
+            rich_help_panel=DATES,
+            metavar="YYYY-MM-DD",
+            help="Warn of passed or skipped cohorts as of this date.",
+        ),
+    ] = None,
 ) -> None:
     """Publish a cohort: its ruleset, changelog, commit and tag.
 
@@ -235,7 +245,9 @@ def tag(
 @signature_options()
 def cohorts(
     path: RepoOpt = None,
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
     signature: SignatureFlags | None = None,
 ) -> None:
     """List the frozen cohorts and the next one.
@@ -259,9 +271,12 @@ def verify(
     cohort: Annotated[str, typer.Argument(help="The cohort whose release to check.")],
     path: RepoOpt = None,
     ref: Annotated[
-        str | None, typer.Option("--ref", help="Check the digests against the contracts at this ref.")
+        str | None,
+        typer.Option("--ref", rich_help_panel=CATALOG, help="Check the digests against the contracts at this ref."),
     ] = None,
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
     signature: SignatureFlags | None = None,
 ) -> None:
     """Check a cohort's release: its tag, digests and signature.
@@ -281,13 +296,22 @@ def verify(
 @signature_options()
 def export_mlperf(
     cohort: Annotated[str, typer.Argument(help="The frozen cohort to export, e.g. 2026-10-C1.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The folder to write the files into.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", rich_help_panel=OUTPUT, help="The folder to write the files into.")
+    ],
     ref: Annotated[
-        str | None, typer.Option("--ref", help="Export the catalog at this ref instead of the release commit.")
+        str | None,
+        typer.Option(
+            "--ref", rich_help_panel=CATALOG, help="Export the catalog at this ref instead of the release commit."
+        ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace files that hold other content.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", rich_help_panel=OUTPUT, help="Replace files that hold other content.")
+    ] = False,
     path: RepoOpt = None,
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
     signature: SignatureFlags | None = None,
 ) -> None:
     """Write the official MLCommons checker's files for a cohort.

@@ -20,15 +20,21 @@ from catalogctl.cli.common import (
     out,
     signature_options,
 )
+from catalogctl.cli.helptext import CATALOG, OUTPUT
 
 if TYPE_CHECKING:
     from catalogctl.release.trust import SignatureFlags
 
 SubmissionArg = Annotated[Path, typer.Argument(help="The submission file (YAML).", show_default=False)]
 OutputOpt = Annotated[
-    Path | None, typer.Option("--output", "-o", help="Write the resolved config here (.yaml or .json), atomically.")
+    Path | None,
+    typer.Option(
+        "--output", "-o", rich_help_panel=OUTPUT, help="Write the resolved config here (.yaml or .json), atomically."
+    ),
 ]
-ConfigFormatOpt = Annotated[DocFormat, typer.Option("--format", "-f", help="yaml or json, when printed.")]
+ConfigFormatOpt = Annotated[
+    DocFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="yaml or json, when printed.")
+]
 
 
 def _emit_resolved(config: object, output: Path | None, fmt: DocFormat) -> None:
@@ -48,7 +54,8 @@ def resolve(
     submission: SubmissionArg,
     output: OutputOpt = None,
     ref: Annotated[
-        str | None, typer.Option("--ref", help="Resolve against this ref instead of the cohort's tag.")
+        str | None,
+        typer.Option("--ref", rich_help_panel=CATALOG, help="Resolve against this ref instead of the cohort's tag."),
     ] = None,
     path: RepoOpt = None,
     fmt: ConfigFormatOpt = DocFormat.yaml,
@@ -131,11 +138,15 @@ def check(
             "(<org>/, <submission_id>/, results/, or a results/<system>/<model>/ folder)."
         ),
     ],
-    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text, json or markdown.")] = CheckFormat.text,
+    fmt: Annotated[
+        CheckFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text, json or markdown.")
+    ] = CheckFormat.text,
     catalog: Annotated[
         Path | None,
         typer.Option(
-            "--catalog", help="A clone of the catalog: re-resolve the contract at the cohort's tag and require it."
+            "--catalog",
+            rich_help_panel=CATALOG,
+            help="A clone of the catalog: re-resolve the contract at the cohort's tag and require it.",
         ),
     ] = None,
     signature: SignatureFlags | None = None,
@@ -163,9 +174,14 @@ def check(
 def runner_config(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="The folder to write config.yaml and point.yaml into.")
+        Path,
+        typer.Option(
+            "--output", "-o", rich_help_panel=OUTPUT, help="The folder to write config.yaml and point.yaml into."
+        ),
     ],
-    force: Annotated[bool, typer.Option("--force", help="Replace existing files of other content.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", rich_help_panel=OUTPUT, help="Replace existing files of other content.")
+    ] = False,
 ) -> None:
     """Write the endpoints client's files from a resolved config.
 
@@ -187,7 +203,9 @@ def runner_config(
 
 
 def list_gates(
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
 ) -> None:
     """List the gate registry: the gates a contract may name."""
     from catalogctl.render.gates import REPORTERS
@@ -199,7 +217,9 @@ def list_gates(
 def list_metrics(
     path: RepoOpt = None,
     ref: RefOpt = None,
-    fmt: Annotated[ListFormat, typer.Option("--format", "-f", help="text or json.")] = ListFormat.text,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
 ) -> None:
     """List the metric registry: key, label, unit, direction.
 

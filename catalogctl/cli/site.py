@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from catalogctl.cli.common import RefOpt, RepoOpt, out
+from catalogctl.cli.helptext import OUTPUT
 
 
 def site(
@@ -16,6 +17,7 @@ def site(
         typer.Option(
             "--output",
             "-o",
+            rich_help_panel=OUTPUT,
             metavar="DIR",
             help="The folder to build the site in: created when missing, or empty, or one a previous build "
             "wrote (its .catalogctl-site.json); a rebuild replaces only the files of that build.",
@@ -25,6 +27,7 @@ def site(
         bool,
         typer.Option(
             "--force",
+            rich_help_panel=OUTPUT,
             help="Also write into a folder that is not empty and holds no build of the site, overwriting the "
             "files at the paths the site writes (and those the last build did not write); it deletes nothing.",
         ),
