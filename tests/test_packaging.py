@@ -4,11 +4,14 @@ agrees on. The built wheel and sdist themselves are tested in tests/test_wheel.p
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import catalogctl
 from catalogctl.io.yamlio import parse_document
 from catalogctl.version import __version__
 from tests.helpers import REPO_ROOT
@@ -113,3 +116,15 @@ def test_the_version_is_read_from_one_place() -> None:
     assert data["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "catalogctl.version.__version__"}
     assert __version__ == "0.2.0"
     assert Path(REPO_ROOT / "catalogctl" / "version.py").read_text(encoding="utf-8").count(__version__) == 1
+
+
+def test_the_tests_import_the_catalogctl_they_are_meant_to_test() -> None:
+    # release.yml runs this suite against the wheel it built, installed in a fresh environment,
+    # with CATALOGCTL_TEST_INSTALLED=1: the package must come from there, never from the
+    # checkout's catalogctl/ beside the tests (which `python -m` or pytest's rootdir would put first).
+    where = Path(catalogctl.__file__).resolve()
+    if os.environ.get("CATALOGCTL_TEST_INSTALLED") == "1":
+        assert not where.is_relative_to(REPO_ROOT), where
+        assert where.is_relative_to(Path(sys.prefix).resolve()), where
+    else:
+        assert where.is_relative_to(REPO_ROOT), where  # the development venv's editable install
