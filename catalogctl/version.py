@@ -1,3 +1,3 @@
 """The tool's version, in one place (the package metadata reads it from here)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
-import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ import pytest
 from catalogctl.io.tree import blob_id
 from tests.actions_runner import Runner, load_yaml, substitute, uploaded
 from tests.helpers import REPO_ROOT, commit_all, git, write
+from tests.offline_install import clean_copy, fresh_python
 from tests.review_repo import RULESET, make_frozen
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
@@ -39,40 +38,11 @@ HOSTILE = (
 )
 
 
-def clean_copy(target: Path) -> Path:
-    """This repository's source as a checkout of it holds it (what `git ls-files` lists), so the
-    build's leftovers never land in this working tree."""
-    listed = git(REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    for name in filter(None, listed.split("\0")):
-        source = REPO_ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    return target
-
-
 def plant_hostile_files(checkout: Path, markers: Path) -> None:
     """The pull request's takeover attempt: every file writes its marker when Python runs it."""
     for name in HOSTILE:
         code = f"import pathlib; pathlib.Path({str(markers / name.replace('/', '-'))!r}).write_text('ran')"
         write(checkout, name, code + "\n")
-
-
-def runner_python(folder: Path) -> Path:
-    """The Python `actions/setup-python` would put on PATH: a fresh environment, which reaches
-    this test environment's packages (catalogctl's dependencies, setuptools, pip) through a
-    path file, so that nothing is downloaded. Returns its bin folder."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
-    python = folder / "bin" / "python"
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    ours = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
-    (Path(purelib) / "test-environment.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
-    return folder / "bin"
 
 
 def runner_env(tmp_path: Path, checkout: Path, bin_folder: Path | None) -> dict[str, str]:
@@ -176,7 +146,7 @@ def test_nothing_the_pull_request_holds_runs_in_the_gate(catalog_repo: Path, tmp
     plant_hostile_files(checkout, markers)
     write(checkout, RULESET, (checkout / RULESET).read_text() + "# edited\n")  # the gate must fail it
     commit_all(checkout, "Edit a frozen ruleset, and take the gate over")
-    bin_folder = runner_python(tmp_path / "setup-python")
+    bin_folder = fresh_python(tmp_path / "setup-python")
     env = runner_env(tmp_path, checkout, bin_folder)
     assert shutil.which("catalogctl", path=env["PATH"]) is None  # only what the action installs runs
     job = GateJob(checkout, env)
@@ -219,7 +189,7 @@ def test_a_skipped_gate_uploads_no_comment_body_the_pull_request_committed(catal
 def run_gate_on(checkout: Path, tmp_path: Path) -> tuple[GateJob, str]:
     """The gate job on a pull request's checkout, with the Python setup-python gives: the job
     and the log of the gate's own step."""
-    env = runner_env(tmp_path, checkout, runner_python(tmp_path / "setup-python"))
+    env = runner_env(tmp_path, checkout, fresh_python(tmp_path / "setup-python"))
     job = GateJob(checkout, env)
     job.run()
     log = "\n".join(r.log for r in job.runner.runs if r.name == "Run the gate")
