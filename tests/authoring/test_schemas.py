@@ -96,5 +96,6 @@ def test_the_kinds_are_named_for_the_documentation() -> None:
 
     documents, outputs = document_kinds(), output_kinds()
     assert documents[:3] == ["suite", "metrics", "model"]  # the catalog's own, in the layout's order
-    assert "check" in outputs and "check" not in documents
+    assert "check" in outputs
+    assert "check" not in documents
     assert sorted(schema_documents()) == sorted(f"{kind}.schema.json" for kind in documents + outputs)
