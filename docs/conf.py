@@ -63,6 +63,7 @@ autodoc_default_options = {"exclude-members": "model_config, model_fields, model
 
 html_theme = "furo"
 html_title = f"catalogctl {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["catalogctl.css"]
 html_copy_source = False
 html_show_sourcelink = False
