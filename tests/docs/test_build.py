@@ -30,17 +30,21 @@ def test_the_documentation_builds_without_a_warning(docs_build: Built) -> None:
     assert "WARNING" not in docs_build.output
 
 
-def test_every_command_and_option_has_its_place(docs_site: Path, docs_build: Built) -> None:
+def test_every_command_option_and_example_has_its_place(docs_site: Path, docs_build: Built) -> None:
     import catalogctl.cli
+    from catalogctl.cli.helptext import examples
 
     root = catalogctl.cli.command
     missing: list[str] = []
     for name, command in root.commands.items():
-        ids = _ids(docs_build.page(f"reference/generated/commands/{name}"))
+        page = docs_build.page(f"reference/generated/commands/{name}")
+        ids, squeezed = _ids(page), "".join(_text(page).split())  # highlighting splits a line in spans
         stack: list[tuple[str, Any]] = [(f"catalogctl-{name}", command)]
         while stack:
             path, current = stack.pop()
             missing += [path] if path not in ids else []
+            shown = ["".join(example.split()) for example in examples(current.epilog)]
+            missing += [f"{path}: {example}" for example in shown if example not in squeezed]
             for param in current.params:
                 for option in (*param.opts, *param.secondary_opts) if param.param_type_name == "option" else ():
                     anchor = f"cmdoption-{path}-{option.lstrip('-')}"

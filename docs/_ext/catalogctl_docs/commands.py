@@ -28,6 +28,14 @@ def _sections(command: Any, ctx: Any) -> list[tuple[str, list[tuple[str, str]]]]
     return [("Options", rows)] if rows else []
 
 
+def _examples(command: Any, heading: str) -> list[str]:
+    """The command's examples (its epilog, `helptext.epilog`), as a block that is shown, not run."""
+    from catalogctl.cli.helptext import examples
+
+    listed = examples(command.epilog)
+    return [f"{heading} Examples", "", "```sh", *listed, "```", ""] if listed else []
+
+
 def _option_block(program: str, label: str, help_text: str, title: str) -> str:
     """An option as Sphinx's `option` directive (indexed, and linkable as `{option}`); an
     argument as a definition."""
@@ -49,6 +57,7 @@ def _body(command: Any, ctx: Any, level: int) -> list[str]:
     for title, rows in sections:
         out += [f"{heading}# {title}" if level < 6 else f"**{title}**", ""]
         out += [_option_block(path, label, help_text, title) for label, help_text in rows]
+    out += _examples(command, heading + "#")
     subcommands = getattr(command, "commands", {})
     if subcommands:
         out += [f"{heading}# Commands", ""]
@@ -88,6 +97,6 @@ def _body_without_commands(root: Any, ctx: Any) -> list[str]:
     out = ["(catalogctl)=", "# Commands", "", md.paragraphs(root.help or ""), ""]
     out += ["```text", root.get_usage(ctx), "```", "", "```{program} catalogctl", "```", ""]
     for title, rows in _sections(root, ctx):
-        out += [f"## Global {title.lower()}", ""]
+        out += [f"## {'Global options' if title == 'Options' else title}", ""]
         out += [_option_block("catalogctl", label, help_text, title) for label, help_text in rows]
-    return out
+    return out + _examples(root, "##")
