@@ -137,7 +137,7 @@ class ConfigInvalid(UsageError):
     `diagnostics` lists why, key by key. Exit code 2."""
 
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic]) -> None:
-        super().__init__(message, "fix the configuration (README, Configuration)")
+        super().__init__(message, "fix the configuration (documentation: reference/configuration)")
         self.diagnostics = list(diagnostics)
 
 

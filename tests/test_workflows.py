@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from catalogctl.io.yamlio import parse_document
+from tests.docs.conftest import BUILD
 from tests.helpers import REPO_ROOT, commit_all, write
 from tests.review_repo import gate, make_frozen
 
@@ -243,7 +244,13 @@ def test_the_site_is_built_from_the_default_branch_and_deployed_to_pages() -> No
     assert build[0]["with"] == {"ref": "${{ github.event.repository.default_branch }}", "fetch-depth": 0}
     uses = [s.get("uses", "") for s in build]
     assert uses.index("actions/configure-pages@v5") < uses.index("actions/upload-pages-artifact@v3")
-    assert any("catalogctl site -o _site" in s.get("run", "") for s in build)
+    runs = [s.get("run", "") for s in build]
+    site_step = next(i for i, run in enumerate(runs) if "catalogctl site -o _site" in run)
+    # The documentation is published with the site, under docs/, built as tests/docs builds it.
+    docs_step = next(i for i, run in enumerate(runs) if "sphinx-build" in run)
+    assert site_step < docs_step < len(build) - 1
+    assert "pip install -q '.[docs]'" in runs[docs_step]
+    assert f"sphinx-build {' '.join(BUILD[2:-1])} docs _site/docs" in runs[docs_step]
     assert build[-1]["with"] == {"path": "_site"}
     deploy = site["jobs"]["deploy"]
     assert deploy["needs"] == "build"

@@ -74,6 +74,16 @@ def _outputs() -> dict[str, Any]:
     }
 
 
+def document_kinds() -> list[str]:
+    """The kinds of document the tool reads (`suite`, ..., `site-manifest`), each with its schema."""
+    return list(_documents())
+
+
+def output_kinds() -> list[str]:
+    """The kinds of `--format json` output (`diagnostics`, ..., `export`), each with its schema."""
+    return list(_outputs())
+
+
 def _schema(model: Any, mode: Mode) -> dict[str, Any]:
     if isinstance(model, type) and issubclass(model, BaseModel):
         return model.model_json_schema(mode=mode)

@@ -179,7 +179,7 @@ def _hint(loc: list[str]) -> str:
         return "a date per cohort: 2027-01-C0 = 2027-01-13"
     if loc in (["catalog"], ["rulesets"]):
         return 'a folder relative to the repository root, e.g. catalog = "benchmarks/catalog"'
-    return "see the README, Configuration"
+    return "see the documentation: reference/configuration"
 
 
 def _known_keys(loc: list[str]) -> set[str]:

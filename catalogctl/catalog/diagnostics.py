@@ -40,7 +40,7 @@ def parse_codes(option: str, values: Sequence[str]) -> frozenset[str]:
             if not code:
                 raise UsageError(f"{option}: an empty code in `{value}`", "separate codes with one comma: a,b")
             if code not in CODES:
-                hint = did_you_mean(code, CODES) or "the README lists every code, under `catalogctl validate`"
+                hint = did_you_mean(code, CODES) or "every code is listed in the documentation: reference/diagnostics"
                 raise UsageError(f"{option}: unknown code `{code}`", hint)
             codes.add(code)
     return frozenset(codes)

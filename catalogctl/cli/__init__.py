@@ -4,6 +4,11 @@ One module per group of verbs; `cli.commands` registers their commands, each ins
 error boundary (`cli.boundary`). This module is the console entry point: importing it costs
 nothing the interpreter has not loaded already, so that `main` makes Ctrl-C quiet
 (`cli.interrupt`) before anything else is imported.
+
+`catalogctl.cli.command` is the same command line as a click object (`typer.main.get_command`
+of `app`), nested groups included, for documentation tools: the documentation's command
+reference is built from it (`docs/_ext`). typer 0.26 and later carry a click of their own
+(`typer._click`): this is no `click.Command`, and sphinx-click refuses it.
 """
 
 from __future__ import annotations
@@ -13,7 +18,11 @@ from typing import TYPE_CHECKING, Any
 from catalogctl.cli import interrupt
 
 if TYPE_CHECKING:
+    from typer.core import TyperGroup
+
     from catalogctl.cli.commands import app
+
+    command: TyperGroup
 
 
 def main() -> None:
@@ -31,12 +40,19 @@ def main() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    """`app`, imported on first use (tests and benchmarks drive it in process)."""
+    """`app`, imported on first use (tests and benchmarks drive it in process); `command`, its
+    click object, built on each use."""
     if name == "app":
         from catalogctl.cli.commands import app
 
         return app
+    if name == "command":
+        import typer.main
+
+        from catalogctl.cli.commands import app
+
+        return typer.main.get_command(app)
     raise AttributeError(f"module 'catalogctl.cli' has no attribute {name!r}")
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "command", "main"]

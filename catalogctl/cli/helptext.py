@@ -54,17 +54,24 @@ class _Panels:
 
     epilog: str | None
 
-    def format_panels(self, ctx: Any, formatter: Any, params: list[Any]) -> None:
-        """One section for each panel that has an option, in the order of `PANELS`."""
+    def panel_rows(self, ctx: Any, params: list[Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Each panel that has an option, in the order of `PANELS`, with its rows (label, help)."""
         rows: dict[str, list[tuple[str, str]]] = {name: [] for name in PANELS}
         for param in params:
             record = param.get_help_record(ctx)
             if record is not None:
                 rows.setdefault(panel(param, ctx), []).append(record)
-        for title, listed in rows.items():
-            if listed:
-                with formatter.section(title):
-                    formatter.write_dl(listed)
+        return [(title, listed) for title, listed in rows.items() if listed]
+
+    def format_panels(self, ctx: Any, formatter: Any, params: list[Any]) -> None:
+        """One section for each panel that has an option, in the order of `PANELS`."""
+        self.write_sections(formatter, self.panel_rows(ctx, params))
+
+    @staticmethod
+    def write_sections(formatter: Any, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        for title, listed in sections:
+            with formatter.section(title):
+                formatter.write_dl(listed)
 
     def format_epilog(self, ctx: Any, formatter: Any) -> None:
         """`Examples:` and one example a line, never wrapped (a command line cut in two misleads)."""
@@ -112,8 +119,9 @@ class Command(_Panels, TyperCommand):
                 pieces.append(name + ("..." if param.nargs != 1 else ""))
         return pieces
 
-    def format_options(self, ctx: Any, formatter: Any) -> None:
-        """The Arguments section by name (with the choices, if any), then the options panel by panel."""
+    def help_sections(self, ctx: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The Arguments rows by name (with the choices, if any), then the options panel by panel,
+        each row a label and its help: what `--help` shows, and the documentation's reference."""
         arguments, options = [], []
         for param in self.get_params(ctx):
             record = param.get_help_record(ctx)
@@ -122,18 +130,23 @@ class Command(_Panels, TyperCommand):
                 arguments.append((f"{param.metavar} {label}".rstrip(), record[1]))
             elif not isinstance(param, TyperArgument):
                 options.append(param)
-        if arguments:
-            with formatter.section("Arguments"):
-                formatter.write_dl(arguments)
-        self.format_panels(ctx, formatter, options)
+        return ([("Arguments", arguments)] if arguments else []) + self.panel_rows(ctx, options)
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The Arguments section by name (with the choices, if any), then the options panel by panel."""
+        self.write_sections(formatter, self.help_sections(ctx))
 
 
 class Group(_Panels, TyperGroup):
     """typer's group, its options panel by panel and its examples last, as `Command` shows them."""
 
+    def help_sections(self, ctx: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The options panel by panel, each row a label and its help (as `Command.help_sections`)."""
+        return self.panel_rows(ctx, self.get_params(ctx))
+
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The options panel by panel, then the commands."""
-        self.format_panels(ctx, formatter, self.get_params(ctx))
+        self.write_sections(formatter, self.help_sections(ctx))
         self.format_commands(ctx, formatter)
 
 

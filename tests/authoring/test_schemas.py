@@ -89,3 +89,13 @@ def test_freeze_writes_the_schema_line_first(tmp_path: Path) -> None:
 def test_schema_command_writes_every_schema(tmp_path: Path) -> None:
     run_cli("schema", "-o", str(tmp_path / "out"))
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(schema_documents())
+
+
+def test_the_kinds_are_named_for_the_documentation() -> None:
+    from catalogctl.authoring.schemas import document_kinds, output_kinds
+
+    documents, outputs = document_kinds(), output_kinds()
+    assert documents[:3] == ["suite", "metrics", "model"]  # the catalog's own, in the layout's order
+    assert "check" in outputs
+    assert "check" not in documents
+    assert sorted(schema_documents()) == sorted(f"{kind}.schema.json" for kind in documents + outputs)

@@ -127,7 +127,7 @@ def test_an_unknown_key_names_itself_with_a_suggestion_and_its_line(catalog_dir:
         "error: pyproject.toml: the catalogctl configuration is not valid",
         "  pyproject.toml:3:1: error config-unknown-key: unknown key `tool.catalogctl.never-acept` "
         "(did you mean `never-accept`?)",
-        "hint: fix the configuration (README, Configuration)",
+        "hint: fix the configuration (documentation: reference/configuration)",
     ]
 
 
@@ -158,9 +158,9 @@ def test_bad_codes_cohorts_and_weeks(catalog_dir: Path) -> None:
     )
     assert errors(catalog_dir)[1:-1] == [
         "  catalogctl.toml:1:1: error config-invalid-value: never-accept[0]: `Bad` is not a finding code, e.g. "
-        "ruleset-modified (see the README, Configuration)",
+        "ruleset-modified (see the documentation: reference/configuration)",
         "  catalogctl.toml:2:1: error config-invalid-value: default-remote: String should have at least 1 character "
-        "(got '') (see the README, Configuration)",
+        "(got '') (see the documentation: reference/configuration)",
         "  catalogctl.toml:3:22: error config-invalid-value: calendar.dates.2027-13-C0: `2027-13-C0` is not a cohort "
         "id: write YYYY-MM-C0 or YYYY-MM-C1 (a date per cohort: 2027-01-C0 = 2027-01-13)",
         "  catalogctl.toml:3:60: error config-invalid-value: calendar.rules[0].slot: Input should be 'C0' or 'C1' "
@@ -175,7 +175,7 @@ def test_two_rules_for_one_slot_and_month(catalog_dir: Path) -> None:
     write(catalog_dir, "catalogctl.toml", rule + rule)
     assert errors(catalog_dir)[1] == (
         "  catalogctl.toml:1:1: error config-invalid-value: calendar: two rules give C0 a date in month 1 "
-        "(see the README, Configuration)"
+        "(see the documentation: reference/configuration)"
     )
 
 
@@ -184,7 +184,7 @@ def test_not_toml_is_placed_at_its_line_and_column(catalog_dir: Path) -> None:
     assert errors(catalog_dir) == [
         "error: catalogctl.toml is not valid TOML",
         "  catalogctl.toml:2:17: error config-syntax: Invalid value (see https://toml.io)",
-        "hint: fix the configuration (README, Configuration)",
+        "hint: fix the configuration (documentation: reference/configuration)",
     ]
 
 
@@ -204,7 +204,7 @@ def test_a_calendar_with_no_rules_needs_dates(catalog_dir: Path) -> None:
     write(catalog_dir, "catalogctl.toml", "[calendar]\nrules = []\n")
     assert errors(catalog_dir)[1] == (
         "  catalogctl.toml:1:1: error config-invalid-value: calendar: a calendar without rules needs dates "
-        "(see the README, Configuration)"
+        "(see the documentation: reference/configuration)"
     )
     write(catalog_dir, "catalogctl.toml", '[calendar]\nrules = []\ndates = {"2027-02-C1" = 2027-02-20}\n')
     calendar = calendar_for(catalog_dir)

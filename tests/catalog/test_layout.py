@@ -121,7 +121,7 @@ def test_a_folder_outside_the_repository_is_refused_naming_its_key(catalog_dir: 
         "error: catalogctl.toml: the catalogctl configuration is not valid",
         f"  catalogctl.toml:{line} inside the repository: a relative path, without `..` or `.git` "
         '(a folder relative to the repository root, e.g. catalog = "benchmarks/catalog")',
-        "hint: fix the configuration (README, Configuration)",
+        "hint: fix the configuration (documentation: reference/configuration)",
     ]
 
 

@@ -144,3 +144,25 @@ def test_completion_completes_verbs_and_choices(words: str, expected: list[str])
     cword = str(len(words.split()) - (0 if words.endswith(" ") else 1))
     env = {"_CATALOGCTL_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword}
     assert _complete(env).split() == expected
+
+
+def test_the_cli_is_exposed_as_a_click_object_for_documentation_tools() -> None:
+    import typer.core
+
+    import catalogctl.cli
+    from catalogctl.cli.commands import COMMANDS as REGISTERED
+
+    command = catalogctl.cli.command  # what docs/_ext documents (typer's own click, not click's)
+    assert isinstance(command, typer.core.TyperGroup)
+    assert command.name == "catalogctl"
+    # In the order `catalogctl --help` lists them, the groups last.
+    assert list(command.commands) == [name for name, _ in REGISTERED] + ["datasets", "export"]
+    walked: list[tuple[str, ...]] = []
+
+    def walk(sub: typer.core.TyperCommand | typer.core.TyperGroup, path: tuple[str, ...]) -> None:
+        walked.append(path)
+        for name, child in getattr(sub, "commands", {}).items():
+            walk(child, (*path, name))
+
+    walk(command, ())
+    assert sorted(walked) == sorted(COMMANDS)

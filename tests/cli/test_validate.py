@@ -127,7 +127,7 @@ def test_json_keeps_every_selected_diagnostic_even_with_errors_only(broken: Path
 def test_a_code_with_no_near_miss_points_at_the_list(catalog_dir: Path) -> None:
     done = run_cli("validate", str(catalog_dir), "--select", "zzz", code=2)
     assert done.stderr == (
-        "error: --select: unknown code `zzz`\nhint: the README lists every code, under `catalogctl validate`\n"
+        "error: --select: unknown code `zzz`\nhint: every code is listed in the documentation: reference/diagnostics\n"
     )
 
 

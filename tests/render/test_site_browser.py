@@ -15,26 +15,12 @@ from urllib.request import url2pathname
 
 import pytest
 
+from tests.browser import LAPTOP, PHONE, Watched, chromium
 from tests.helpers import REPO_ROOT
 from tests.prebuilt import Prebuilt
 
 if TYPE_CHECKING:  # Playwright is imported by the browser lane's fixture only
     from playwright.sync_api import BrowserContext, Page, ViewportSize
-
-CHROMIUM = "/usr/bin/chromium"  # Debian's package; .ci/run installs it (Playwright's own builds are never fetched)
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-LAPTOP: ViewportSize = {"width": 1366, "height": 900}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-
 
 pytestmark = pytest.mark.browser
 
@@ -54,33 +40,8 @@ def site(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[BrowserContext]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=LAPTOP
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-class Watched:
-    """A page whose console errors and requests are recorded."""
-
-    def __init__(self, context: BrowserContext) -> None:
-        self.page: Page = context.new_page()
-        self.errors: list[str] = []
-        self.requests: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: self.requests.append(r.url))
-
-    def open(self, url: str) -> Page:
-        self.page.goto(url)
-        self.page.wait_for_load_state("load")
-        return self.page
+    with chromium(tmp_path / "profile") as context:
+        yield context
 
 
 def _links(page: Page) -> list[str]:
