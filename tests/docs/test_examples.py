@@ -27,18 +27,20 @@ def evaluate(example: Example) -> str | None:
 
 SYBIL = Sybil(parsers=[CodeBlockParser(language="console", evaluator=evaluate)], path=str(REPO_ROOT))
 PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))]
-# The tutorials each build a release or two from scratch: tens of commands, the slow lane.
-SLOW = ("docs/tutorials/",)
 
 
-def has_console(page: Path) -> bool:
-    return any(True for _ in SYBIL.parse(page).examples())
+def console_commands(page: Path) -> list[str]:
+    return [c.text for example in SYBIL.parse(page).examples() for c in commands(example.parsed, example.line + 1)]
+
+
+def builds_releases(page: Path) -> bool:
+    """A page that freezes cohorts runs tens of commands (the tutorials, the release how-tos): the slow lane."""
+    return any(command.startswith("catalogctl freeze") for command in console_commands(page))
 
 
 def page_param(page: Path) -> object:
-    name = page.relative_to(REPO_ROOT).as_posix()
-    marks = [pytest.mark.slow] if name.startswith(SLOW) else []
-    return pytest.param(page, id=name, marks=marks)
+    marks = [pytest.mark.slow] if builds_releases(page) else []
+    return pytest.param(page, id=page.relative_to(REPO_ROOT).as_posix(), marks=marks)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,7 @@ def upstream(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return bare
 
 
-@pytest.mark.parametrize("page", [page_param(page) for page in PAGES if has_console(page)])
+@pytest.mark.parametrize("page", [page_param(page) for page in PAGES if console_commands(page)])
 def test_every_console_example_of_the_page_prints_what_it_shows(page: Path, upstream: Path, tmp_path: Path) -> None:
     document = SYBIL.parse(page)
     document.namespace["session"] = Session(tmp_path, upstream)
@@ -60,9 +62,12 @@ def test_every_console_example_of_the_page_prints_what_it_shows(page: Path, upst
 
 def test_the_pages_have_console_examples_to_run() -> None:
     # A parser that found nothing would pass every page: the tutorials alone hold dozens.
-    ran = [page for page in PAGES if has_console(page)]
+    ran = [page for page in PAGES if console_commands(page)]
     assert REPO_ROOT / "README.md" in ran
-    assert len([page for page in ran if "tutorials" in page.parts]) == 4
+    tutorials = [page for page in ran if "tutorials" in page.parts]
+    assert len(tutorials) == 4
+    assert all(builds_releases(page) for page in tutorials)
+    assert not builds_releases(REPO_ROOT / "docs" / "how-to" / "check-the-catalog.md")
 
 
 def test_a_command_and_what_it_prints() -> None:
