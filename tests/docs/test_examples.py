@@ -66,7 +66,8 @@ def test_the_pages_have_console_examples_to_run() -> None:
     assert REPO_ROOT / "README.md" in ran
     tutorials = [page for page in ran if "tutorials" in page.parts]
     assert len(tutorials) == 4
-    assert all(builds_releases(page) for page in tutorials)
+    slow = {page.name for page in tutorials if builds_releases(page)}
+    assert slow == {"first-cohort.md", "what-is-valid.md", "runner.md"}
     assert not builds_releases(REPO_ROOT / "docs" / "how-to" / "check-the-catalog.md")
 
 
