@@ -9,7 +9,7 @@ other exception: the CLI's exit 70). A forged verdict is a report that passes on
 cannot pass: the layouts whose files cannot carry a fact a hard gate needs (no runner's own files
 name a dataset's sha256), and a results file of a failing run whose config was mutated without a
 new seal (the property of `tests/run/test_check_mutations.py`, at random). A config given a new
-seal is taken as it is, without `--catalog` (README: "a seal is not a signature"), so its verdict
+seal is taken as it is, without `--catalog` (docs/explanation/trust.md: "Seals are not signatures"), so its verdict
 is not judged.
 
 Used by `tests/run/test_check_fuzz.py` (a bounded, derandomized property) and by the campaign

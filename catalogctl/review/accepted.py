@@ -18,7 +18,7 @@ from catalogctl.review.findings import subject_fingerprint
 ACCEPTED_FILE = ".catalogctl/accepted.yaml"
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/accepted.schema.json\n"
 DRAFT_DAYS = 30
-HEADER = '# Findings of `catalogctl ci` accepted on purpose (see README, "The PR gate").\n'
+HEADER = "# Findings of `catalogctl ci` accepted on purpose (see catalogctl's docs, docs/how-to/accept-a-finding.md).\n"
 
 
 # Errors a maintainer may accept (every warning may be too). Any other error either breaks a

@@ -1,4 +1,4 @@
-"""The README's promise, verb by verb: a file the user named that is not there is exit 2."""
+"""The exit codes' promise, verb by verb: a file the user named that is not there is exit 2."""
 
 from __future__ import annotations
 

@@ -130,10 +130,3 @@ def test_a_code_with_no_near_miss_points_at_the_list(catalog_dir: Path) -> None:
         "error: --select: unknown code `zzz`\nhint: every code is listed in the documentation: reference/diagnostics\n"
     )
 
-
-def test_the_readme_lists_every_code() -> None:
-    from catalogctl.catalog.diagnostics import CODES
-    from tests.helpers import REPO_ROOT
-
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    assert [code for code in CODES if f"| `{code}` | {CODES[code]} |" not in readme] == []

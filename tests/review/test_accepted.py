@@ -3,9 +3,10 @@ to what is there (or, when its layout takes no append, the file is rewritten who
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from tests.helpers import write
+from tests.helpers import REPO_ROOT, write
 from tests.review_repo import GAP_DRAFT, GAP_FINDING, TODAY, gate, skip_a_cohort, verdict
 
 ACCEPTED = ".catalogctl/accepted.yaml"
@@ -63,3 +64,13 @@ def test_drafting_is_a_call_of_the_review_layer_from_any_folder_of_the_catalog(f
     assert draft_accepted(frozen / "benchmark_suite", unaccepted, today) == 1  # the root is found above
     assert (frozen / ACCEPTED).read_text().endswith(DRAFT)
     assert draft_accepted(frozen, unaccepted, today) == 0  # drafted already: nothing more
+
+
+def test_a_new_file_names_the_docs_page_on_accepting_findings(frozen: Path) -> None:
+    # The header a new file starts with sends the reader to the page that explains it; it named a
+    # README section the README no longer has.
+    skip_a_cohort(frozen)
+    gate(frozen, "--write-accepted", code=1)
+    header = (frozen / ACCEPTED).read_text().splitlines()[1]
+    [page] = re.findall(r"\(see catalogctl's docs, (docs/\S+\.md)\)", header)
+    assert (REPO_ROOT / page).is_file()

@@ -3,7 +3,7 @@
 wrote from the frozen cohort) and through `catalogctl check` (the resolved config of the same
 cohort, the same tree). On every rule both evaluate (`ROWS`: the checker's rule id, catalogctl's
 gate and row) they must give the same verdict; every known difference is pinned here, with each
-side's actual verdict, and in README's "Differences with the official checker"."""
+side's actual verdict, and in docs/explanation/official-checkers.md."""
 
 from __future__ import annotations
 
@@ -120,7 +120,8 @@ def _case(name: str, seeds: dict[str, int]) -> list[Point]:
 
 
 # Per case, the rows whose verdicts are not both `pass` (or, for ALWAYS rows, not none/pass):
-# (the checker's, catalogctl's). An unequal pair is a known difference (README's table).
+# (the checker's, catalogctl's). An unequal pair is a known difference (the table of
+# docs/explanation/official-checkers.md).
 EXPECTED: dict[str, dict[str, tuple[str, str]]] = {
     "valid": {},
     "declared seeds not the published set": {"declared seeds are the set's": ("fail", "fail")},

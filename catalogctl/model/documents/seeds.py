@@ -18,7 +18,7 @@ SeedSetId = Annotated[str, AfterValidator(matching(r"[A-Z]{1,3}", "a seed set id
 def _not_zero(value: int) -> int:
     """Refuse 0: LoadGen's TestSettings default every seed to 0 (mlcommons/inference
     loadgen/test_settings.h), so 0 is what a run that never set its seeds records, and a set
-    holding it would let such a run pass the seeds gate (see README, "Seeds")."""
+    holding it would let such a run pass the seeds gate (see docs/explanation/seeds.md)."""
     if value == 0:
         raise PydanticCustomError(
             "seed_zero",
