@@ -20,6 +20,7 @@ from tests.gpgkeys import GpgHome, gpg_home
 from tests.helpers import copy_catalog
 from tests.prebuilt import Prebuilt
 from tests.sealed import sealed
+from tests.signers import PgpSigner, Signer, SshSigner
 
 # Property tests draw the same examples on every run (and in CI): a failure always reproduces.
 settings.register_profile("derandomized", derandomize=True, database=None)
@@ -82,6 +83,24 @@ def gnupg(monkeypatch: pytest.MonkeyPatch) -> Iterator[GpgHome]:
     """A GnuPG home of its own, the environment's GNUPGHOME (`tests.gpgkeys.gpg_home`)."""
     with gpg_home(monkeypatch) as made:
         yield made
+
+
+@pytest.fixture(params=["ssh", "openpgp"])
+def signer(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Signer:
+    """Each signing format in turn (`tests.signers`): a test that takes it runs once per format."""
+    if request.param == "ssh":
+        return SshSigner(tmp_path / "signer", monkeypatch)
+    return PgpSigner(tmp_path / "signer", monkeypatch, gnupg=request.getfixturevalue("gnupg"))
+
+
+@pytest.fixture
+def other_signer(
+    signer: Signer, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Signer:
+    """The format `signer` is not: its trust accepts none of `signer`'s signatures."""
+    if signer.format == "openpgp":
+        return SshSigner(tmp_path / "other-signer", monkeypatch)
+    return PgpSigner(tmp_path / "other-signer", monkeypatch, gnupg=request.getfixturevalue("gnupg"))
 
 
 @pytest.fixture
