@@ -1,5 +1,7 @@
-"""`freeze --sign`: a release tag signed as `git tag -s` signs it (SSH), which real `git tag -v`
-verifies; the suite's policy that requires it; signing that fails leaves everything as it was."""
+"""`freeze --sign`: a release tag signed as `git tag -s` signs it, with an SSH key or with OpenPGP
+(gpg.format=openpgp), which real `git tag -v` verifies; the suite's policy that requires it;
+signing that fails leaves everything as it was and says why. The cases both formats share run once
+per format (the `signer` fixture); the rest are marked by the format they are about."""
 
 from __future__ import annotations
 
@@ -11,9 +13,14 @@ import pytest
 
 from catalogctl.errors import EnvironmentProblem
 from catalogctl.release.freeze import FreezeRequest, freeze
+from tests.gpgkeys import GpgHome
 from tests.helpers import commit_all, git, replace_in, run_cli
 from tests.release_repo import make_freezable
+from tests.signers import Signer
 from tests.signing import EMAIL, allowed_signers, fingerprint, make_key, retag, trusting
+
+COHORT = "2026-09-C0"
+UID = "Maintainer <m@example.org>"
 
 
 @pytest.fixture
@@ -42,27 +49,79 @@ def state(root: Path) -> tuple[str, str, str, str]:
     )
 
 
-def test_freeze_sign_makes_a_tag_git_tag_v_verifies(repo: Path, tmp_path: Path) -> None:
-    key = make_key(tmp_path / "keys")
-    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "--signing-key", str(key), "-C", str(repo))
-    assert done.stdout.endswith(f"signed with {key} ({fingerprint(key)})\n")
-    verified = verify_tag(repo, trusting(tmp_path, key), "2026-09-C0")
-    assert verified.returncode == 0, verified.stderr
-    assert f'Good "git" signature for {EMAIL} with ED25519 key {fingerprint(key)}' in verified.stderr
-    assert git(repo, "rev-parse", "2026-09-C0^{commit}") == git(repo, "rev-parse", "HEAD")
+# -- each signing format (the `signer` fixture: SSH, then OpenPGP) ---------------------------------
+
+FREEZE = ("freeze", COHORT, "--add", "gsm8k")
+
+
+def test_freeze_sign_makes_a_tag_git_tag_v_verifies(repo: Path, signer: Signer) -> None:
+    key = signer.key()
+    given = signer.key_id(key)
+    done = run_cli(*FREEZE, "--sign", *signer.signing_flags(), "--signing-key", given, "-C", repo)
+    assert done.stdout.endswith(f"signed with {signer.named(given, key)}\n")
+    code, said = signer.git_tag_v(repo, COHORT, key)
+    assert code == 0, said
+    assert signer.good_from_git(key) in said
+    assert git(repo, "rev-parse", f"{COHORT}^{{commit}}") == git(repo, "rev-parse", "HEAD")
     # git's own layout: the headers, the message with the digest, then the armored signature
-    raw = git(repo, "cat-file", "tag", "2026-09-C0")
-    assert raw.startswith(f"object {git(repo, 'rev-parse', 'HEAD')}\ntype commit\ntag 2026-09-C0\ntagger ")
-    assert "\n\nCohort 2026-09-C0\n\nruleset: rulesets/2026-09-C0.yaml\nruleset-digest: sha256:" in raw
-    assert raw.endswith("-----END SSH SIGNATURE-----")
+    raw = git(repo, "cat-file", "tag", COHORT)
+    assert raw.startswith(f"object {git(repo, 'rev-parse', 'HEAD')}\ntype commit\ntag {COHORT}\ntagger ")
+    assert f"\n\nCohort {COHORT}\n\nruleset: rulesets/{COHORT}.yaml\nruleset-digest: sha256:" in raw
+    assert raw.endswith(signer.armor)
     assert git(repo, "status", "--porcelain") == ""
 
 
-def test_the_key_comes_from_user_signingkey(repo: Path, tmp_path: Path) -> None:
-    key = make_key(tmp_path / "keys")
-    git(repo, "config", "user.signingKey", f"{key}.pub")  # the public half: its private key sits beside it
-    run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "-C", str(repo))
-    assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0
+def test_the_format_and_the_key_come_from_git_config(repo: Path, signer: Signer, tmp_path: Path) -> None:
+    key = signer.key()
+    signer.set_format(repo)
+    git(repo, "config", "user.signingKey", signer.configured_key(key))
+    trust = signer.trust(tmp_path / "trust", key)
+    done = run_cli(*FREEZE, "--sign", *trust.flags, "-C", repo)  # the fresh tag is checked against it
+    assert done.stdout.endswith(f"signed with {signer.named(signer.configured_key(key), key)}\n")
+    assert signer.git_tag_v(repo, COHORT, key)[0] == 0
+    lines = run_cli("verify", COHORT, "-C", repo, "--require-signature", *trust.flags).stdout
+    assert f"ok    tag `{COHORT}` {signer.signed_by(key)}\n" in lines
+
+
+def test_no_key_at_all_is_a_message_and_writes_nothing(repo: Path, signer: Signer) -> None:
+    signer.set_format(repo)
+    before = state(repo)
+    done = run_cli(*FREEZE, "--sign", "-C", repo, code=2)
+    assert done.stderr == (
+        "error: freeze --sign has no key: no --signing-key, and git config user.signingKey is unset; "
+        "nothing was written\n"
+        f"hint: {signer.no_key_hint()}\n"
+    )
+    assert state(repo) == before
+
+
+def test_dry_run_says_whether_it_would_sign_and_with_which_key(repo: Path, signer: Signer) -> None:
+    key = signer.locked()  # SSH: an encrypted key, read, never used: no passphrase is asked
+    given = signer.key_id(key, whole_uid=True)
+    before = state(repo)
+    signed = run_cli(*FREEZE, "--dry-run", *signer.signing_flags(), "--signing-key", given, "-C", repo)
+    assert signed.stdout.endswith(f"\n\nthe tag would be signed with {signer.named(given, key)}\n")
+    unsigned = run_cli(*FREEZE, "--dry-run", "-C", repo)
+    assert unsigned.stdout.endswith("\n\nthe tag would not be signed (no --sign)\n")
+    assert state(repo) == before
+
+
+def test_a_key_the_trust_does_not_hold_signs_nothing(repo: Path, signer: Signer, tmp_path: Path) -> None:
+    key = signer.key()
+    trust = signer.trust(tmp_path / "trust", signer.key("other"))
+    before = state(repo)
+    signing = [*signer.signing_flags(), "--signing-key", key.signing_key, *trust.flags]
+    done = run_cli(*FREEZE, "--sign", *signing, "-C", repo, code=2)
+    assert done.stderr == (
+        f"error: freeze --sign refuses to tag with a key its trust refuses: tag `{COHORT}` "
+        f"{signer.not_trusted(key, trust)}; nothing was written\n"
+        f"hint: sign with {signer.trusted_key}, valid now and not revoked (--signing-key), or have the "
+        "maintainers publish this key first\n"
+    )
+    assert state(repo) == before
+
+
+# -- SSH only, and cases of no format ---------------------------------------------------------------
 
 
 def test_a_tag_signed_by_another_key_fails_git_tag_v(repo: Path, tmp_path: Path) -> None:
@@ -200,27 +259,6 @@ def test_a_key_that_cannot_sign_is_found_at_the_last_step_and_still_leaves_nothi
     with pytest.raises(EnvironmentProblem) as caught:
         freeze(repo, FreezeRequest("2026-09-C0", add=["gsm8k"], sign=True, signing_key=key))
     assert str(caught.value) == why
-    assert state(repo) == before
-
-
-def test_no_key_at_all_is_a_message_and_writes_nothing(repo: Path) -> None:
-    before = state(repo)
-    done = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--sign", "-C", str(repo), code=2)
-    assert done.stderr == (
-        "error: freeze --sign has no key: no --signing-key, and git config user.signingKey is unset; "
-        "nothing was written\n"
-        "hint: pass --signing-key PATH, or git config user.signingKey PATH\n"
-    )
-    assert state(repo) == before
-
-
-def test_dry_run_says_whether_it_would_sign_and_with_which_key(repo: Path, tmp_path: Path) -> None:
-    key = make_key(tmp_path / "keys", passphrase="secret")  # read, never used: no passphrase is asked
-    before = state(repo)
-    signed = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--dry-run", "--signing-key", str(key), "-C", str(repo))
-    assert signed.stdout.endswith(f"\n\nthe tag would be signed with {key} ({fingerprint(key)})\n")
-    unsigned = run_cli("freeze", "2026-09-C0", "--add", "gsm8k", "--dry-run", "-C", str(repo))
-    assert unsigned.stdout.endswith("\n\nthe tag would not be signed (no --sign)\n")
     assert state(repo) == before
 
 
@@ -435,3 +473,70 @@ def test_a_rerun_without_sign_never_tags_unsigned_what_the_crashed_run_meant_to_
     assert state(repo) == after_crash
     run_cli("freeze", "2026-09-C0", "--sign", "--signing-key", str(key), "-C", str(repo))
     assert verify_tag(repo, trusting(tmp_path, key), "2026-09-C0").returncode == 0
+
+
+# -- OpenPGP only ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def gpg_key(gnupg: GpgHome) -> str:
+    return gnupg.make_key(UID)
+
+
+def test_gpg_program_is_honoured(repo: Path, gpg_key: str, tmp_path: Path) -> None:
+    called = tmp_path / "called"
+    program = tmp_path / "my-gpg"
+    program.write_text(f'#!/bin/sh\necho "$@" >> {called}\nexec gpg "$@"\n')
+    program.chmod(0o755)
+    git(repo, "config", "gpg.program", str(program))
+    run_cli(*FREEZE, "--sign", "--signing-format", "openpgp", "--signing-key", gpg_key, "-C", repo)
+    assert called.read_text().splitlines()[-1] == f"--status-fd=2 -bsau {gpg_key}"  # git's own arguments
+    assert git_tag_v(repo, COHORT).returncode == 0
+
+
+def test_an_unknown_gpg_key_writes_nothing_and_says_why(repo: Path, gpg_key: str) -> None:
+    before = state(repo)
+    done = run_cli(
+        *FREEZE, "--sign", "--signing-format", "openpgp", "--signing-key", "nobody@example.org", "-C", repo, code=2
+    )
+    assert done.stderr == (
+        "error: cannot sign with gpg key nobody@example.org: gpg has no secret key for it "
+        "(gpg: error reading key: No secret key)\n"
+        "hint: pass --signing-key with a key of gpg --list-secret-keys, or git config user.signingKey KEYID\n"
+    )
+    assert state(repo) == before
+
+
+def test_a_missing_gpg_is_an_install_hint(repo: Path, gpg_key: str) -> None:
+    git(repo, "config", "gpg.openpgp.program", "/nonexistent/gpg")
+    done = run_cli(*FREEZE, "--sign", "--signing-format", "openpgp", "--signing-key", gpg_key, "-C", repo, code=2)
+    assert done.stderr == (
+        "error: /nonexistent/gpg is not installed: OpenPGP signatures cannot be made\n"
+        "hint: install GnuPG (apt-get install gnupg; it brings gpgv)\n"
+    )
+
+
+def test_a_gpg_that_cannot_sign_at_the_last_step_leaves_nothing(repo: Path, gpg_key: str, tmp_path: Path) -> None:
+    program = tmp_path / "refusing-gpg"  # lists the key, then refuses to sign (a locked card, say)
+    refuse = 'case "$1" in --status-fd*) echo "gpg: signing failed: Card removed" >&2; exit 2;; esac'
+    program.write_text(f'#!/bin/sh\n{refuse}\nexec gpg "$@"\n')
+    program.chmod(0o755)
+    git(repo, "config", "gpg.program", str(program))
+    before = state(repo)
+    done = run_cli(*FREEZE, "--sign", "--signing-format", "openpgp", "--signing-key", gpg_key, "-C", repo, code=2)
+    assert done.stderr.splitlines()[0] == f"error: gpg could not sign with {gpg_key}: gpg: signing failed: Card removed"
+    assert state(repo) == before
+    assert not (repo / "rulesets").exists()
+
+
+def test_signing_format_ssh_overrides_gpg_format_openpgp(repo: Path, tmp_path: Path) -> None:
+    ssh_key = make_key(tmp_path / "keys")
+    git(repo, "config", "gpg.format", "openpgp")
+    done = run_cli(*FREEZE, "--sign", "--signing-format", "ssh", "--signing-key", ssh_key, "-C", repo)
+    assert done.stdout.endswith(f"signed with {ssh_key} ({fingerprint(ssh_key)})\n")
+    assert git(repo, "cat-file", "tag", COHORT).endswith("-----END SSH SIGNATURE-----")
+
+
+def git_tag_v(root: Path, tag: str) -> subprocess.CompletedProcess[str]:
+    """Real `git tag -v`, with the environment's GNUPGHOME (the key's home): git tells the kind by the armor."""
+    return subprocess.run(["git", "tag", "-v", tag], cwd=root, capture_output=True, text=True, check=False)

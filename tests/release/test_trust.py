@@ -1,5 +1,8 @@
-"""The signature clause of a release: `verify` and `cohorts` with real keys and `git tag -s` tags;
-where trust comes from, and that it never comes from the tree under check."""
+"""The signature clause of a release: `verify` and `cohorts` with real keys and `git tag -s` tags,
+SSH (checked by ssh-keygen against an allowed-signers file) and OpenPGP (checked by gpgv against a
+keyring file); where trust comes from, that it never comes from the tree under check, and that a
+trust of one format accepts no signature of the other. The cases both formats share run once per
+format (the `signer` fixture); the rest are marked by the format they are about."""
 
 from __future__ import annotations
 
@@ -13,12 +16,15 @@ import pytest
 from catalogctl.catalog.layout import DEFAULT
 from catalogctl.io import gitrepo
 from catalogctl.release.trust import policy_requires
+from tests.gpgkeys import GpgHome, retag_gpg
 from tests.helpers import commit_all, git, init_repo, run_cli, write
 from tests.prebuilt import Prebuilt
+from tests.signers import Signer
 from tests.signing import allowed_signers, fingerprint, make_key, retag
 
 COHORT = "2026-09-C0"
 KEYS = "maint@example.org"
+UID = "Maintainer <m@example.org>"
 
 
 @pytest.fixture
@@ -42,30 +48,118 @@ def verify(release: Path, *extra: str, code: int = 0) -> list[str]:
     return run_cli("verify", COHORT, "-C", release, "--require-signature", *extra, code=code).stdout.splitlines()
 
 
-def test_a_git_tag_s_tag_verifies_as_git_tag_v_verifies_it(release: Path, key: Path, allowed: Path) -> None:
-    retag(release, COHORT, key)
-    done = subprocess.run(
-        ["git", "-c", f"gpg.ssh.allowedSignersFile={allowed}", "tag", "-v", COHORT],
-        cwd=release,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert f'Good "git" signature for {KEYS} with ED25519 key {fingerprint(key)}' in done.stderr
-    lines = verify(release, "--allowed-signers", str(allowed))
-    assert f"ok    tag `{COHORT}` is signed by {KEYS} (key {fingerprint(key)})" in lines
+# -- each signing format (the `signer` fixture: SSH, then OpenPGP) ---------------------------------
+
+
+def test_a_git_tag_s_tag_verifies_as_git_tag_v_verifies_it(release: Path, signer: Signer, tmp_path: Path) -> None:
+    key = signer.key()
+    trust = signer.trust(tmp_path / "trust", key)
+    signer.sign_tag(release, COHORT, key)
+    code, said = signer.git_tag_v(release, COHORT, key)
+    assert code == 0, said
+    assert signer.good_from_git(key) in said
+    lines = verify(release, *trust.flags)
+    assert f"ok    tag `{COHORT}` {signer.signed_by(key)}" in lines
     assert lines[-1].startswith(f"{COHORT}: verified")
-    result = json.loads(
-        run_cli("verify", COHORT, "-C", release, "--allowed-signers", str(allowed), "-f", "json").stdout
-    )
+    result = json.loads(run_cli("verify", COHORT, "-C", release, *trust.flags, "-f", "json").stdout)
     assert result["signature"] == {
         "state": "good",
         "required": False,
-        "principal": KEYS,
-        "fingerprint": fingerprint(key),
-        "message": f"tag `{COHORT}` is signed by {KEYS} (key {fingerprint(key)})",
+        "principal": key.principal,
+        "fingerprint": key.fingerprint,
+        "message": f"tag `{COHORT}` {signer.signed_by(key)}",
         "hint": "",
     }
+    shown = run_cli("cohorts", "-C", release, *trust.flags).stdout.splitlines()[1]
+    assert shown.endswith(f"{key.principal} ({key.fingerprint})")
+
+
+def test_the_trust_comes_from_the_environment(
+    release: Path, signer: Signer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = signer.key()
+    trust = signer.trust(tmp_path / "trust", key)
+    signer.sign_tag(release, COHORT, key)
+    monkeypatch.setenv(signer.trust_env, str(trust.file))
+    assert verify(release)[-1].startswith(f"{COHORT}: verified")
+
+
+def test_without_trust_a_required_signature_fails_closed(release: Path, signer: Signer) -> None:
+    key = signer.key()
+    signer.sign_tag(release, COHORT, key)
+    assert f"FAIL  tag `{COHORT}` {signer.no_trust(key)}" in verify(release, code=1)
+    expected = signer.unchecked_in_cohorts(key)
+    assert run_cli("cohorts", "-C", release).stdout.splitlines()[1].split()[-len(expected) :] == expected
+
+
+def test_a_trust_of_the_other_format_checks_nothing(
+    release: Path, signer: Signer, other_signer: Signer, tmp_path: Path
+) -> None:
+    key = signer.key()
+    signer.sign_tag(release, COHORT, key)
+    other = other_signer.trust(tmp_path / "other-trust", other_signer.key())
+    assert (
+        f"FAIL  tag `{COHORT}` {signer.no_trust(key)} (the {other_signer.trust_words} {other.file} trusts "
+        f"{other_signer.kind} keys only)"
+    ) in verify(release, *other.flags, code=1)
+
+
+def test_a_trust_file_in_the_tree_under_check_is_refused(release: Path, signer: Signer) -> None:
+    inside = signer.trust(release, signer.key()).file
+    result = run_cli("verify", COHORT, "-C", release, signer.trust_flag, inside, code=2)
+    assert result.stderr == (
+        f"error: the {signer.trust_words} {inside.resolve()} (from {signer.trust_flag}) is inside the repository "
+        "under check: whoever can change the repository could trust their own key\n"
+        "hint: keep it outside the clone: a copy the maintainers publish, installed by you\n"
+    )
+
+
+def test_text_after_a_good_signature_is_refused(release: Path, signer: Signer, tmp_path: Path) -> None:
+    """ssh-keygen and gpgv read the armor and ignore what follows it: those bytes are signed by no one."""
+    key = signer.key()
+    trust = signer.trust(tmp_path / "trust", key)
+    signer.sign_tag(release, COHORT, key)
+    good = git(release, "cat-file", "tag", COHORT) + "\n"
+    put_tag(release, COHORT, good + "x\n")
+    lines = verify(release, *trust.flags, code=1)
+    assert [line for line in lines if line.startswith("FAIL")] == [
+        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: 2 bytes follow its END line, "
+        "signed by no one"
+    ]
+    assert verify(release, code=1)[-2:] == lines[-2:]  # the same without trust: no key is needed to see it
+
+
+# -- OpenPGP only ----------------------------------------------------------------------------------
+
+
+def test_a_missing_gpg_keyring_says_how_to_make_one(release: Path) -> None:
+    missing = release.parent / "no-such-keyring"
+    assert run_cli("verify", COHORT, "-C", release, "--require-signature", "--gpg-keyring", missing, code=2).stderr == (
+        f"error: the GPG keyring {missing} (from --gpg-keyring) does not exist\n"
+        "hint: pass --gpg-keyring FILE or set CATALOGCTL_GPG_KEYRING (the maintainers' public keys, gpg --export, "
+        "in a file outside the repository)\n"
+    )
+
+
+def test_an_armored_keyring_is_refused_as_unreadable_not_as_an_unknown_key(
+    release: Path, gnupg: GpgHome, tmp_path: Path
+) -> None:
+    key = gnupg.make_key(UID)
+    retag_gpg(release, COHORT, key)
+    armored = tmp_path / "trust" / "keyring.asc"
+    armored.parent.mkdir(exist_ok=True)
+    armored.write_bytes(gnupg.gpg("--export", "--armor", key))
+    done = run_cli("verify", COHORT, "-C", release, "--require-signature", "--gpg-keyring", armored, code=2)
+    assert done.stderr == (
+        f"error: the GPG keyring {armored} cannot be read: gpgv finds no OpenPGP keys in it (gpgv: keydb_search "
+        "failed: Invalid packet)\n"
+        "hint: pass a binary keyring: gpg --export KEYID > keyring.gpg (an armored export: gpg --dearmor it)\n"
+    )
+    shown = run_cli("cohorts", "-C", release, "--gpg-keyring", armored).stdout.splitlines()[1]
+    assert shown.split()[-1] == "not-checked"  # not required: said, not fatal
+
+
+# -- SSH only, and cases of no format (checked with SSH trust) -------------------------------------
 
 
 def test_an_unsigned_release_fails_when_a_signature_is_required(release: Path, allowed: Path) -> None:
@@ -76,23 +170,8 @@ def test_an_unsigned_release_fails_when_a_signature_is_required(release: Path, a
     assert cohorts.stdout.splitlines()[1].split()[-3:] == ["matches", "unsigned", "REQUIRED"]
 
 
-def test_without_an_allowed_signers_file_a_required_signature_fails_closed(release: Path, key: Path) -> None:
+def test_the_ssh_trust_comes_from_git_config(release: Path, key: Path, allowed: Path) -> None:
     retag(release, COHORT, key)
-    lines = verify(release, code=1)
-    assert (
-        f"FAIL  tag `{COHORT}` is signed by key {fingerprint(key)}, not checked: no allowed-signers file is configured"
-    ) in lines
-    shown = run_cli("cohorts", "-C", release).stdout.splitlines()[1].split()
-    assert shown[-2:] == ["not-checked", f"({fingerprint(key)})"]
-
-
-def test_the_trust_comes_from_the_environment_or_git_config(
-    release: Path, key: Path, allowed: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    retag(release, COHORT, key)
-    monkeypatch.setenv("CATALOGCTL_ALLOWED_SIGNERS", str(allowed))
-    assert verify(release)[-1].startswith(f"{COHORT}: verified")
-    monkeypatch.delenv("CATALOGCTL_ALLOWED_SIGNERS")
     git(release, "config", "gpg.ssh.allowedSignersFile", str(allowed))
     assert verify(release)[-1].startswith(f"{COHORT}: verified")
     revoked = allowed.with_name("revoked_keys")
@@ -103,14 +182,7 @@ def test_the_trust_comes_from_the_environment_or_git_config(
     )
 
 
-def test_an_allowed_signers_file_in_the_tree_under_check_is_refused(release: Path, key: Path) -> None:
-    inside = allowed_signers(release / "allowed_signers", (KEYS, key, ""))
-    result = run_cli("verify", COHORT, "-C", release, "--allowed-signers", inside, code=2)
-    assert result.stderr == (
-        f"error: the allowed-signers file {inside.resolve()} (from --allowed-signers) is inside the repository "
-        "under check: whoever can change the repository could trust their own key\n"
-        "hint: keep it outside the clone: a copy the maintainers publish, installed by you\n"
-    )
+def test_a_missing_ssh_revocation_list_is_an_error_only_when_a_signature_is_required(release: Path) -> None:
     git(release, "config", "gpg.ssh.revocationKeyring", "~/no-such-file")
     missing = Path("~/no-such-file").expanduser()
     assert run_cli("cohorts", "-C", release).stdout.splitlines()[1].split()[-1] == "not-checked"  # not required
@@ -265,19 +337,6 @@ def put_tag(repo: Path, tag: str, raw: str) -> None:
         check=True,
     )
     git(repo, "update-ref", f"refs/tags/{tag}", done.stdout.strip())
-
-
-def test_text_after_a_good_signature_is_refused(release: Path, key: Path, allowed: Path) -> None:
-    """ssh-keygen reads the armor and ignores what follows it: those bytes are signed by no one."""
-    retag(release, COHORT, key)
-    good = git(release, "cat-file", "tag", COHORT) + "\n"
-    put_tag(release, COHORT, good + "x\n")
-    lines = verify(release, "--allowed-signers", str(allowed), code=1)
-    assert [line for line in lines if line.startswith("FAIL")] == [
-        f"FAIL  tag `{COHORT}`'s signature is not the end of the tag object: 2 bytes follow its END line, "
-        "signed by no one"
-    ]
-    assert verify(release, code=1)[-2:] == lines[-2:]  # the same without trust: no key is needed to see it
 
 
 def test_a_signed_tag_of_another_name_with_a_digest_appended_is_not_the_release(
