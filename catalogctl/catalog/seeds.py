@@ -15,6 +15,7 @@ from pathlib import Path
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.model import SeedSet
+from catalogctl.model.documents.beacon import BeaconDerivation
 from catalogctl.model.documents.seeds import PublishedSeedFile, SeedFile, SeedValues
 from catalogctl.model.documents.suite import SeedRotation
 
@@ -96,6 +97,7 @@ def next_seed_sets(
     published: list[SeedSet],
     new_values: SeedValues | None,
     new_id: str | None = None,
+    derived_from: BeaconDerivation | None = None,
 ) -> tuple[list[SeedSet], SeedSet | None]:
     """The seed sets of a new cohort: the sets of the previous cohort still valid, plus a new set
     when rotation is due, with `new_values` (imported) or fresh ones. `published` is every set
@@ -117,6 +119,7 @@ def next_seed_sets(
         **values.seed_values().model_dump(),
         introduced_in=cohort.id,
         valid_through=advance(cohort, rotation.valid_for - 1).id,
+        derived_from=derived_from,
     )
     return [*valid, new_set], new_set
 

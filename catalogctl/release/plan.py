@@ -13,6 +13,7 @@ from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageErr
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
 from catalogctl.model.documents.seeds import SeedFile
+from catalogctl.release.beacon_plan import BeaconRequest, derive_new_set
 
 
 def previous_ruleset(
@@ -118,25 +119,39 @@ def imported_seeds(seeds_file: Path, cohort: Cohort, set_id: str | None) -> Seed
 
 
 def seed_sets(
-    catalog: Catalog, cohort: Cohort, previous: Ruleset | None, seeds_file: Path | None, set_id: str | None = None
+    catalog: Catalog,
+    cohort: Cohort,
+    previous: Ruleset | None,
+    seeds_file: Path | None,
+    set_id: str | None = None,
+    beacon: BeaconRequest | None = None,
 ) -> tuple[list[SeedSet], str]:
-    """The cohort's seed sets (a new one only when rotation is due: imported from `seeds_file`
-    or generated), and a note on the new set ("" when none)."""
+    """The cohort's seed sets (a new one only when rotation is due: derived from the beacon round
+    the previous release named, imported from `seeds_file`, or drawn), and a note on the new set
+    ("" when none)."""
     suite = catalog.suite
     assert suite is not None  # a valid catalog has one
-    published = [s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets]
+    published = unique_sets(s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets)
+    derived = derive_new_set(suite, cohort, previous, published, beacon or BeaconRequest(), seeds_file is not None)
     imported = imported_seeds(seeds_file, cohort, set_id) if seeds_file is not None else None
     sets, new_set = next_seed_sets(
         suite.policies.seed_rotation,
         cohort,
         list(previous.seed_sets) if previous else [],
-        unique_sets(published),
-        imported,
-        imported.id if imported else None,
+        published,
+        derived.values if derived else imported,
+        derived.set_id if derived else imported.id if imported else None,
+        derived.derived_from if derived else None,
     )
     if new_set is None:
         return sets, ""
-    origin = "imported" if imported else "generated"
+    origin = (
+        f"derived from round {derived.derived_from.round} of {suite.policies.seed_beacon.name}"
+        if derived and suite.policies.seed_beacon
+        else "imported"
+        if imported
+        else "drawn"
+    )
     return sets, f"seed set {new_set.id} {origin}, valid through {new_set.valid_through}"
 
 

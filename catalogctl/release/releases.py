@@ -16,6 +16,7 @@ from catalogctl.errors import CatalogError, UsageError
 from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.model.reports.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
+from catalogctl.release.seed_provenance import derived_seed_results
 from catalogctl.release.statement import ReleaseState, state_release
 from catalogctl.release.trust import SignatureCheck, Trust
 
@@ -159,4 +160,9 @@ def verify_cohort(
             result.problems.append(f"{entry.id}: the ruleset says {entry.digest}, the contract at {target} is {actual}")
         else:
             result.passed.append(f"{entry.id}: contract digest matches")
+    passed, problems = derived_seed_results(loaded.catalog, ruleset)
+    result.passed.extend(passed)
+    result.problems.extend(problems)
+    if problems and not result.failed_check:
+        result.failed_check = "seeds-underived"
     return result

@@ -117,6 +117,9 @@ class Verification(Report):
     problems: list[str] = Field(default_factory=list)
     passed: list[str] = Field(default_factory=list)
     signature: Signature | None = Field(None, description="the release tag's signature; absent without a tag")
+    failed_check: str | None = Field(
+        None, description="a failed check with its own exit code (seeds-underived: 11); absent otherwise"
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
