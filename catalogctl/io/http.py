@@ -361,8 +361,8 @@ def fetch_public(url: str, what: str, max_bytes: int = 64 * 1024) -> bytes:
     try:
         with deadline_client(deadline, timeout=TIMEOUT_S, follow_redirects=True) as client:
             response = _read_reply(client, "GET", url, None, deadline)
-    except DeadlinePassed as late:
-        raise RemoteUnreachable(f"{what} gave no complete answer within {late.seconds:g} s ({url})", hint) from None
+    except (DeadlinePassed, httpx.TimeoutException):  # a socket timeout is the deadline, cut to what was left
+        raise RemoteUnreachable(f"{what} gave no complete answer within {deadline.seconds:g} s ({url})", hint) from None
     except httpx.HTTPError as exc:
         raise RemoteUnreachable(f"{what} is unreachable ({url}): {exc}", hint) from None
     if isinstance(response, bytes) or len(response.content) > max_bytes:
