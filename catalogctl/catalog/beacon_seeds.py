@@ -146,25 +146,33 @@ def derived_set_problem(chain: BeaconChain | None, seed_set: SeedSet, naming: Ru
     re-derived from the recorded randomness, the signature checked against the pinned chain, the
     round named by the release recorded as naming it, while in the future. `naming` is that
     release's ruleset (None when there is none)."""
+    return derived_set_finding(chain, seed_set, naming)[0]
+
+
+def derived_set_finding(
+    chain: BeaconChain | None, seed_set: SeedSet, naming: Ruleset | None
+) -> tuple[str, tuple[str, ...]]:
+    """`derived_set_problem`, with the key of the set where the problem shows (a seed, or a key
+    of `derived_from`)."""
     source = seed_set.derived_from
     assert source is not None
     where = f"seed set {seed_set.id}, derived from beacon round {source.round}"
     if chain is None:
-        return f"{where}: the suite pins no beacon chain (policies.seed_beacon) to check it against"
+        return f"{where}: the suite pins no beacon chain (policies.seed_beacon) to check it against", ("derived_from",)
     named = naming.next_seed_round if naming is not None else None
     if naming is None or named is None or (named.chain_hash, named.round) != (source.chain_hash, source.round):
         said = "no ruleset" if naming is None else f"round {named.round}" if named else "no round"
-        return f"{where}: the release of {source.named_in} it cites as naming the round has {said}"
-    problem = naming_problem(chain, source.round, naming.frozen_at, source.named_in) or round_problem(
-        chain, source.chain_hash, source.round, source.randomness, source.signature
-    )
+        message = f"{where}: the release of {source.named_in} it cites as naming the round has {said}"
+        return message, ("derived_from", "named_in")
+    problem = naming_problem(chain, source.round, naming.frozen_at, source.named_in)
     if problem:
-        return f"{where}: {problem}"
+        return f"{where}: {problem}", ("derived_from", "round")
+    problem = round_problem(chain, source.chain_hash, source.round, source.randomness, source.signature)
+    if problem:
+        return f"{where}: {problem}", ("derived_from", "signature")
     expected = derive_seeds(source.randomness, seed_set.introduced_in, seed_set.id)
     for name in SEED_NAMES:
         if getattr(expected, name) != getattr(seed_set, name):
-            return (
-                f"{where}: its {name} is {getattr(seed_set, name)}, but round {source.round} gives "
-                f"{getattr(expected, name)}"
-            )
-    return ""
+            message = f"{where}: its {name} is {getattr(seed_set, name)}, but round {source.round} gives "
+            return message + str(getattr(expected, name)), (name,)
+    return "", ()

@@ -5,7 +5,6 @@ were. A pairing costs a fraction of a second in pure Python: the flow verifies f
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
@@ -17,32 +16,15 @@ from catalogctl.errors import BeaconRoundRefused, CheckFailed, RemoteUnreachable
 from catalogctl.release.beacon_plan import BeaconRequest
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.preflight import preflight
+from tests.beacon_repo import AFTER, DRAND, INFO, ROUND, beacon_catalog, round_file
 from tests.helpers import commit_all, git, replace_in, run_cli, write
-from tests.release_repo import SUBMISSION, bare_origin, make_freezable
+from tests.release_repo import SUBMISSION, bare_origin
 
-DRAND = Path(__file__).parents[1] / "fixtures" / "drand"
-INFO = json.loads((DRAND / "quicknet-info.json").read_text())
-ROUND = 12040883  # due 2024-10-14 17:13:33 UTC
-BEFORE = dt.datetime(2024, 10, 14, 9, 0, tzinfo=dt.UTC)  # the release that names it
-AFTER = dt.datetime(2024, 10, 15, 9, 0, tzinfo=dt.UTC)  # the freeze that derives from it
 # The testnet quicknet's key (drand/drand-client@b9572b2e lib/defaults.ts): a real key of another chain.
 OTHER_KEY = (
     "b15b65b46fb29104f6a4b5d1e11a8da6344463973d423661bb0804846a0ecd1ef93c25057f1c0baab2ac53e56c662b66"
     "072f6d84ee791a3382bfb055afab1e6a375538d8ffc451104ac971d2dc9b168e2d3246b0be2015969cbaac298f6502da"
 )
-
-
-def beacon_policy(key: str = INFO["public_key"]) -> str:
-    return f"""    valid_for: 4
-  seed_beacon:
-    name: drand quicknet
-    chain_hash: {INFO["chain_hash"]}
-    public_key: {key}
-    genesis_time: {INFO["genesis_time"]}
-    period: {INFO["period"]}
-    scheme: {INFO["scheme"]}
-    source: https://api.drand.sh/{INFO["chain_hash"]}/info
-"""
 
 
 @pytest.fixture
@@ -52,30 +34,8 @@ def origin(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def repo(catalog_repo: Path, origin: Path) -> Path:
-    """A catalog under the beacon policy (a set every cohort), its first cohort frozen and pushed
-    before round 12040883, naming it."""
-    root = make_freezable(catalog_repo)
-    replace_in(
-        root,
-        "benchmark_suite/suite.yaml",
-        "    rotate_every: 2\n    valid_for: 4\n",
-        "    rotate_every: 1\n" + beacon_policy(),
-    )
-    commit_all(root, "Derive seeds from drand quicknet")
-    git(root, "remote", "add", "origin", str(origin))
-    result = freeze(
-        root,
-        FreezeRequest("2026-09-C0", add=["gsm8k"], now=BEFORE, push="origin", beacon=BeaconRequest(name_round=ROUND)),
-    )
-    assert f"names beacon round {ROUND} (due 2024-10-14 17:13:33 UTC) for the next seed set" in result.notes
-    return root
-
-
-def round_file(tmp_path: Path, number: int = ROUND, **changes: object) -> Path:
-    data = {**json.loads((DRAND / f"quicknet-{number}.json").read_text()), **changes}
-    path = tmp_path / f"round-{number}.json"
-    path.write_text(json.dumps(data))
-    return path
+    """A catalog under the beacon policy, its first cohort frozen and pushed, naming round ROUND."""
+    return beacon_catalog(catalog_repo, origin)
 
 
 def derive(repo: Path, data: Path, **kwargs: object) -> object:
