@@ -68,3 +68,13 @@ def beacon_catalog(catalog_repo: Path, origin: Path | None = None) -> Path:
     )
     assert f"names beacon round {ROUND} (due 2024-10-14 17:13:33 UTC) for the next seed set" in result.notes
     return root
+
+
+def beacon_releases(catalog_repo: Path, tmp_path: Path) -> Path:
+    """`beacon_catalog`, then 2026-09-C1 frozen with set B derived from round ROUND (set A drawn)."""
+    from catalogctl.release.beacon_plan import BeaconRequest
+    from catalogctl.release.freeze import FreezeRequest, freeze
+
+    repo = beacon_catalog(catalog_repo)
+    freeze(repo, FreezeRequest("2026-09-C1", now=AFTER, beacon=BeaconRequest(round_file=round_file(tmp_path))))
+    return repo

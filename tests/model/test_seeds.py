@@ -20,7 +20,8 @@ SEED_FIELDS = ["scheduler_rng_seed", "sample_index_rng_seed", "model_seed"]
 
 def test_documents_list_the_id_first_then_the_seeds() -> None:
     # The order rulesets are written in and the resolved config's keys: unchanged by the shared base.
-    assert list(SeedSet.model_fields) == ["id", *SEED_FIELDS, "introduced_in", "valid_through", "derived_from"]
+    provenance = ["derived_from", "imported_from"]
+    assert list(SeedSet.model_fields) == ["id", *SEED_FIELDS, "introduced_in", "valid_through", *provenance]
     assert list(ResolvedSeeds.model_fields) == ["id", *SEED_FIELDS]
 
 

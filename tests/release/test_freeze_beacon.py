@@ -201,3 +201,21 @@ def test_a_relay_that_trickles_is_stopped_by_the_deadline(
     ):
         freeze(repo, FreezeRequest("2026-09-C1", now=AFTER, beacon=BeaconRequest(relay=url)))
     assert state(repo, origin) == before
+
+
+def test_cohorts_and_verify_report_where_each_sets_seeds_come_from(repo: Path, tmp_path: Path) -> None:
+    derive(repo, round_file(tmp_path))
+    listed = json.loads(run_cli("cohorts", "-C", repo, "-f", "json").stdout)
+    first, second = listed["cohorts"]
+    assert [(p["id"], p["kind"]) for p in first["provenance"]] == [("A", "drawn")]
+    derived = second["provenance"][1]
+    assert (derived["id"], derived["kind"], derived["round"], derived["named_in"]) == (
+        "B",
+        "derived",
+        ROUND,
+        "2026-09-C0",
+    )
+    assert derived["round_time"] == "2024-10-14T17:13:33Z"
+    verified = json.loads(run_cli("verify", "2026-09-C1", "-C", repo, "-f", "json").stdout)
+    assert [(p["id"], p["kind"]) for p in verified["provenance"]] == [("A", "drawn"), ("B", "derived")]
+    assert verified["provenance"][1]["randomness"] == json.loads(round_file(tmp_path).read_text())["randomness"]

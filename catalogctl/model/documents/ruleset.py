@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from catalogctl.model.common import CohortId, Digest, GitSha, Id, StrictModel
 from catalogctl.model.documents.beacon import BeaconDerivation, NamedRound
-from catalogctl.model.documents.seeds import SeedSetName, SeedValues
+from catalogctl.model.documents.seeds import SeedImport, SeedSetName, SeedValues
 
 
 class SeedSet(SeedValues, SeedSetName):
@@ -20,6 +20,9 @@ class SeedSet(SeedValues, SeedSetName):
     # Only for a set derived from a beacon round (README, "Seeds from a public beacon"); left out of
     # the document (and so of the digest) when absent, so rulesets frozen before keep their digests.
     derived_from: BeaconDerivation | None = Field(None, exclude_if=lambda v: v is None)
+    # Only for a set `freeze --seeds` imported; left out when absent, as in rulesets frozen before
+    # imports were recorded (their digests unchanged).
+    imported_from: SeedImport | None = Field(None, exclude_if=lambda v: v is None)
 
 
 class RulesetBenchmark(StrictModel):

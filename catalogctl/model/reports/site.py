@@ -14,7 +14,7 @@ from pydantic import Field
 
 from catalogctl.model.reports.base import Report
 from catalogctl.model.reports.diff import DiffReport
-from catalogctl.model.reports.release import CohortInfo
+from catalogctl.model.reports.release import CohortInfo, SeedProvenance
 
 
 class Localized(Report):
@@ -56,6 +56,7 @@ class SeedWindow(Report):
     model_seed: str
     introduced_in: str
     valid_through: str
+    provenance: SeedProvenance
 
 
 class TimelineColumn(Report):
