@@ -11,7 +11,7 @@ import pytest
 from catalogctl.authoring.site import exit_codes, gather_site
 from catalogctl.authoring.site_contract import bound_text, text
 from catalogctl.errors import CatalogInvalid
-from tests.beacon_repo import ROUND, beacon_releases, round_data
+from tests.beacon_repo import ROUND, beacon_catalog, beacon_releases, round_data
 from tests.helpers import commit_all, replace_in
 from tests.release_repo import SEEDS_A
 from tests.site_repo import three_cohorts
@@ -97,6 +97,7 @@ def test_an_empty_repository_has_a_site_without_cohorts(catalog_repo: Path) -> N
     assert data.cohorts == []
     assert data.current is None
     assert (data.next.cohort, data.next.benchmarks, data.next.new_seed_set_due) == ("2026-09-C0", [], True)
+    assert data.next.new_seed_set == "the freeze draws it (or imports it with --seeds)"
     assert data.seed_timeline.rows == []
     assert data.submit.cohort is None
     assert data.submit.benchmarks == []
@@ -169,3 +170,12 @@ def test_an_imported_set_names_its_file(catalog_repo: Path, tmp_path: Path) -> N
     digest = hashlib.sha256(SEEDS_A.encode()).hexdigest()
     assert (origin.kind, origin.file, origin.sha256, origin.source) == ("imported", "seeds.yaml", digest, None)
     assert origin.statement == f"imported by `catalogctl freeze --seeds` from seeds.yaml (sha256 {digest[:12]}…)"
+
+
+def test_the_next_cohort_says_which_round_its_new_set_comes_from(catalog_repo: Path) -> None:
+    data = gather_site(beacon_catalog(catalog_repo), today=TODAY)
+    assert data.next.new_seed_set_due
+    assert data.next.new_seed_set == (
+        f"it is derived from round {ROUND} of drand quicknet (due 2024-10-14 17:13:33 UTC), which the release of "
+        "2026-09-C0 named"
+    )

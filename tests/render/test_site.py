@@ -183,3 +183,8 @@ def test_a_cohort_page_shows_where_each_sets_seeds_come_from(catalog_repo: Path,
     ) in page
     assert "To re-derive: for scheduler_rng_seed, sample_index_rng_seed and model_seed in turn" in page
     assert "drawn by <code>catalogctl freeze</code> with Python&#39;s secrets module" in page
+    home = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert (
+        "A new set is due: it is derived from round 12067013 of drand quicknet (due 2024-10-15 15:00:03 UTC), "
+        "which the release of 2026-09-C1 named."
+    ) in home

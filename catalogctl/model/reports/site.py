@@ -150,6 +150,9 @@ class NextCohortSummary(Report):
     benchmarks: list[str] = Field(description="the benchmarks of the last frozen cohort, which carry over")
     seed_sets: list[str] = Field(description="the sets still adoptable in it")
     new_seed_set_due: bool
+    new_seed_set: str = Field(
+        "", description="where the due set will come from: drawn, or the beacon round the last release named"
+    )
 
 
 class SearchEntry(Report):
