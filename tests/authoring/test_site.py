@@ -31,6 +31,7 @@ def test_the_site_of_three_cohorts(catalog_repo: Path, tmp_path: Path) -> None:
         "benchmarks": ["deepseek-r1", "gsm8k"],
         "seed_sets": ["A", "B"],
         "new_seed_set_due": False,
+        "new_seed_set": "",
     }
     assert data.languages == ["en", "zh"]
     assert {r.id: r.on for r in data.seed_timeline.rows} == {

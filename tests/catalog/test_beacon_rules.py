@@ -110,3 +110,12 @@ def test_a_new_set_that_does_not_follow_the_named_round_fails_validate_and_the_g
     assert HINT in shown.stdout
     gate = run_cli("ci", "--base", "main", "-C", repo, "--today", "2024-10-15", code=1)
     assert any(row.startswith(expected) for row in gate.stdout.splitlines()), gate.stdout
+
+
+def test_a_ruleset_taken_from_the_last_check_is_read_for_the_rule(repo: Path, tmp_path: Path) -> None:
+    propose(repo, tmp_path)
+    run_cli("validate", repo)  # its snapshot holds 2026-09-C0, which the next check does not read again
+    path = repo / "rulesets/2026-09-C1.yaml"
+    path.write_text(path.read_text().replace(f"model_seed: {RIGHT.model_seed}\n", "model_seed: 7\n"))
+    done = run_cli("validate", repo, code=1)
+    assert f"its model_seed is 7, but round {ROUND} gives {RIGHT.model_seed}" in done.stdout
