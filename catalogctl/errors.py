@@ -17,6 +17,7 @@ Exit codes (every verb):
 | 8 | `resolve`, `preflight`: the contract changed since the freeze (`contract-mismatch`) |
 | 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
 | 10 | `preflight`, `resolve`, `export mlperf`: a required signature is missing, bad, untrusted (`signature-invalid`) |
+| 11 | `verify`, `preflight`: a derived seed set does not follow from the beacon round it records (`seeds-underived`) |
 | 70 | internal error: a bug in catalogctl (one line; rerun with `--traceback` and report it) |
 | 130 | interrupted (Ctrl-C) |
 """
@@ -170,6 +171,12 @@ class GitHubProblem(CatalogError):
     """The GitHub API answered, but could not confirm what was asked (a tag, a comment). Exit code 1."""
 
 
+class BeaconRoundRefused(CatalogError):
+    """`freeze` refuses the beacon round it was given: of another round or chain, a signature that
+    does not verify, or a round that was not in the future when its release named it. Nothing is
+    written. Exit code 1."""
+
+
 class DownloadProblem(CatalogError):
     """A dataset source that could not be downloaded in full. Exit code 1."""
 
@@ -184,6 +191,7 @@ CHECK_EXIT_CODES: dict[str, int] = {
     "contract-mismatch": 8,  # the contract at the tag no longer has the digest the ruleset froze
     "release-unreachable": 9,  # the release commit is not on the default branch (the remote's, in preflight)
     "signature-invalid": 10,  # the tag's signature is missing, bad, unknown, revoked or expired, when required
+    "seeds-underived": 11,  # a derived seed set does not follow from (or has no valid) recorded beacon round
 }
 
 

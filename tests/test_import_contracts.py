@@ -27,6 +27,7 @@ BAD_IMPORTS = {
     "ruamel-in-the-yaml-modules": ("catalogctl/catalog/_stray_ruamel.py", "from ruamel.yaml import YAML"),
     "jinja2-in-the-site-renderer": ("catalogctl/render/_stray_jinja2.py", "import jinja2"),
     "deepdiff-in-the-field-diff": ("catalogctl/diff/_stray_deepdiff.py", "import deepdiff"),
+    "py-ecc-in-the-beacon-check": ("catalogctl/catalog/_stray_py_ecc.py", "from py_ecc import optimized_bls12_381"),
 }
 
 

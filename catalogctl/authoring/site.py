@@ -204,12 +204,26 @@ def _next_summary(catalog: Catalog, current: CohortPage | None, cohort: str, dat
     sets = catalog.rulesets[current.info.cohort].seed_sets if current else []
     published = [s for r in catalog.rulesets.values() for s in r.seed_sets]
     rotation = catalog.suite.policies.seed_rotation if catalog.suite else None
+    due = rotation is not None and rotation_due(rotation, upcoming, published)
     return NextCohortSummary(
         cohort=cohort,
         submission_date=date,
         benchmarks=[b.id for b in current.benchmarks] if current else [],
         seed_sets=[s.id for s in valid_sets(sets, upcoming)],
-        new_seed_set_due=rotation is not None and rotation_due(rotation, upcoming, published),
+        new_seed_set_due=due,
+        new_seed_set=_new_set_origin(catalog, current) if due else "",
+    )
+
+
+def _new_set_origin(catalog: Catalog, current: CohortPage | None) -> str:
+    """Where the next freeze takes its new set from (README, "Seeds from a public beacon")."""
+    chain = catalog.suite.policies.seed_beacon if catalog.suite else None
+    named = catalog.rulesets[current.info.cohort].next_seed_round if current else None
+    if chain is None or named is None or current is None:
+        return "the freeze draws it (or imports it with --seeds)"
+    return (
+        f"it is derived from round {named.round} of {chain.name} (due {named.due:%Y-%m-%d %H:%M:%S} UTC), which the "
+        f"release of {current.info.cohort} named"
     )
 
 

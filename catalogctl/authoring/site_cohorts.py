@@ -10,17 +10,19 @@ from typing import Literal
 
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import Layout
+from catalogctl.catalog.seed_origin import seed_provenance
 from catalogctl.catalog.source import open_tree
 from catalogctl.diff.trees import diff_trees
 from catalogctl.errors import CatalogError
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
+from catalogctl.model.documents.beacon import BeaconChain
 from catalogctl.model.reports.diff import DiffReport
 from catalogctl.model.reports.release import CohortInfo
 from catalogctl.model.reports.site import CohortBenchmark, CohortPage, Localized, SeedWindow
 
 
-def _window(seed_set: SeedSet) -> SeedWindow:
+def _window(seed_set: SeedSet, chain: BeaconChain | None) -> SeedWindow:
     return SeedWindow(
         id=seed_set.id,
         scheduler_rng_seed=str(seed_set.scheduler_rng_seed),
@@ -28,6 +30,7 @@ def _window(seed_set: SeedSet) -> SeedWindow:
         model_seed=str(seed_set.model_seed),
         introduced_in=seed_set.introduced_in,
         valid_through=seed_set.valid_through,
+        provenance=seed_provenance(seed_set, chain),
     )
 
 
@@ -81,6 +84,7 @@ def cohort_heads(catalog: Catalog, infos: list[CohortInfo], titles: dict[str, Lo
     """Each frozen cohort's page without its diff (`cohort_page` adds it)."""
     pages: list[CohortPage] = []
     previous: Ruleset | None = None
+    chain = catalog.suite.policies.seed_beacon if catalog.suite is not None else None
     for info in infos:
         ruleset = catalog.rulesets[info.cohort]
         old = {b.id: b.digest for b in previous.benchmarks} if previous else {}
@@ -97,7 +101,7 @@ def cohort_heads(catalog: Catalog, infos: list[CohortInfo], titles: dict[str, Lo
                 previous=previous.cohort if previous else None,
                 frozen_at=ruleset.frozen_at,
                 benchmarks=benchmarks,
-                seed_sets=[_window(s) for s in ruleset.seed_sets],
+                seed_sets=[_window(s, chain) for s in ruleset.seed_sets],
             )
         )
         previous = ruleset

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from catalogctl.catalog.beacon_rules import check_beacon_rulesets
 from catalogctl.catalog.catalogwide import check_catalogwide
 from catalogctl.catalog.crossref_training import TrainingChecks
 from catalogctl.catalog.diagnostics import did_you_mean
@@ -254,4 +255,6 @@ def check_catalog(catalog: Catalog) -> list[Diagnostic]:
         for kind in ENTITY_KINDS
         for ident, entity in catalog.table(kind).items()
     ]
-    return [*checker.out, *check_catalogwide(facts, catalog.locate)]
+    chain = catalog.suite.policies.seed_beacon if catalog.suite is not None else None
+    beacon = check_beacon_rulesets(chain, catalog.rulesets, catalog.locate)
+    return [*checker.out, *check_catalogwide(facts, catalog.locate), *beacon]

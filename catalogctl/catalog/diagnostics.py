@@ -106,6 +106,7 @@ CODES: dict[str, str] = {
     "contract-inconsistent": "parts of a contract contradict each other",
     "pending-value": "a value still pending (<TBD>): blocks freezing the benchmarks that use it",
     "ruleset-name-mismatch": "a ruleset file not named after its cohort",
+    "ruleset-seeds-underived": "a new seed set that does not follow from the beacon round the previous release named",
     "config-syntax": "catalogctl.toml or pyproject.toml is not valid TOML (or not readable)",
     "config-unknown-key": "a configuration key catalogctl does not know",
     "config-invalid-value": "a configuration value of the wrong type or out of range",

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from catalogctl.catalog.beacon_rules import check_beacon_rulesets
 from catalogctl.catalog.catalogwide import check_catalogwide
 from catalogctl.catalog.crossref import check_entity
 from catalogctl.catalog.facts import ENTITY_KINDS, EntityFacts, facts_of
@@ -161,4 +162,17 @@ class _View:
                 state.entity = EntityState(facts, cross, states)
                 out += cross
                 every.append(facts)
-        return [*out, *check_catalogwide(every, self.locate)]
+        return [*out, *check_catalogwide(every, self.locate), *self.beacon()]
+
+    def beacon(self) -> list[Diagnostic]:
+        """The beacon rule on seed sets (`beacon_rules`): it reads every ruleset, so a ruleset taken
+        from the snapshot is read now, but only under a beacon policy."""
+        suite = self.catalog.suite
+        chain = suite.policies.seed_beacon if suite is not None else None
+        if chain is None:
+            return []
+        for path, state in self.loader.files.items():
+            stem = path.rsplit("/", 1)[-1][: -len(".yaml")]
+            if state.kind == "ruleset" and state.valid and stem not in self.catalog.rulesets:
+                self.loader.materialize("ruleset", stem)
+        return check_beacon_rulesets(chain, self.catalog.rulesets, self.catalog.locate)

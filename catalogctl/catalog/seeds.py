@@ -7,6 +7,7 @@ carries over the sets still valid and adds a new one only when rotation is due.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import string
 from collections.abc import Callable, Iterable
@@ -15,7 +16,8 @@ from pathlib import Path
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.model import SeedSet
-from catalogctl.model.documents.seeds import PublishedSeedFile, SeedFile, SeedValues
+from catalogctl.model.documents.beacon import BeaconDerivation
+from catalogctl.model.documents.seeds import PublishedSeedFile, SeedFile, SeedImport, SeedValues
 from catalogctl.model.documents.suite import SeedRotation
 
 
@@ -96,6 +98,8 @@ def next_seed_sets(
     published: list[SeedSet],
     new_values: SeedValues | None,
     new_id: str | None = None,
+    derived_from: BeaconDerivation | None = None,
+    imported_from: SeedImport | None = None,
 ) -> tuple[list[SeedSet], SeedSet | None]:
     """The seed sets of a new cohort: the sets of the previous cohort still valid, plus a new set
     when rotation is due, with `new_values` (imported) or fresh ones. `published` is every set
@@ -117,22 +121,26 @@ def next_seed_sets(
         **values.seed_values().model_dump(),
         introduced_in=cohort.id,
         valid_through=advance(cohort, rotation.valid_for - 1).id,
+        derived_from=derived_from,
+        imported_from=imported_from,
     )
     return [*valid, new_set], new_set
 
 
-def read_seed_file(path: Path, set_id: str | None = None) -> SeedFile:
+def read_seed_file(path: Path, set_id: str | None = None) -> tuple[SeedFile, SeedImport]:
     """Already-published seeds to import: a flat file (`scheduler_rng_seed`,
     `sample_index_rng_seed`, `model_seed`, optionally the set's `id`), or endpoints_policies'
     `seedset.yaml` as published (`cohort: {version, cohort-id, seed_sets: [...]}`), whose set
-    `set_id` is taken (needed only when it publishes several)."""
+    `set_id` is taken (needed only when it publishes several). Also what the ruleset records of
+    the import: the file's name, the sha256 of the bytes read, the source a flat file states."""
     from catalogctl.catalog.validation import validate_document
     from catalogctl.errors import CatalogInvalid
     from catalogctl.io.files import read_input
     from catalogctl.io.yamlio import YamlProblem, parse_document
 
+    data = read_input(path)
     try:
-        doc = parse_document(str(path), read_input(path))
+        doc = parse_document(str(path), data)
     except YamlProblem as problem:
         raise CatalogInvalid(f"{path} is not a valid seed file", [problem.diagnostic(str(path))]) from None
     published = isinstance(doc.data, dict) and "cohort" in doc.data
@@ -151,7 +159,7 @@ def read_seed_file(path: Path, set_id: str | None = None) -> SeedFile:
         seeds = value
     if len({seeds.scheduler_rng_seed, seeds.sample_index_rng_seed, seeds.model_seed}) != 3:
         raise CatalogError(f"{path}: the three seeds of a set must differ")
-    return seeds
+    return seeds, SeedImport(file=path.name, sha256=hashlib.sha256(data).hexdigest(), source=seeds.source)
 
 
 def _published_set(path: Path, published: PublishedSeedFile, set_id: str | None) -> SeedFile:

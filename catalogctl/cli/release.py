@@ -138,6 +138,29 @@ def freeze(
     ] = False,
     push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
+    beacon_round: Annotated[
+        Path | None,
+        typer.Option(
+            "--beacon-round",
+            metavar="FILE",
+            help="The beacon round the previous release named, as a relay serves it (JSON): the new seed set is "
+            "derived from it.",
+        ),
+    ] = None,
+    fetch_beacon: Annotated[
+        str | None,
+        typer.Option("--fetch-beacon", metavar="URL", help="Fetch that round from this beacon relay instead."),
+    ] = None,
+    name_round: Annotated[
+        int | None,
+        typer.Option(
+            "--name-round",
+            metavar="ROUND",
+            min=1,
+            help="The beacon round this release names for the next seed set (default: the first due lead_hours "
+            "after the freeze).",
+        ),
+    ] = None,
     sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
     signing_format: SigningFormatOpt = None,
@@ -162,6 +185,7 @@ def freeze(
     A submission date that has passed, or cohorts skipped, are warnings (stderr), --dry-run too.
     """
     from catalogctl.errors import UsageError
+    from catalogctl.release.beacon_plan import BeaconRequest
     from catalogctl.release.freeze import FreezeRequest
     from catalogctl.release.freeze import freeze as run_freeze
     from catalogctl.render import release as render_release
@@ -181,7 +205,10 @@ def freeze(
         signing_key=signing_key,
         signing_format=signing_format.value if signing_format else None,
         signature=signature,
+        beacon=BeaconRequest(round_file=beacon_round, relay=fetch_beacon, name_round=name_round),
     )
+    if beacon_round is not None and fetch_beacon is not None:
+        raise UsageError("--beacon-round and --fetch-beacon both supply the round", "pass one of them")
     try:
         request.today = dt.date.fromisoformat(today) if today else None
     except ValueError:
@@ -282,14 +309,18 @@ def verify(
     """Check a cohort's release: its tag, digests and signature.
 
     The tag exists, is annotated, points at the commit that added the ruleset, carries its digest,
-    every contract digest matches, and (when required) a trusted signer signed it. Exit 1 with the
-    differences.
+    every contract digest matches, every seed set derived from a beacon round follows from it, and
+    (when required) a trusted signer signed it. Exit 1 with the differences; 11 when a derived seed
+    set does not follow from its recorded round (seeds-underived).
     """
     from catalogctl.api import verify_release
+    from catalogctl.errors import CHECK_EXIT_CODES
     from catalogctl.render.release import VERIFY_REPORTERS
 
     result = verify_release(path, cohort, ref, signature)
     out(VERIFY_REPORTERS[fmt](result))
+    if result.failed_check:  # a check with its own code: a derived seed set that does not follow
+        raise typer.Exit(CHECK_EXIT_CODES[result.failed_check])
     raise typer.Exit(EXIT_OK if result.ok else EXIT_PROBLEMS)
 
 

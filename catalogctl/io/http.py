@@ -348,3 +348,25 @@ def upsert_comment(
         return CommentResult("updated", answer.id, answer.html_url)
     answer = client.send("POST", f"/repos/{repository}/issues/{number}/comments", Comment, {"body": body})
     return CommentResult("created", answer.id, answer.html_url)
+
+
+def fetch_public(url: str, what: str, max_bytes: int = 64 * 1024) -> bytes:
+    """The body of one GET of a public URL (no token is sent), read within the network deadline
+    (`CATALOGCTL_TIMEOUT`, 60 s by default): a beacon relay's round. An answer other than 200, or
+    longer than `max_bytes`, is a `CatalogError`; none in time or at all, `RemoteUnreachable`."""
+    import httpx
+
+    deadline = Deadline(network_deadline(API_DEADLINE_S))
+    hint = f"check the URL and the network; {DEADLINE_ENV} sets the deadline in seconds"
+    try:
+        with deadline_client(deadline, timeout=TIMEOUT_S, follow_redirects=True) as client:
+            response = _read_reply(client, "GET", url, None, deadline)
+    except (DeadlinePassed, httpx.TimeoutException):  # a socket timeout is the deadline, cut to what was left
+        raise RemoteUnreachable(f"{what} gave no complete answer within {deadline.seconds:g} s ({url})", hint) from None
+    except httpx.HTTPError as exc:
+        raise RemoteUnreachable(f"{what} is unreachable ({url}): {exc}", hint) from None
+    if isinstance(response, bytes) or len(response.content) > max_bytes:
+        raise CatalogError(f"{what} answered more than {max_bytes:,} bytes ({url})", "is the URL a beacon relay?")
+    if response.status_code != 200:
+        raise CatalogError(f"{what} answered HTTP {response.status_code} ({url})", hint)
+    return bytes(response.content)

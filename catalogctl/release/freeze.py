@@ -45,6 +45,7 @@ from catalogctl.io.files import leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.model import Ruleset
 from catalogctl.model.reports.release import FreezeResult
+from catalogctl.release.beacon_plan import BeaconRequest, next_round
 from catalogctl.release.calendar import freeze_warnings
 from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
 from catalogctl.release.plan import (
@@ -82,6 +83,7 @@ class FreezeRequest:
     today: dt.date | None = None  # the day the calendar's warnings count from (default: the day of `now`)
     signing_format: str | None = None  # ssh or openpgp; default: git config gpg.format, else ssh
     signature: SignatureFlags | None = None  # the trust a signed tag must pass (default: environment, git config)
+    beacon: BeaconRequest = field(default_factory=BeaconRequest)  # round data, under a beacon seed policy
 
 
 class _Freeze:
@@ -296,11 +298,20 @@ class _Freeze:
                 )
             self.check_resumed_against_published(catalog, resumed)
             sets, frozen_at = list(resumed.seed_sets), resumed.frozen_at
+            named = resumed.next_seed_round
         else:
-            sets, note = seed_sets(catalog, self.cohort, previous, self.request.seeds_file, self.request.seed_set)
+            sets, note = seed_sets(
+                catalog, self.cohort, previous, self.request.seeds_file, self.request.seed_set, self.request.beacon
+            )
             if note:
                 self.notes.append(note)
             frozen_at = (self.request.now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
+            assert catalog.suite is not None  # a valid catalog has one
+            named = next_round(catalog.suite, frozen_at, self.request.beacon)
+            if named is not None:
+                self.notes.append(
+                    f"names beacon round {named.round} (due {named.due:%Y-%m-%d %H:%M:%S} UTC) for the next seed set"
+                )
         return Ruleset(
             cohort=self.cohort.id,
             submission_date=self.calendar.submission_date(self.cohort),
@@ -309,6 +320,7 @@ class _Freeze:
             catalog_tree=gitrepo.subtree_id(head, self.layout.suite_dir),
             benchmarks=[{"id": ident, "digest": digest} for ident, digest in digests.items()],  # type: ignore[misc]
             seed_sets=sets,
+            next_seed_round=named,
         )
 
     def check_resumed_against_published(self, catalog: Catalog, resumed: Ruleset) -> None:

@@ -12,7 +12,8 @@ from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
 from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageError, error
 from catalogctl.io.tree import Tree
 from catalogctl.model import Ruleset, SeedSet
-from catalogctl.model.documents.seeds import SeedFile
+from catalogctl.model.documents.seeds import SeedFile, SeedImport
+from catalogctl.release.beacon_plan import BeaconRequest, derive_new_set
 
 
 def previous_ruleset(
@@ -103,40 +104,56 @@ def refuse_pending(catalog: Catalog, benchmarks: set[str]) -> None:
         )
 
 
-def imported_seeds(seeds_file: Path, cohort: Cohort, set_id: str | None) -> SeedFile:
+def imported_seeds(seeds_file: Path, cohort: Cohort, set_id: str | None) -> tuple[SeedFile, SeedImport]:
     """The seeds `freeze --seeds` imports. A set published for a cohort (seedset.yaml's
     cohort-id) is introduced by that cohort's ruleset: §4.6 counts its window of adoption from
-    there, and the ruleset's window must be the one the official checker derives."""
-    imported = read_seed_file(seeds_file, set_id)
+    there, and the ruleset's window must be the one the official checker derives. Also what the
+    ruleset records of the import."""
+    imported, record = read_seed_file(seeds_file, set_id)
     if imported.published_for is not None and imported.published_for != cohort.id:
         raise UsageError(
             f"{seeds_file} was published for cohort {imported.published_for}, not {cohort}: its window of "
             "adoption (§4.6) starts there",
             f"import it when freezing {imported.published_for}",
         )
-    return imported
+    return imported, record
 
 
 def seed_sets(
-    catalog: Catalog, cohort: Cohort, previous: Ruleset | None, seeds_file: Path | None, set_id: str | None = None
+    catalog: Catalog,
+    cohort: Cohort,
+    previous: Ruleset | None,
+    seeds_file: Path | None,
+    set_id: str | None = None,
+    beacon: BeaconRequest | None = None,
 ) -> tuple[list[SeedSet], str]:
-    """The cohort's seed sets (a new one only when rotation is due: imported from `seeds_file`
-    or generated), and a note on the new set ("" when none)."""
+    """The cohort's seed sets (a new one only when rotation is due: derived from the beacon round
+    the previous release named, imported from `seeds_file`, or drawn), and a note on the new set
+    ("" when none)."""
     suite = catalog.suite
     assert suite is not None  # a valid catalog has one
-    published = [s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets]
-    imported = imported_seeds(seeds_file, cohort, set_id) if seeds_file is not None else None
+    published = unique_sets(s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets)
+    derived = derive_new_set(suite, cohort, previous, published, beacon or BeaconRequest(), seeds_file is not None)
+    imported, record = imported_seeds(seeds_file, cohort, set_id) if seeds_file is not None else (None, None)
     sets, new_set = next_seed_sets(
         suite.policies.seed_rotation,
         cohort,
         list(previous.seed_sets) if previous else [],
-        unique_sets(published),
-        imported,
-        imported.id if imported else None,
+        published,
+        derived.values if derived else imported,
+        derived.set_id if derived else imported.id if imported else None,
+        derived.derived_from if derived else None,
+        record,
     )
     if new_set is None:
         return sets, ""
-    origin = "imported" if imported else "generated"
+    origin = (
+        f"derived from round {derived.derived_from.round} of {suite.policies.seed_beacon.name}"
+        if derived and suite.policies.seed_beacon
+        else "imported"
+        if imported
+        else "drawn"
+    )
     return sets, f"seed set {new_set.id} {origin}, valid through {new_set.valid_through}"
 
 
@@ -144,7 +161,7 @@ def check_resumed_seeds(
     resumed: Ruleset, cohort: Cohort, seeds_file: Path, ruleset_rel: str, set_id: str | None = None
 ) -> None:
     """A rerun with --seeds must ask for the seeds the interrupted freeze already wrote."""
-    imported = imported_seeds(seeds_file, cohort, set_id)
+    imported, _ = imported_seeds(seeds_file, cohort, set_id)
     new = [s for s in resumed.seed_sets if s.introduced_in == cohort.id]
     values = [s.seed_values() for s in new]
     if values != [imported.seed_values()] or (imported.id is not None and new[0].id != imported.id):

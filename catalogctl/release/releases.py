@@ -10,12 +10,14 @@ from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.seed_origin import set_provenance
 from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commit
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.model.reports.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
+from catalogctl.release.seed_provenance import derived_seed_results
 from catalogctl.release.statement import ReleaseState, state_release
 from catalogctl.release.trust import SignatureCheck, Trust
 
@@ -64,6 +66,7 @@ def list_cohorts(
     """Every frozen cohort of the catalog (read in `layout`), oldest first, each with its signer
     (see `signers`)."""
     trust = trust or Trust()
+    chain = catalog.suite.policies.seed_beacon if catalog.suite is not None else None
     out: list[CohortInfo] = []
     for cohort_id in sorted(catalog.rulesets, key=Cohort.parse):
         ruleset = catalog.rulesets[cohort_id]
@@ -72,13 +75,14 @@ def list_cohorts(
         remember_ruleset(text, ruleset)  # parsed already: the tag's blob is usually this one
         state = state_release(repo, cohort_id, layout, trust)
         status, tag_commit, added_at = tag_status(repo, cohort_id, layout, text, state)
-        valid = [s.id for s in valid_sets(ruleset.seed_sets, cohort)]
+        valid = valid_sets(ruleset.seed_sets, cohort)
         out.append(
             CohortInfo(
                 cohort=cohort_id,
                 submission_date=ruleset.submission_date,
                 benchmarks=[b.id for b in ruleset.benchmarks],
-                seed_sets=valid,
+                seed_sets=[s.id for s in valid],
+                provenance=set_provenance(valid, chain),
                 tag=status,
                 tag_commit=tag_commit,
                 ruleset_commit=added_at,
@@ -159,4 +163,11 @@ def verify_cohort(
             result.problems.append(f"{entry.id}: the ruleset says {entry.digest}, the contract at {target} is {actual}")
         else:
             result.passed.append(f"{entry.id}: contract digest matches")
+    chain = loaded.catalog.suite.policies.seed_beacon if loaded.catalog.suite is not None else None
+    result.provenance = set_provenance(ruleset.seed_sets, chain)
+    passed, problems = derived_seed_results(loaded.catalog, ruleset)
+    result.passed.extend(passed)
+    result.problems.extend(problems)
+    if problems and not result.failed_check:
+        result.failed_check = "seeds-underived"
     return result

@@ -15,6 +15,7 @@ from pathlib import Path
 from catalogctl import words
 from catalogctl.catalog.config import config_for, layout_for
 from catalogctl.catalog.layout import Layout
+from catalogctl.catalog.loader import load_tree
 from catalogctl.errors import (
     CatalogError,
     CheckFailed,
@@ -23,10 +24,11 @@ from catalogctl.errors import (
     RemoteTimeout,
     RemoteUnreachable,
 )
-from catalogctl.io import gitremote, gitrepo, gittags
+from catalogctl.io import gitremote, gitrepo, gittags, gittree
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
 from catalogctl.model.documents.resolved import RemoteVerification, ResolvedConfig
+from catalogctl.release.seed_provenance import derived_seed_results
 from catalogctl.release.statement import ReleaseState, require_release
 from catalogctl.release.trust import SignatureFlags, Trust, trust_for
 from catalogctl.run.resolve import read_submission, resolve_at, signer_of
@@ -67,6 +69,25 @@ def check_checkout(
             "run exactly the release: git stash -u, or a clean checkout",
         )
     return state, release
+
+
+def check_derived_seeds(repo: gitrepo.Repository, state: ReleaseState, release: gitrepo.Commit, layout: Layout) -> None:
+    """Every seed set of the release derived from a beacon round follows from the round its
+    ruleset records (`seeds-underived` otherwise): checked offline, before anything runs."""
+    if state.ruleset_text is None or b"derived_from:" not in state.ruleset_text:
+        return  # no derived set: no catalog to load
+    loaded = load_tree(gittree.GitTree(repo, release, state.cohort), layout=layout)
+    ruleset = loaded.catalog.rulesets.get(state.cohort)
+    if ruleset is None:
+        return
+    _, problems = derived_seed_results(loaded.catalog, ruleset)
+    if problems:
+        raise CheckFailed(
+            "seeds-underived",
+            problems[0],
+            f"do not run with these seeds; `catalogctl verify {state.cohort}` lists every set, and the README's "
+            '"Seeds from a public beacon" says how to re-derive one by hand',
+        )
 
 
 # What to say after how to fix the remote: the escape that weakens the check comes last.
@@ -244,6 +265,7 @@ def preflight(
     layout, repo = layout_for(path), gitrepo.open_repository(path)
     cohort = submission.submission_ref.cohort
     state, release = check_checkout(repo, cohort, layout, trust_for(repo, signature))
+    check_derived_seeds(repo, state, release, layout)
     signed = state.signature if state.signature and state.signature.state == "good" else None
     tag = gittags.tag_object(repo, cohort) if signed else None
     unverified = RemoteVerification(verified=False, note="--offline: the remote was not contacted")

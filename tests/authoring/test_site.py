@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,9 @@ import pytest
 from catalogctl.authoring.site import exit_codes, gather_site
 from catalogctl.authoring.site_contract import bound_text, text
 from catalogctl.errors import CatalogInvalid
+from tests.beacon_repo import ROUND, beacon_catalog, beacon_releases, round_data
 from tests.helpers import commit_all, replace_in
+from tests.release_repo import SEEDS_A
 from tests.site_repo import three_cohorts
 
 TODAY = dt.date(2026, 8, 28)
@@ -28,6 +31,7 @@ def test_the_site_of_three_cohorts(catalog_repo: Path, tmp_path: Path) -> None:
         "benchmarks": ["deepseek-r1", "gsm8k"],
         "seed_sets": ["A", "B"],
         "new_seed_set_due": False,
+        "new_seed_set": "",
     }
     assert data.languages == ["en", "zh"]
     assert {r.id: r.on for r in data.seed_timeline.rows} == {
@@ -94,6 +98,7 @@ def test_an_empty_repository_has_a_site_without_cohorts(catalog_repo: Path) -> N
     assert data.cohorts == []
     assert data.current is None
     assert (data.next.cohort, data.next.benchmarks, data.next.new_seed_set_due) == ("2026-09-C0", [], True)
+    assert data.next.new_seed_set == "the freeze draws it (or imports it with --seeds)"
     assert data.seed_timeline.rows == []
     assert data.submit.cohort is None
     assert data.submit.benchmarks == []
@@ -116,7 +121,7 @@ def test_a_ref_is_published_as_it_was(catalog_repo: Path, tmp_path: Path) -> Non
 
 def test_the_exit_codes_are_the_table_of_errors() -> None:
     codes = {e.code: e.meaning for e in exit_codes()}
-    assert sorted(codes) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 70, 130]
+    assert sorted(codes) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 70, 130]
     assert codes[7] == "`resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`)"
 
 
@@ -130,3 +135,48 @@ def test_values_for_people() -> None:
     assert text(True) == "yes"
     assert text([{"a": 1}]) == '[{"a": 1}]'
     assert text(["exact_match,strict-match", "x"]) == "exact_match,strict-match · x"
+
+
+def test_each_seed_set_says_where_its_seeds_come_from(catalog_repo: Path, tmp_path: Path) -> None:
+    data = gather_site(beacon_releases(catalog_repo, tmp_path), today=TODAY)
+    drawn, derived = data.cohorts[1].seed_sets
+    assert drawn.provenance.kind == "drawn"
+    assert drawn.provenance.statement == (
+        "drawn by `catalogctl freeze` with Python's secrets module (no import and no beacon round is recorded)"
+    )
+    origin = derived.provenance
+    assert (origin.kind, origin.round, origin.chain, origin.named_in) == (
+        "derived",
+        ROUND,
+        "drand quicknet",
+        "2026-09-C0",
+    )
+    assert origin.round_time == dt.datetime(2024, 10, 14, 17, 13, 33, tzinfo=dt.UTC)
+    assert origin.statement == (
+        f"derived from round {ROUND} of drand quicknet (chain 52db9ba70e0c…), published 2024-10-14 17:13:33 UTC, "
+        "named by the release of 2026-09-C0 before it was published"
+    )
+    randomness = round_data()["randomness"]
+    assert origin.rederive == (
+        "To re-derive: for scheduler_rng_seed, sample_index_rng_seed and model_seed in turn, with COUNTER from 0, "
+        f'take the first 8 bytes (big-endian) of sha256("catalogctl-seed-v1\\n{randomness}\\n2026-09-C1\\nB\\n'
+        'NAME\\nCOUNTER"), skipping 0 and a value the set already has. The randomness is the sha256 of the '
+        "round's signature, which verifies against the chain's public key that suite.yaml pins."
+    )
+
+
+def test_an_imported_set_names_its_file(catalog_repo: Path, tmp_path: Path) -> None:
+    data = gather_site(three_cohorts(catalog_repo, tmp_path), today=TODAY)
+    origin = data.cohorts[0].seed_sets[0].provenance
+    digest = hashlib.sha256(SEEDS_A.encode()).hexdigest()
+    assert (origin.kind, origin.file, origin.sha256, origin.source) == ("imported", "seeds.yaml", digest, None)
+    assert origin.statement == f"imported by `catalogctl freeze --seeds` from seeds.yaml (sha256 {digest[:12]}…)"
+
+
+def test_the_next_cohort_says_which_round_its_new_set_comes_from(catalog_repo: Path) -> None:
+    data = gather_site(beacon_catalog(catalog_repo), today=TODAY)
+    assert data.next.new_seed_set_due
+    assert data.next.new_seed_set == (
+        f"it is derived from round {ROUND} of drand quicknet (due 2024-10-14 17:13:33 UTC), which the release of "
+        "2026-09-C0 named"
+    )

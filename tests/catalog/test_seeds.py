@@ -11,7 +11,9 @@ from tests.run_results import SET_A
 
 
 def seed_set(ident: str, introduced_in: str, valid_through: str) -> SeedSet:
-    return SeedSet(id=ident, **SET_A, introduced_in=introduced_in, valid_through=valid_through)
+    return SeedSet.model_validate(
+        {"id": ident, **SET_A, "introduced_in": introduced_in, "valid_through": valid_through}
+    )
 
 
 @pytest.mark.parametrize(

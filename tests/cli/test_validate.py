@@ -129,4 +129,3 @@ def test_a_code_with_no_near_miss_points_at_the_list(catalog_dir: Path) -> None:
     assert done.stderr == (
         "error: --select: unknown code `zzz`\nhint: every code is listed in the documentation: reference/diagnostics\n"
     )
-

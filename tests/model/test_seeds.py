@@ -20,12 +20,15 @@ SEED_FIELDS = ["scheduler_rng_seed", "sample_index_rng_seed", "model_seed"]
 
 def test_documents_list_the_id_first_then_the_seeds() -> None:
     # The order rulesets are written in and the resolved config's keys: unchanged by the shared base.
-    assert list(SeedSet.model_fields) == ["id", *SEED_FIELDS, "introduced_in", "valid_through"]
+    provenance = ["derived_from", "imported_from"]
+    assert list(SeedSet.model_fields) == ["id", *SEED_FIELDS, "introduced_in", "valid_through", *provenance]
     assert list(ResolvedSeeds.model_fields) == ["id", *SEED_FIELDS]
 
 
 def test_sets_compare_by_their_seed_values() -> None:
-    seed_set = SeedSet(id="A", **SET_A, introduced_in="2026-09-C0", valid_through="2026-10-C1")
+    seed_set = SeedSet.model_validate(
+        {"id": "A", **SET_A, "introduced_in": "2026-09-C0", "valid_through": "2026-10-C1"}
+    )
     seed_file = SeedFile.model_validate(SET_A)
     assert seed_set.seed_values() == seed_file.seed_values() == SeedValues(**SET_A)
     assert seed_set.seed_values() != SeedValues(**{**SET_A, "model_seed": 43})

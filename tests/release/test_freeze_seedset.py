@@ -3,6 +3,7 @@ bundled copy, byte for byte)."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,27 @@ def test_a_seed_of_0_is_refused_with_why(repo: Path, tmp_path: Path) -> None:
     assert f"sample_index_rng_seed: {ZERO}" in result.stderr
     assert git(repo, "rev-parse", "HEAD") == head
     assert not (repo / "rulesets").exists()
+
+
+def test_an_imported_set_records_the_file_and_the_source_it_states(repo: Path, tmp_path: Path) -> None:
+    seeds = write(tmp_path, "seeds-a.yaml", SEEDS_A + "source: the proposal's example ruleset\n")
+    freeze(repo, request("2026-09-C0", seeds_file=seeds))
+    digest = hashlib.sha256(seeds.read_bytes()).hexdigest()
+    text = (repo / "rulesets/2026-09-C0.yaml").read_text()
+    assert (
+        "  valid_through: 2026-10-C1\n  imported_from:\n    file: seeds-a.yaml\n"
+        f"    sha256: {digest}\n    source: the proposal's example ruleset\n"
+    ) in text
+
+
+def test_a_published_seedset_is_recorded_by_its_name_and_digest(repo: Path) -> None:
+    freeze(repo, request("2026-10-C1", seeds_file=SEEDSET))
+    [seed_set] = ruleset_at(repo, "2026-10-C1").seed_sets
+    assert seed_set.imported_from is not None
+    recorded = seed_set.imported_from
+    assert (recorded.file, recorded.sha256, recorded.source) == (
+        "seed_sets.yaml",
+        hashlib.sha256(SEEDSET.read_bytes()).hexdigest(),
+        None,
+    )
+    assert "source:" not in (repo / "rulesets/2026-10-C1.yaml").read_text()  # absent: not written as null

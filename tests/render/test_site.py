@@ -14,6 +14,7 @@ from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io.yamlio import parse_document
 from catalogctl.model import Submission
 from catalogctl.render.site.plan import Page
+from tests.beacon_repo import ROUND, beacon_releases
 from tests.helpers import commit_all, replace_in, run_cli
 from tests.site_repo import three_cohorts
 
@@ -171,3 +172,19 @@ def test_a_catalog_outside_git_has_no_releases_to_publish(catalog_dir: Path, tmp
 
 def test_inline_code_is_escaped_first() -> None:
     assert site_render.inline_code("`preflight`: <b> & `x`") == "<code>preflight</code>: &lt;b&gt; &amp; <code>x</code>"
+
+
+def test_a_cohort_page_shows_where_each_sets_seeds_come_from(catalog_repo: Path, tmp_path: Path) -> None:
+    run_cli("site", "-o", tmp_path / "site", "-C", beacon_releases(catalog_repo, tmp_path))
+    page = (tmp_path / "site/cohorts/2026-09-C1/index.html").read_text(encoding="utf-8")
+    assert (
+        f"derived from round {ROUND} of drand quicknet (chain 52db9ba70e0c…), published 2024-10-14 17:13:33 UTC, "
+        "named by the release of 2026-09-C0 before it was published"
+    ) in page
+    assert "To re-derive: for scheduler_rng_seed, sample_index_rng_seed and model_seed in turn" in page
+    assert "drawn by <code>catalogctl freeze</code> with Python&#39;s secrets module" in page
+    home = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert (
+        "A new set is due: it is derived from round 12067013 of drand quicknet (due 2024-10-15 15:00:03 UTC), "
+        "which the release of 2026-09-C1 named."
+    ) in home

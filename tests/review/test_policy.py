@@ -3,6 +3,7 @@ ruleset's order, date, benchmarks and seed-set rotation; frozen rulesets and wha
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -19,21 +20,27 @@ from tests.review_repo import GSM8K, NOW, RULESET, gate, verdict
 C1 = "rulesets/2026-09-C1.yaml"
 OCTOBER = "rulesets/2026-10-C0.yaml"
 SEEDS_B = "scheduler_rng_seed: 11\nsample_index_rng_seed: 12\nmodel_seed: 13\n"
-SET_A = """\
+SET_A = f"""\
 - id: A
   scheduler_rng_seed: 16159082839903944936
   sample_index_rng_seed: 2747215439041700203
   model_seed: 42
   introduced_in: 2026-09-C0
   valid_through: 2026-10-C1
+  imported_from:
+    file: seeds-a.yaml
+    sha256: {hashlib.sha256(SEEDS_A.encode()).hexdigest()}
 """
-SET_B = """\
+SET_B = f"""\
 - id: B
   scheduler_rng_seed: 11
   sample_index_rng_seed: 12
   model_seed: 13
   introduced_in: 2026-10-C0
   valid_through: 2026-11-C1
+  imported_from:
+    file: seeds-b.yaml
+    sha256: {hashlib.sha256(SEEDS_B.encode()).hexdigest()}
 """
 
 
@@ -139,7 +146,7 @@ def test_a_new_set_with_the_wrong_id_or_window(october: Path, old: str, new: str
     replace_in(october, OCTOBER, old, new)
     ident = says[0]
     assert findings(october) == [
-        f"rulesets/2026-10-C0.yaml:20:3: error ruleset-seed-sets: new ruleset 2026-10-C0: new seed set {ident} should "
+        f"rulesets/2026-10-C0.yaml:23:3: error ruleset-seed-sets: new ruleset 2026-10-C0: new seed set {ident} should "
         f"be B, introduced in 2026-10-C0 and valid through 2026-11-C1 (it says {says}"
     ]
 
@@ -191,8 +198,8 @@ def test_a_line_appended_to_a_frozen_ruleset_is_pointed_at(frozen: Path) -> None
     path = frozen / RULESET
     path.write_text(path.read_text() + "# reviewed\n")
     assert findings(frozen) == [
-        "rulesets/2026-09-C0.yaml:20:1: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: its text "
-        "changed (revert the edit; a cohort changes only by freezing the next one) [6b26ee16891ec7b9]"
+        "rulesets/2026-09-C0.yaml:23:1: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: its text "
+        "changed (revert the edit; a cohort changes only by freezing the next one) [1a6bd41b1aa20cc7]"
     ]
 
 

@@ -8,7 +8,8 @@ from collections import Counter
 from pydantic import Field, model_validator
 
 from catalogctl.model.common import CohortId, Digest, GitSha, Id, StrictModel
-from catalogctl.model.documents.seeds import SeedSetName, SeedValues
+from catalogctl.model.documents.beacon import BeaconDerivation, NamedRound
+from catalogctl.model.documents.seeds import SeedImport, SeedSetName, SeedValues
 
 
 class SeedSet(SeedValues, SeedSetName):
@@ -16,6 +17,12 @@ class SeedSet(SeedValues, SeedSetName):
 
     introduced_in: CohortId
     valid_through: CohortId
+    # Only for a set derived from a beacon round (README, "Seeds from a public beacon"); left out of
+    # the document (and so of the digest) when absent, so rulesets frozen before keep their digests.
+    derived_from: BeaconDerivation | None = Field(None, exclude_if=lambda v: v is None)
+    # Only for a set `freeze --seeds` imported; left out when absent, as in rulesets frozen before
+    # imports were recorded (their digests unchanged).
+    imported_from: SeedImport | None = Field(None, exclude_if=lambda v: v is None)
 
 
 class RulesetBenchmark(StrictModel):
@@ -35,6 +42,8 @@ class Ruleset(StrictModel):
     catalog_tree: GitSha
     benchmarks: list[RulesetBenchmark]
     seed_sets: list[SeedSet] = Field(min_length=1)
+    # Under a beacon seed policy: the round the next new seed set is derived from.
+    next_seed_round: NamedRound | None = Field(None, exclude_if=lambda v: v is None)
 
     @model_validator(mode="after")
     def _unique(self) -> Ruleset:

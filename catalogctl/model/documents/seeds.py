@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
-from catalogctl.model.common import CohortId, StrictModel, Uint64, matching
+from catalogctl.model.common import CohortId, Sha256, StrictModel, Text, Uint64, matching
 
 # Seed set ids are letters in order of publication (A, B, ..., Z, AA, ...); an id names the same
 # seeds forever once published.
@@ -63,6 +63,16 @@ class SeedFile(SeedValues):
 
     id: SeedSetId | None = None
     published_for: CohortId | None = None
+    source: Text | None = Field(None, description="where the seeds were published, for people (the ruleset records it)")
+
+
+class SeedImport(StrictModel):
+    """What `freeze --seeds` imported a set from: the file's name and digest, and the source it
+    states (absent, and left out of the document, when it states none)."""
+
+    file: str = Field(min_length=1, description="the seed file's name, without its folder")
+    sha256: Sha256 = Field(description="of the seed file's bytes")
+    source: Text | None = Field(None, exclude_if=lambda v: v is None)
 
 
 class PublishedSeedSet(SeedValues, SeedSetName):

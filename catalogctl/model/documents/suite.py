@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from catalogctl.model.common import I18n, Id, PositiveInt, StrictModel, Text, display
+from catalogctl.model.documents.beacon import BeaconChain
 
 
 class SeedRotation(StrictModel):
@@ -34,6 +35,9 @@ class Policies(StrictModel):
     """Rules that hold for every cohort."""
 
     seed_rotation: SeedRotation
+    # Present: new seed sets are derived from a round of this beacon that the previous release
+    # named; absent: drawn with `secrets` (README, "Seeds from a public beacon").
+    seed_beacon: BeaconChain | None = None
     # §2.9.4: a drafter is first used "at least two cohorts after the cohort in which [it] was approved".
     drafter_approval_lead_cohorts: PositiveInt = 2
     releases: ReleasePolicy = ReleasePolicy()

@@ -67,6 +67,30 @@ class FreezeResult(Report):
     signed: bool = Field(False, description="whether this run created a signed tag")
 
 
+class SeedProvenance(Report):
+    """Where a seed set's seeds come from (README, "Seeds from a public beacon"): drawn by
+    `freeze`, imported from a seed file, or derived from a round of a public randomness beacon."""
+
+    id: str
+    kind: Literal["drawn", "imported", "derived"] = Field(
+        description="drawn: no import and no beacon round is recorded (freeze draws with Python's secrets, and "
+        "rulesets frozen before imports were recorded say nothing of theirs)"
+    )
+    statement: str = Field(description="the provenance in one sentence, for people")
+    file: str | None = Field(None, description="imported: the seed file's name")
+    sha256: str | None = Field(None, description="imported: the sha256 of the seed file's bytes")
+    source: str | None = Field(None, description="imported: the source the seed file states")
+    chain: str | None = Field(None, description="derived: the name of the chain the suite pins, when it is the set's")
+    chain_hash: str | None = Field(None, description="derived: the beacon chain's hash")
+    round: int | None = Field(None, description="derived: the beacon round")
+    round_time: dt.datetime | None = Field(
+        None, description="derived: when the chain published the round (from the pinned chain's genesis and period)"
+    )
+    randomness: str | None = Field(None, description="derived: the round's randomness, the sha256 of its signature")
+    named_in: str | None = Field(None, description="derived: the cohort whose release named the round")
+    rederive: str = Field("", description="derived: how to re-derive the seeds by hand, from this record alone")
+
+
 class CohortInfo(Report):
     """One frozen cohort as `catalogctl cohorts` shows it."""
 
@@ -74,6 +98,9 @@ class CohortInfo(Report):
     submission_date: dt.date
     benchmarks: list[str]
     seed_sets: list[str] = Field(description="the seed sets valid for this cohort")
+    provenance: list[SeedProvenance] = Field(
+        default_factory=list, description="where the seeds of each set of seed_sets come from, in that order"
+    )
     tag: TagStatus = Field(
         description="matches: the release; present: lightweight or without the ruleset's digest; "
         "moved: not at the commit that added the ruleset; missing"
@@ -117,6 +144,12 @@ class Verification(Report):
     problems: list[str] = Field(default_factory=list)
     passed: list[str] = Field(default_factory=list)
     signature: Signature | None = Field(None, description="the release tag's signature; absent without a tag")
+    provenance: list[SeedProvenance] = Field(
+        default_factory=list, description="where the seeds of each set of the ruleset come from"
+    )
+    failed_check: str | None = Field(
+        None, description="a failed check with its own exit code (seeds-underived: 11); absent otherwise"
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from catalogctl.model.reports.base import Report
 from catalogctl.model.reports.diff import DiffReport
-from catalogctl.model.reports.release import CohortInfo
+from catalogctl.model.reports.release import CohortInfo, SeedProvenance
 
 
 class Localized(Report):
@@ -56,6 +56,7 @@ class SeedWindow(Report):
     model_seed: str
     introduced_in: str
     valid_through: str
+    provenance: SeedProvenance
 
 
 class TimelineColumn(Report):
@@ -149,6 +150,9 @@ class NextCohortSummary(Report):
     benchmarks: list[str] = Field(description="the benchmarks of the last frozen cohort, which carry over")
     seed_sets: list[str] = Field(description="the sets still adoptable in it")
     new_seed_set_due: bool
+    new_seed_set: str = Field(
+        "", description="where the due set will come from: drawn, or the beacon round the last release named"
+    )
 
 
 class SearchEntry(Report):
