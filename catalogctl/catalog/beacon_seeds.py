@@ -84,7 +84,10 @@ def round_problem(chain: BeaconChain, chain_hash: str, round_number: int, random
 def naming_problem(chain: BeaconChain, round_number: int, named_at: dt.datetime, named_in: str) -> str:
     """Why `round_number` could not be named by `named_in`'s release at `named_at` ("" when it
     was still in the future then)."""
-    due = chain.round_time(round_number)
+    try:
+        due = chain.round_time(round_number)
+    except (OverflowError, ValueError, OSError):  # past year 9999 (or the platform's time_t)
+        return f"round {round_number} of {chain.name} is due after the year 9999: no release can wait for it"
     if due <= named_at:
         return (
             f"round {round_number} of {chain.name} was due at {due:%Y-%m-%d %H:%M:%S} UTC, not after the release "
