@@ -205,6 +205,13 @@ def test_a_round_named_after_the_fact_is_refused(repo: Path, origin: Path, tmp_p
     )
     commit_all(repo, "Back-date the naming")
     before = state(repo, origin)
+    with pytest.raises(BeaconRoundRefused, match="is not the ruleset its release tag 2026-09-C0 carries"):
+        derive(repo, round_file(tmp_path))
+    assert state(repo, origin) == before
+    # The tag made again on the edit: the tag's own frozen_at is then checked against the round.
+    git(repo, "tag", "-d", "2026-09-C0")
+    git(repo, "tag", "-a", "2026-09-C0", "-m", "re-made")
+    before = state(repo, origin)
     with pytest.raises(
         BeaconRoundRefused,
         match="not after the release of 2026-09-C0 that names it "
