@@ -156,7 +156,7 @@ def derived_set_problem(chain: BeaconChain | None, seed_set: SeedSet, naming: Ru
         return f"{where}: the suite pins no beacon chain (policies.seed_beacon) to check it against"
     named = naming.next_seed_round if naming is not None else None
     if naming is None or named is None or (named.chain_hash, named.round) != (source.chain_hash, source.round):
-        said = "no ruleset" if naming is None else f"round {named.round}" if named else "no round"
+        said = "no release tag here" if naming is None else f"round {named.round}" if named else "no round"
         return f"{where}: the release of {source.named_in} it cites as naming the round has {said}"
     problem = naming_problem(chain, source.round, naming.frozen_at, source.named_in) or round_problem(
         chain, source.chain_hash, source.round, source.randomness, source.signature

@@ -15,6 +15,7 @@ from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commi
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.model.reports.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
+from catalogctl.release.beacon_naming import released_rulesets
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
 from catalogctl.release.seed_provenance import derived_seed_results
 from catalogctl.release.statement import ReleaseState, state_release
@@ -160,7 +161,7 @@ def verify_cohort(
             result.problems.append(f"{entry.id}: the ruleset says {entry.digest}, the contract at {target} is {actual}")
         else:
             result.passed.append(f"{entry.id}: contract digest matches")
-    passed, problems = derived_seed_results(loaded.catalog, ruleset)
+    passed, problems = derived_seed_results(loaded.catalog, ruleset, released_rulesets(repo, layout))
     result.passed.extend(passed)
     result.problems.extend(problems)
     if problems and not result.failed_check:
