@@ -62,11 +62,19 @@ def read_round(request: BeaconRequest, chain: BeaconChain, round_number: int) ->
     try:
         return BeaconRound.model_validate(parse_json(data))
     except (JsonProblem, ValidationError) as exc:
-        first = str(exc).splitlines()[0]
+        first = str(exc).splitlines()[0] if isinstance(exc, JsonProblem) else _first_error(exc)
         raise BeaconRoundRefused(
             f"{where} is no beacon round ({first}): nothing was frozen",
             f"a relay's answer to /public/{round_number}: {{round, randomness, signature}} of {chain.name}",
         ) from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    """What is wrong with the first field, not pydantic's count of errors ("1 validation error for
+    BeaconRound"): the key and the reason, e.g. `signature: a compressed G1 point: …`."""
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in error["loc"]) or "the answer"
+    return f"{where}: {error['msg']}"
 
 
 def derive_new_set(
