@@ -26,6 +26,8 @@ def beacon_policy(key: str = INFO["public_key"]) -> str:
     public_key: {key}
     genesis_time: {INFO["genesis_time"]}
     period: {INFO["period"]}
+    genesis_seed: {INFO["genesis_seed"]}
+    beacon_id: {INFO["beacon_id"]}
     scheme: {INFO["scheme"]}
     source: https://api.drand.sh/{INFO["chain_hash"]}/info
 """

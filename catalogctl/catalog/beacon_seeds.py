@@ -84,7 +84,10 @@ def round_problem(chain: BeaconChain, chain_hash: str, round_number: int, random
 def naming_problem(chain: BeaconChain, round_number: int, named_at: dt.datetime, named_in: str) -> str:
     """Why `round_number` could not be named by `named_in`'s release at `named_at` ("" when it
     was still in the future then)."""
-    due = chain.round_time(round_number)
+    try:
+        due = chain.round_time(round_number)
+    except (OverflowError, ValueError, OSError):  # past year 9999 (or the platform's time_t)
+        return f"round {round_number} of {chain.name} is due after the year 9999: no release can wait for it"
     if due <= named_at:
         return (
             f"round {round_number} of {chain.name} was due at {due:%Y-%m-%d %H:%M:%S} UTC, not after the release "
@@ -161,7 +164,7 @@ def derived_set_finding(
         return f"{where}: the suite pins no beacon chain (policies.seed_beacon) to check it against", ("derived_from",)
     named = naming.next_seed_round if naming is not None else None
     if naming is None or named is None or (named.chain_hash, named.round) != (source.chain_hash, source.round):
-        said = "no ruleset" if naming is None else f"round {named.round}" if named else "no round"
+        said = "no release tag here" if naming is None else f"round {named.round}" if named else "no round"
         message = f"{where}: the release of {source.named_in} it cites as naming the round has {said}"
         return message, ("derived_from", "named_in")
     problem = naming_problem(chain, source.round, naming.frozen_at, source.named_in)

@@ -33,8 +33,8 @@ def unchained_message(round_number: int) -> bytes:
 def verify_unchained_g1(public_key: bytes, round_number: int, signature: bytes) -> bool:
     """Whether `signature` is the chain's (`public_key`) signature of `round_number`.
 
-    Both points must be canonical encodings of points of the prime-order subgroups: a signature
-    is then unique for its round, so the randomness (its sha256) is too."""
+    Both points must be canonical encodings of points of the prime-order subgroups other than the
+    identity: a signature is then unique for its round, so the randomness (its sha256) is too."""
     if len(signature) != 48:
         raise BadPoint(f"the signature is {len(signature)} bytes; a G1 signature is 48 bytes")
     if len(public_key) != 96:
@@ -49,6 +49,12 @@ def verify_unchained_g1(public_key: bytes, round_number: int, signature: bytes) 
         )
     except ValueError as exc:
         raise BadPoint(f"the public key is no point of G2: {exc}") from None
+    # The identity pairs to 1 with anything: as the key it would "verify" the identity as every
+    # round's signature (KeyValidate in the BLS draft refuses it), and it is no signature either.
+    if is_inf(key_point):
+        raise BadPoint("the public key is the identity (the point at infinity): no chain's key")
+    if is_inf(sig_point):
+        raise BadPoint("the signature is the identity (the point at infinity): no round's signature")
     if compress_G1(sig_point) != int.from_bytes(signature, "big") or not is_inf(multiply(sig_point, curve_order)):
         raise BadPoint("the signature is not a canonical point of the prime-order subgroup of G1")
     key_ints = (int.from_bytes(public_key[:48], "big"), int.from_bytes(public_key[48:], "big"))

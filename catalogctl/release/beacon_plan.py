@@ -62,11 +62,19 @@ def read_round(request: BeaconRequest, chain: BeaconChain, round_number: int) ->
     try:
         return BeaconRound.model_validate(parse_json(data))
     except (JsonProblem, ValidationError) as exc:
-        first = str(exc).splitlines()[0]
+        first = str(exc).splitlines()[0] if isinstance(exc, JsonProblem) else _first_error(exc)
         raise BeaconRoundRefused(
             f"{where} is no beacon round ({first}): nothing was frozen",
             f"a relay's answer to /public/{round_number}: {{round, randomness, signature}} of {chain.name}",
         ) from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    """What is wrong with the first field, not pydantic's count of errors ("1 validation error for
+    BeaconRound"): the key and the reason, e.g. `signature: a compressed G1 point: …`."""
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in error["loc"]) or "the answer"
+    return f"{where}: {error['msg']}"
 
 
 def derive_new_set(
@@ -81,8 +89,16 @@ def derive_new_set(
     seeds, that release named one and rotation is due; None otherwise (the set is then drawn or
     imported, as before). Round data given when no set is derived is refused."""
     chain = suite.policies.seed_beacon
-    named = previous.next_seed_round if previous is not None and chain is not None else None
+    named = previous.next_seed_round if previous is not None else None
     due = rotation_due(suite.policies.seed_rotation, cohort, published)
+    if chain is None and named is not None and due:  # a suite that drops the policy would draw a named set
+        assert previous is not None
+        raise UsageError(
+            f"the release of {previous.cohort} named beacon round {named.round} for this set, but the suite pins no "
+            "beacon (policies.seed_beacon): nothing was frozen",
+            f"restore policies.seed_beacon as the release of {previous.cohort} pinned it: a named round binds the "
+            "next set",
+        )
     if chain is None or previous is None or named is None or not due:
         if request.supplied:
             why = (

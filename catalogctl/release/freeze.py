@@ -45,6 +45,7 @@ from catalogctl.io.files import leftover_temporaries, write_atomic
 from catalogctl.io.tree import WorkingTree
 from catalogctl.model import Ruleset
 from catalogctl.model.reports.release import FreezeResult
+from catalogctl.release.beacon_naming import check_naming_release
 from catalogctl.release.beacon_plan import BeaconRequest, next_round
 from catalogctl.release.calendar import freeze_warnings
 from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
@@ -174,6 +175,8 @@ class _Freeze:
             raise CatalogInvalid("the catalog is invalid: nothing was frozen", errors)
         catalog = result.catalog
         previous = previous_ruleset(catalog, self.cohort, self.request.skip_cohorts, self.calendar)
+        if previous is not None and previous.next_seed_round is not None and resumed_text is None:
+            check_naming_release(self.repo, self.layout, previous.cohort, head)  # the round is the tag's
         last = Cohort.parse(previous.cohort) if previous is not None else None
         today = self.request.today or (self.request.now or dt.datetime.now(dt.UTC)).date()
         self.warnings = freeze_warnings(self.cohort, last, today, self.calendar)

@@ -16,6 +16,7 @@ from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commi
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.model.reports.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
+from catalogctl.release.beacon_naming import released_rulesets
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
 from catalogctl.release.seed_provenance import derived_seed_results
 from catalogctl.release.statement import ReleaseState, state_release
@@ -165,7 +166,7 @@ def verify_cohort(
             result.passed.append(f"{entry.id}: contract digest matches")
     chain = loaded.catalog.suite.policies.seed_beacon if loaded.catalog.suite is not None else None
     result.provenance = set_provenance(ruleset.seed_sets, chain)
-    passed, problems = derived_seed_results(loaded.catalog, ruleset)
+    passed, problems = derived_seed_results(loaded.catalog, ruleset, released_rulesets(repo, layout))
     result.passed.extend(passed)
     result.problems.extend(problems)
     if problems and not result.failed_check:

@@ -4,23 +4,34 @@ signatures are checked against the chain the suite pins."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from catalogctl.catalog.beacon_seeds import derived_set_problem
 from catalogctl.catalog.index import Catalog
-from catalogctl.model import Ruleset
+from catalogctl.model import Ruleset, SeedSet
+
+# A cohort's ruleset as its release tag carries it (None without one): see `beacon_naming`.
+Released = Callable[[str], Ruleset | None]
 
 
-def derived_seed_results(catalog: Catalog, ruleset: Ruleset) -> tuple[list[str], list[str]]:
-    """For each set of `ruleset` derived from a beacon round: what passed, what failed (read with
-    the suite and the rulesets of `catalog`, the catalog at the release)."""
+def derived_seed_results(catalog: Catalog, ruleset: Ruleset, released: Released) -> tuple[list[str], list[str]]:
+    """For each set of `ruleset` derived from a beacon round, or due to be: what passed, what
+    failed (read with the suite of `catalog`, the catalog at the release; the releases that named
+    and introduced each set as their tags carry them)."""
     chain = catalog.suite.policies.seed_beacon if catalog.suite is not None else None
     passed: list[str] = []
     problems: list[str] = []
     for seed_set in ruleset.seed_sets:
         source = seed_set.derived_from
         if source is None:
+            problem = underived_problem(ruleset, seed_set, released)
+            if problem:
+                problems.append(problem)
             continue
-        naming = ruleset if source.named_in == ruleset.cohort else catalog.rulesets.get(source.named_in)
-        problem = derived_set_problem(chain, seed_set, naming)
+        problem = citation_problem(ruleset, seed_set, released)
+        if not problem:
+            naming = released(source.named_in)
+            problem = derived_set_problem(chain, seed_set, naming)
         if problem:
             problems.append(problem)
         else:
@@ -30,3 +41,39 @@ def derived_seed_results(catalog: Catalog, ruleset: Ruleset) -> tuple[list[str],
                 "signature verifies"
             )
     return passed, problems
+
+
+def underived_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
+    """A set this ruleset introduces without a round, when the release before named one for it:
+    a set drawn (or its `derived_from` dropped and its seeds rewritten) where one was promised."""
+    if seed_set.introduced_in != ruleset.cohort or ruleset.previous is None:
+        return ""
+    before = released(ruleset.previous)
+    named = before.next_seed_round if before is not None else None
+    if named is None:
+        return ""
+    return (
+        f"seed set {seed_set.id}, introduced in {ruleset.cohort}: the release of {ruleset.previous} named beacon "
+        f"round {named.round} for it, but it records no round (derived_from)"
+    )
+
+
+def citation_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
+    """Why the release a derived set cites as naming its round is not the release right before
+    the cohort that introduced it ("" when it is): any other, older release's round was public
+    when the set was made, and which one to cite would be a choice of seeds."""
+    source = seed_set.derived_from
+    assert source is not None
+    introducing = ruleset if seed_set.introduced_in == ruleset.cohort else released(seed_set.introduced_in)
+    before = introducing.previous if introducing is not None else None
+    if introducing is not None and before == source.named_in:
+        return ""
+    said = (
+        f"the release of {seed_set.introduced_in} that introduced it has no release tag here"
+        if introducing is None
+        else f"the release before {seed_set.introduced_in} is {before or 'none'}"
+    )
+    return (
+        f"seed set {seed_set.id}, derived from beacon round {source.round}: it cites the release of "
+        f"{source.named_in} as naming the round, but {said}"
+    )

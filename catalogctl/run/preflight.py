@@ -28,6 +28,8 @@ from catalogctl.io import gitremote, gitrepo, gittags, gittree
 from catalogctl.io.http import GitHubClient, github_repository
 from catalogctl.io.urls import local_path, redact_url
 from catalogctl.model.documents.resolved import RemoteVerification, ResolvedConfig
+from catalogctl.release.beacon_naming import released_rulesets
+from catalogctl.release.ruleset import parse_ruleset
 from catalogctl.release.seed_provenance import derived_seed_results
 from catalogctl.release.statement import ReleaseState, require_release
 from catalogctl.release.trust import SignatureFlags, Trust, trust_for
@@ -72,15 +74,18 @@ def check_checkout(
 
 
 def check_derived_seeds(repo: gitrepo.Repository, state: ReleaseState, release: gitrepo.Commit, layout: Layout) -> None:
-    """Every seed set of the release derived from a beacon round follows from the round its
-    ruleset records (`seeds-underived` otherwise): checked offline, before anything runs."""
-    if state.ruleset_text is None or b"derived_from:" not in state.ruleset_text:
-        return  # no derived set: no catalog to load
-    loaded = load_tree(gittree.GitTree(repo, release, state.cohort), layout=layout)
-    ruleset = loaded.catalog.rulesets.get(state.cohort)
-    if ruleset is None:
+    """Every seed set of the release derived from a beacon round (or due to be: the release
+    before named one) follows from the round its ruleset records (`seeds-underived` otherwise):
+    checked offline, before anything runs."""
+    if state.ruleset_text is None:
         return
-    _, problems = derived_seed_results(loaded.catalog, ruleset)
+    released = released_rulesets(repo, layout)
+    ruleset = parse_ruleset(state.ruleset_text, layout.ruleset_path(state.cohort))
+    before = released(ruleset.previous) if ruleset.previous is not None else None
+    if all(s.derived_from is None for s in ruleset.seed_sets) and (before is None or before.next_seed_round is None):
+        return  # no set derived, or due to be: no catalog to load
+    loaded = load_tree(gittree.GitTree(repo, release, state.cohort), layout=layout)
+    _, problems = derived_seed_results(loaded.catalog, ruleset, released)
     if problems:
         raise CheckFailed(
             "seeds-underived",

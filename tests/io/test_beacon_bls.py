@@ -45,3 +45,47 @@ def test_bytes_that_are_no_point_are_refused() -> None:
         verify_unchained_g1(KEY[:95] + b"\x00", 123, signature(123))
     with pytest.raises(BadPoint, match="48 bytes"):
         verify_unchained_g1(KEY, 123, signature(123)[:47])
+
+
+def off_subgroup_g1() -> bytes:
+    """A point on the curve of G1 (y² = x³ + 4) outside its prime-order subgroup: the smallest x
+    with a square root, compressed as drand compresses (ZCash's flags)."""
+    from py_ecc.bls.point_compression import compress_G1
+    from py_ecc.fields import optimized_bls12_381_FQ as FQ
+    from py_ecc.optimized_bls12_381.optimized_curve import field_modulus
+
+    for x in range(1, 1000):
+        y = pow(x**3 + 4, (field_modulus + 1) // 4, field_modulus)
+        if y * y % field_modulus == (x**3 + 4) % field_modulus:
+            return compress_G1((FQ(x), FQ(y), FQ(1))).to_bytes(48, "big")
+    raise AssertionError("no x")
+
+
+IDENTITY_G1 = bytes([0xC0]) + bytes(47)  # the compressed point at infinity (flags: compressed, infinity)
+IDENTITY_G2 = bytes([0xC0]) + bytes(95)
+
+
+def test_a_point_outside_the_subgroup_or_not_canonical_is_refused() -> None:
+    with pytest.raises(BadPoint, match="not a canonical point of the prime-order subgroup of G1"):
+        verify_unchained_g1(KEY, 123, off_subgroup_g1())
+    # The same x plus the field's modulus: another encoding of it.
+    from py_ecc.optimized_bls12_381.optimized_curve import field_modulus
+
+    value = int.from_bytes(off_subgroup_g1(), "big")
+    with pytest.raises(BadPoint, match="less than field modulus"):
+        verify_unchained_g1(KEY, 123, (value + field_modulus).to_bytes(48, "big"))
+    with pytest.raises(BadPoint, match="b_flag should be 0"):  # infinity with a stray bit
+        verify_unchained_g1(KEY, 123, IDENTITY_G1[:47] + b"\x01")
+    with pytest.raises(BadPoint, match="c_flag should be 1"):  # an uncompressed flag
+        verify_unchained_g1(KEY, 123, bytes(48))
+    with pytest.raises(BadPoint, match="96 bytes; a G1 signature is 48 bytes"):  # a G2 point where G1 goes
+        verify_unchained_g1(KEY, 123, KEY)
+
+
+def test_the_identity_is_no_key_and_no_signature() -> None:
+    # e(H(m), 1) = 1 = e(1, g2): with the identity as the key, the identity "signs" every round, so
+    # anyone could make any round's randomness sha256(c0 00…). KeyValidate (the BLS draft) refuses it.
+    with pytest.raises(BadPoint, match="the public key is the identity"):
+        verify_unchained_g1(IDENTITY_G2, 123, IDENTITY_G1)
+    with pytest.raises(BadPoint, match="the signature is the identity"):
+        verify_unchained_g1(KEY, 123, IDENTITY_G1)

@@ -12,7 +12,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from catalogctl.catalog import beacon_seeds
-from catalogctl.errors import BeaconRoundRefused, CheckFailed, RemoteUnreachable, UsageError
+from catalogctl.errors import BeaconRoundRefused, CatalogInvalid, CheckFailed, RemoteUnreachable, UsageError
 from catalogctl.release.beacon_plan import BeaconRequest
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.preflight import preflight
@@ -134,13 +134,13 @@ def test_a_round_other_than_the_one_named_is_refused(repo: Path, origin: Path, t
 
 
 def test_a_wrong_chain_key_is_refused(repo: Path, origin: Path, tmp_path: Path) -> None:
+    # Another chain's key under quicknet's chain hash: the hash is of the key, so the suite is invalid.
     replace_in(repo, "benchmark_suite/suite.yaml", INFO["public_key"], OTHER_KEY)
     commit_all(repo, "Pin another chain's key")
     before = state(repo, origin)
-    with pytest.raises(
-        BeaconRoundRefused, match="its signature does not verify against the chain's pinned public key b15b65b46fb2"
-    ):
+    with pytest.raises(CatalogInvalid) as refused:
         derive(repo, round_file(tmp_path))
+    assert "chain_hash 52db9ba70e0c… is not the hash of the chain's info" in refused.value.diagnostics[0].message
     assert state(repo, origin) == before
 
 
@@ -158,6 +158,13 @@ def test_a_round_named_after_the_fact_is_refused(repo: Path, origin: Path, tmp_p
         repo, "rulesets/2026-09-C0.yaml", "frozen_at: 2024-10-14T09:00:00+00:00", "frozen_at: 2024-10-14T18:00:00+00:00"
     )
     commit_all(repo, "Back-date the naming")
+    before = state(repo, origin)
+    with pytest.raises(BeaconRoundRefused, match="is not the ruleset its release tag 2026-09-C0 carries"):
+        derive(repo, round_file(tmp_path))
+    assert state(repo, origin) == before
+    # The tag made again on the edit: the tag's own frozen_at is then checked against the round.
+    git(repo, "tag", "-d", "2026-09-C0")
+    git(repo, "tag", "-a", "2026-09-C0", "-m", "re-made")
     before = state(repo, origin)
     with pytest.raises(
         BeaconRoundRefused,
