@@ -125,19 +125,6 @@ def freeze(
         str | None,
         typer.Option("--seed-set", metavar="ID", help="The set of a seedset.yaml to import, when it has several."),
     ] = None,
-    skip_cohorts: Annotated[
-        int,
-        typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
-    ] = 0,
-    message: Annotated[str | None, typer.Option("--message", "-m", metavar="TEXT", help="The tag's message.")] = None,
-    no_tag: Annotated[
-        bool,
-        typer.Option(
-            "--no-tag", help="Commit, but create no tag (a release branch: `catalogctl tag` after the merge)."
-        ),
-    ] = False,
-    push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
     beacon_round: Annotated[
         Path | None,
         typer.Option(
@@ -161,6 +148,19 @@ def freeze(
             "after the freeze).",
         ),
     ] = None,
+    skip_cohorts: Annotated[
+        int,
+        typer.Option("--skip-cohorts", metavar="N", min=0, help="Skip exactly N cohorts after the last frozen one."),
+    ] = 0,
+    message: Annotated[str | None, typer.Option("--message", "-m", metavar="TEXT", help="The tag's message.")] = None,
+    no_tag: Annotated[
+        bool,
+        typer.Option(
+            "--no-tag", help="Commit, but create no tag (a release branch: `catalogctl tag` after the merge)."
+        ),
+    ] = False,
+    push: Annotated[str | None, typer.Option("--push", metavar="REMOTE", help="Push the branch, then the tag.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the ruleset and changelog; write nothing.")] = False,
     sign: SignOpt = False,
     signing_key: SigningKeyOpt = None,
     signing_format: SigningFormatOpt = None,

@@ -10,13 +10,22 @@ py_ecc's (the Ethereum Foundation's BLS12-381): pure Python, about 0.2 s per che
 from __future__ import annotations
 
 import hashlib
+import sys
 
-from py_ecc.bls.hash_to_curve import hash_to_G1
-from py_ecc.bls.point_compression import compress_G1, compress_G2, decompress_G1, decompress_G2
-from py_ecc.bls.typing import G1Compressed, G2Compressed
-from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
-from py_ecc.optimized_bls12_381.optimized_curve import G2, curve_order, is_inf, multiply, neg
-from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, pairing
+# py_ecc raises the interpreter's recursion limit to 100,000 on import. Every reader of untrusted
+# JSON relies on the default limit: json's C parser then recurses 100,000 deep on nested brackets
+# and the process dies of a segmentation fault instead of refusing the file. The limit is put
+# back; the optimized pairing used here does not recurse.
+_LIMIT = sys.getrecursionlimit()
+try:
+    from py_ecc.bls.hash_to_curve import hash_to_G1
+    from py_ecc.bls.point_compression import compress_G1, compress_G2, decompress_G1, decompress_G2
+    from py_ecc.bls.typing import G1Compressed, G2Compressed
+    from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
+    from py_ecc.optimized_bls12_381.optimized_curve import G2, curve_order, is_inf, multiply, neg
+    from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, pairing
+finally:
+    sys.setrecursionlimit(_LIMIT)
 
 DST_G1 = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 

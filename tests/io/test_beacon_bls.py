@@ -4,6 +4,8 @@ where each comes from). A pairing costs a fraction of a second in pure Python: f
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,15 @@ def test_the_identity_is_no_key_and_no_signature() -> None:
         verify_unchained_g1(IDENTITY_G2, 123, IDENTITY_G1)
     with pytest.raises(BadPoint, match="the signature is the identity"):
         verify_unchained_g1(KEY, 123, IDENTITY_G1)
+
+
+def test_the_bls_check_leaves_the_recursion_limit_as_it_was() -> None:
+    # py_ecc raises the interpreter's recursion limit to 100,000 when imported; the readers of
+    # untrusted JSON refuse deep nesting by the default limit's RecursionError, so a raised limit
+    # lets 100,000 nested brackets reach C recursion deep enough to crash the process.
+    code = (
+        "import sys; before = sys.getrecursionlimit(); import catalogctl.io.beacon_bls as b; "
+        "b.verify_unchained_g1; assert sys.getrecursionlimit() == before, sys.getrecursionlimit()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
