@@ -37,6 +37,49 @@ seed_sets:
     valid_through: 2026-10-C1
 """
 
+# drand quicknet's chain (tests/fixtures/drand/README.md cites its sources), pinned in suite.yaml.
+QUICKNET_KEY = (
+    "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d106451"
+    "0d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a"
+)
+BEACON_POLICY = f"""\
+    valid_for: 4
+  seed_beacon:
+    name: drand quicknet
+    chain_hash: 52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971
+    public_key: {QUICKNET_KEY}
+    genesis_time: 1692803367
+    period: 3
+    genesis_seed: f477d5c89f21a17c863a7f937c6a6d15859414d2be09cd448d4279af331c5d3e
+    beacon_id: quicknet
+    scheme: bls-unchained-g1-rfc9380
+    source: https://api.drand.sh/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/info
+"""
+
+# A release that names round 12040883 for the next set, and the next ruleset: its new set B
+# drawn, recording no round.
+NAMING = RULESET.replace(
+    "frozen_at: 2026-08-28T12:00:00Z",
+    "frozen_at: 2024-10-14T09:00:00Z",
+) + (
+    "next_seed_round:\n"
+    "  chain_hash: 52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971\n"
+    "  round: 12040883\n"
+    "  due: 2024-10-14T17:13:33Z\n"
+)
+UNDERIVED = (
+    RULESET.replace("cohort: 2026-09-C0", "cohort: 2026-09-C1")
+    .replace("submission_date: 2026-09-02", "submission_date: 2026-09-16")
+    .replace("previous: null", "previous: 2026-09-C0")
+    .replace("frozen_at: 2026-08-28T12:00:00Z", "frozen_at: 2024-10-15T09:00:00Z")
+    + "  - id: B\n"
+    "    scheduler_rng_seed: 11\n"
+    "    sample_index_rng_seed: 12\n"
+    "    model_seed: 13\n"
+    "    introduced_in: 2026-09-C1\n"
+    "    valid_through: 2026-11-C0\n"
+)
+
 EXAMPLES: dict[str, list[Step]] = {
     "yaml-syntax": [("replace", MODEL, "title: gpt-oss-120b", "title: [gpt-oss-120b")],
     "yaml-encoding": [("bytes", MODEL, b"id: gpt-oss-120b\ntitle: caf\xe9\n")],
@@ -93,6 +136,11 @@ EXAMPLES: dict[str, list[Step]] = {
     "contract-inconsistent": [("replace", GPT, "    - accuracy_gate", "    - accuracy_gate\n    - quality_target")],
     "pending-value": [],  # the shipped catalog has pending values
     "ruleset-name-mismatch": [("write", "rulesets/2026-09-C1.yaml", RULESET)],
+    "ruleset-seeds-underived": [
+        ("replace", "benchmark_suite/suite.yaml", "    valid_for: 4\n", BEACON_POLICY),
+        ("write", "rulesets/2026-09-C0.yaml", NAMING),
+        ("write", "rulesets/2026-09-C1.yaml", UNDERIVED),
+    ],
     "config-syntax": [("write", "catalogctl.toml", 'catalog = "benchmark_suite\n')],
     "config-unknown-key": [("write", "catalogctl.toml", 'never-acept = ["ruleset-cohort-gap"]\n')],
     "config-invalid-value": [("write", "catalogctl.toml", 'catalog = "../elsewhere"\n')],

@@ -15,6 +15,7 @@ SUPPORTING = (
     "catalogctl.catalog.documentcache.DocumentCache",
     "catalogctl.io.tree.Entry",
     "catalogctl.release.trust.SignatureFlags",
+    "catalogctl.release.beacon_plan.BeaconRequest",
     "catalogctl.model.reports.diff.Side",
     "catalogctl.model.reports.diff.Change",
     "catalogctl.model.reports.diff.BenchmarkStatus",
