@@ -94,17 +94,21 @@ def site_source(path: Path | None = None, ref: str | None = None, today: dt.date
     layout = layout_for(start)
     thresholds = gc.get_threshold()
     # The load makes millions of objects and the pages as many short-lived ones: at the default
-    # threshold (700) the collector's passes cost about a sixth of a large build.
-    gc.set_threshold(20_000, *thresholds[1:])
+    # threshold (700) the collector's passes cost about a sixth of a large build. While loading,
+    # no middle-generation pass either: each would walk the catalog built so far, which is kept
+    # (frozen) anyway; the parsers' cycles that outlive their young pass stay (a few MB).
+    gc.set_threshold(20_000, 1_000_000, thresholds[2])
     try:
         with reusing_parses(keep=lambda file: file.startswith(f"{layout.rulesets_dir}/")):
-            yield _collect(start, ref, today, layout)
+            yield _collect(start, ref, today, layout, (20_000, *thresholds[1:]))
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()  # see _collect
 
 
-def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout) -> SiteSource:
+def _collect(
+    start: Path, ref: str | None, today: dt.date | None, layout: Layout, thresholds: tuple[int, int, int]
+) -> SiteSource:
     tree = open_tree(start, ref, layout)
     root = find_root(start, layout) if ref is None else start
     repo = gitrepo.open_repository(root)
@@ -112,6 +116,7 @@ def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout
     # The catalog lives until the site is written: exempt its millions of objects from the
     # collector's full passes, which would walk them again and again (seconds at 5,000 benchmarks).
     gc.freeze()
+    gc.set_threshold(*thresholds)  # the pages' objects: collected as usual
     problems = errors_only(loaded.diagnostics)
     if problems:
         raise CatalogInvalid(f"the catalog at {tree.label} is invalid: no site was built", problems)
