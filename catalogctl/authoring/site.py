@@ -94,17 +94,21 @@ def site_source(path: Path | None = None, ref: str | None = None, today: dt.date
     layout = layout_for(start)
     thresholds = gc.get_threshold()
     # The load makes millions of objects and the pages as many short-lived ones: at the default
-    # threshold (700) the collector's passes cost about a sixth of a large build.
-    gc.set_threshold(20_000, *thresholds[1:])
+    # threshold (700) the collector's passes cost about a sixth of a large build. While loading,
+    # no middle-generation pass either: each would walk the catalog built so far, which is kept
+    # (frozen) anyway; the parsers' cycles that outlive their young pass stay (a few MB).
+    gc.set_threshold(20_000, 1_000_000, thresholds[2])
     try:
         with reusing_parses(keep=lambda file: file.startswith(f"{layout.rulesets_dir}/")):
-            yield _collect(start, ref, today, layout)
+            yield _collect(start, ref, today, layout, (20_000, *thresholds[1:]))
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()  # see _collect
 
 
-def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout) -> SiteSource:
+def _collect(
+    start: Path, ref: str | None, today: dt.date | None, layout: Layout, thresholds: tuple[int, int, int]
+) -> SiteSource:
     tree = open_tree(start, ref, layout)
     root = find_root(start, layout) if ref is None else start
     repo = gitrepo.open_repository(root)
@@ -112,6 +116,7 @@ def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout
     # The catalog lives until the site is written: exempt its millions of objects from the
     # collector's full passes, which would walk them again and again (seconds at 5,000 benchmarks).
     gc.freeze()
+    gc.set_threshold(*thresholds)  # the pages' objects: collected as usual
     problems = errors_only(loaded.diagnostics)
     if problems:
         raise CatalogInvalid(f"the catalog at {tree.label} is invalid: no site was built", problems)
@@ -130,11 +135,13 @@ def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout
     captions = {key: localized(m.label, m.i18n, "label") for key, m in catalog.metrics.items()}
     shared: Shared = {}  # one model, dataset and metric inlined by many contracts: built once
     prints = Fingerprints()
-    metrics = b"".join(prints.of(m) for _, m in sorted(catalog.metrics.items()))
+    # What every benchmark's page reads alike: every metric, and the trees of the cohorts.
+    common = b"".join(prints.of(m) for _, m in sorted(catalog.metrics.items()))
+    common += as_json([(cohort, identity.decode()) for cohort, identity in trail])
     benchmarks = [
         Lazy(
             ident,
-            _benchmark_inputs(catalog, ident, prints, metrics, trail, history),
+            _benchmark_inputs(catalog, ident, prints, common, history),
             functools.partial(_benchmark_page, catalog, ident, history, captions, shared),
         )
         for ident in sorted(catalog.benchmarks)
@@ -154,12 +161,12 @@ def _collect(start: Path, ref: str | None, today: dt.date | None, layout: Layout
         cohorts=heads,
         benchmarks=[],
         seed_timeline=seed_timeline(list(catalog.rulesets.values()), upcoming.cohort),
-        search=_search(catalog),
+        search=_search(catalog, titles),
         submit=_submit_guide(catalog, current),
     )
     last = history[-1][1] if history else {}
     rows = [
-        BenchmarkRow(id=i, title=localized(b.title, b.i18n, "title"), kind=b.kind, model=b.model, carried=i in last)
+        BenchmarkRow(id=i, title=titles[i], kind=b.kind, model=b.model, carried=i in last)
         for i, b in sorted(catalog.benchmarks.items())
     ]
     return SiteSource(data=data, cohorts=cohorts, benchmarks=benchmarks, rows=rows)
@@ -169,20 +176,19 @@ def _benchmark_inputs(
     catalog: Catalog,
     ident: str,
     prints: Fingerprints,
-    metrics: bytes,
-    trail: list[tuple[str, bytes]],
+    common: bytes,
     history: list[tuple[str, dict[str, str], Any]],
 ) -> str:
-    """The digest of what a benchmark's page reads (see `site_source.py`)."""
+    """The digest of what a benchmark's page reads (see `site_source.py`); `common`: what every
+    benchmark's page reads (the metrics, the cohorts' trees), made once."""
     model, datasets = catalog.dependencies(ident)
-    cohorts = [(cohort, digests.get(ident)) for cohort, digests, _ in history]
     return inputs_digest(
         [
             prints.of(catalog.benchmarks[ident]),
             prints.of(catalog.models.get(model)),
             *(prints.of(catalog.datasets.get(d)) for d in datasets),
-            metrics,
-            as_json([cohorts, [(c, i.decode()) for c, i in trail]]),
+            common,
+            as_json([(cohort, digests.get(ident)) for cohort, digests, _ in history]),
         ]
     )
 
@@ -313,10 +319,9 @@ def _benchmark_page(
 # -- search and the submission guide ---------------------------------------------------------------
 
 
-def _search(catalog: Catalog) -> list[SearchEntry]:
+def _search(catalog: Catalog, titles: dict[str, Localized]) -> list[SearchEntry]:
     entries = [
-        SearchEntry(kind="benchmark", id=i, title=localized(b.title, b.i18n, "title"), url=benchmark_url(i))
-        for i, b in sorted(catalog.benchmarks.items())
+        SearchEntry(kind="benchmark", id=i, title=titles[i], url=benchmark_url(i)) for i in sorted(catalog.benchmarks)
     ]
     users: dict[tuple[str, str], list[str]] = {}
     for ident in sorted(catalog.benchmarks):

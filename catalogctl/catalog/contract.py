@@ -9,6 +9,7 @@ what runs or how it is scored does.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 from typing import Any
@@ -26,23 +27,38 @@ from catalogctl.model.documents.resolved import contract_datasets
 def plain(value: Any, *, display: bool = True) -> Any:
     """A model as plain JSON-able data; unset optional fields are left out, display fields too
     unless `display`."""
+    if type(value) in _LEAVES:  # most values: returned as they are, without the checks below
+        return value
     if isinstance(value, BaseModel):
         out: dict[str, Any] = {}
-        for name, info in type(value).model_fields.items():
-            item = getattr(value, name)
-            if item is None or item == {} or item == [] or (not display and is_display(info)):
+        for name, shown in _fields(type(value)):
+            if shown and not display:
                 continue
-            out[name] = plain(item, display=display)
+            item = getattr(value, name)
+            if item is None or (isinstance(item, (dict, list)) and not item):  # unset, or `{}` / `[]`
+                continue
+            out[name] = item if type(item) in _LEAVES else plain(item, display=display)
         return out
     if isinstance(value, dict):
-        return {k: plain(v, display=display) for k, v in value.items()}
+        return {k: v if type(v) in _LEAVES else plain(v, display=display) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain(v, display=display) for v in value]
+        return [v if type(v) in _LEAVES else plain(v, display=display) for v in value]
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     if isinstance(value, str):
         return str(value)  # a Pending stays visible as its `<...>` text
     return value
+
+
+# Values `plain` returns unchanged (a str subclass, such as Pending, is not one: it becomes a str).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.cache
+def _fields(model: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
+    """A model's fields in order, each with whether it is display copy: read once per class (a
+    large catalog's contracts walk hundreds of thousands of fields)."""
+    return tuple((name, is_display(info)) for name, info in model.model_fields.items())
 
 
 # List items with an identity are matched by it, never by position.
@@ -63,7 +79,8 @@ def canonical_form(value: Any, shared: Shared | None = None) -> Any:
                 hit = shared[(id(value), "canonical", False)] = (value, canonical_form(value))
             return hit[1]
     if isinstance(value, dict):
-        return {k: canonical_form(v, shared) for k, v in value.items()}
+        # A value that is neither a dict nor a list is its own form: no call made for it.
+        return {k: canonical_form(v, shared) if isinstance(v, (dict, list)) else v for k, v in value.items()}
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
             for key in IDENTITY_KEYS:
@@ -211,4 +228,9 @@ def dataset_sources(catalog: Catalog, contract: dict[str, Any]) -> dict[str, str
 
 def canonical_json(data: Any) -> bytes:
     """Canonical JSON (sorted keys, no whitespace, UTF-8) used for digests."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return _CANONICAL.encode(data).encode("utf-8")
+
+
+# What `json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+# allow_nan=False)` makes, without a new encoder for each call (sorting a list calls this per item).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

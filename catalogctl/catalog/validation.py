@@ -23,7 +23,22 @@ _SHOWS_VALUE = frozenset({"invalid_id", "invalid_cohort", "invalid_metric_key", 
 
 
 def validate_document(doc: Document, model: type[M], base: PathKey = ()) -> tuple[M | None, list[Diagnostic]]:
-    """Validate `doc.data` (or the part at `base`) against `model`."""
+    """Validate `doc.data` (or the part at `base`) against `model`; a valid document once for the
+    documents of the same bytes while their parse is shared (a site reads each cohort's ruleset
+    from three trees): the models are immutable."""
+    memo = doc.made_once()
+    if memo is None or base:
+        return _validated(doc, model, base)
+    hit = memo.get(("validated", model))
+    if hit is None:
+        hit, problems = _validated(doc, model, base)
+        if hit is None:  # its diagnostics name this document's path: not shared
+            return hit, problems
+        memo[("validated", model)] = hit
+    return hit, []
+
+
+def _validated(doc: Document, model: type[M], base: PathKey) -> tuple[M | None, list[Diagnostic]]:
     data = value_at(doc.data, base)
     try:
         return model.model_validate(data), []

@@ -75,13 +75,15 @@ def _decode(data: bytes) -> str:
 
 
 class _Parse:
-    """One text's data and (once asked) positions, shared by the documents of that text."""
+    """One text's data and (once asked) positions, shared by the documents of that text, and
+    what was made of that data once (`Document.made_once`)."""
 
-    __slots__ = ("data", "positions")
+    __slots__ = ("data", "made", "positions")
 
     def __init__(self, data: Any) -> None:
         self.data = data
         self.positions: Positions | None = None
+        self.made: dict[Any, Any] = {}
 
     def with_positions(self, text: str) -> Positions:
         """The positions, built on first use (the data built beside them is the same data)."""
@@ -136,6 +138,11 @@ class Document:
             self._data = build(self.text, positions)
             self._positions = positions
         return self._data
+
+    def made_once(self) -> dict[Any, Any] | None:
+        """While `reusing_parses` shares this document's parse: a memo shared by the documents of
+        the same bytes, for what is made of their data alone (a model validated from it); else None."""
+        return None if self._shared is None else self._shared.made
 
     def root_position(self) -> tuple[int, int]:
         """Line and column of the root value, as `positions` has them, without building them all

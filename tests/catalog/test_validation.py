@@ -247,3 +247,21 @@ def test_bool_seed_is_refused(tmp_path: Path) -> None:
             25,
         )
     ]
+
+
+def test_a_shared_parse_is_validated_once_and_its_problems_name_each_file() -> None:
+    from catalogctl.catalog.validation import validate_document
+    from catalogctl.io.yamlio import parse_document, reusing_parses
+    from catalogctl.model import Ruleset
+
+    with reusing_parses(keep=lambda path: path.startswith("rulesets/")):
+        first = parse_document(RULESET, RULESET_TEXT.encode())
+        again = parse_document(RULESET, RULESET_TEXT.encode())  # another tree's copy of the blob
+        assert validate_document(again, Ruleset)[0] is validate_document(first, Ruleset)[0]
+        broken = RULESET_TEXT.replace("model_seed: 2", "model_seed: two").encode()
+        one = validate_document(parse_document("rulesets/a.yaml", broken), Ruleset)[1]
+        two = validate_document(parse_document("rulesets/b.yaml", broken), Ruleset)[1]
+        assert [d.path for d in one] == ["rulesets/a.yaml"]
+        assert [d.path for d in two] == ["rulesets/b.yaml"]
+    outside = parse_document(RULESET, RULESET_TEXT.encode())
+    assert validate_document(outside, Ruleset)[0] is not validate_document(outside, Ruleset)[0]
