@@ -201,7 +201,8 @@ def test_the_gate_judges_the_commit_not_the_files_checkout_wrote_from_it(catalog
     # `working-tree-encoding` makes checkout write a file other than the blob: here the frozen
     # ruleset's own bytes on disk, for a blob the pull request replaced (what the merge keeps).
     checkout = pull_request(catalog_repo, tmp_path)
-    write(checkout, ".gitattributes", f"{RULESET} working-tree-encoding=UTF-16LE\n")
+    # IBM037 (EBCDIC) decodes any bytes: UTF-16LE refused a ruleset of an odd length (git add: 128).
+    write(checkout, ".gitattributes", f"{RULESET} working-tree-encoding=IBM037\n")
     git(checkout, "add", "--renormalize", ".")
     commit_all(checkout, "Replace a frozen ruleset's blob, its checkout unchanged")
     (checkout / RULESET).unlink()
