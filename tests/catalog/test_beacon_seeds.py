@@ -50,3 +50,24 @@ def test_a_zero_or_a_repeated_value_moves_to_the_next_counter(monkeypatch: pytes
     assert seeds.scheduler_rng_seed == by_hand("scheduler_rng_seed", 1)
     assert seeds.sample_index_rng_seed == by_hand("sample_index_rng_seed", 0)
     assert seeds.model_seed == by_hand("model_seed", 1)
+
+
+def test_the_documented_standard_library_derivation_gives_the_same_seeds() -> None:
+    # What docs/explanation/beacon-seeds.md tells a submitter to run, with nothing but hashlib,
+    # must give the seeds catalogctl derives: the page's snippet is run as it is shown.
+    from catalogctl.catalog.beacon_seeds import SEED_NAMES, derive_seeds
+    from tests.helpers import REPO_ROOT
+
+    page = (REPO_ROOT / "docs" / "explanation" / "beacon-seeds.md").read_text(encoding="utf-8")
+    snippet = page.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(snippet, namespace)
+    seed = namespace["seed"]
+    assert callable(seed)
+    randomness = hashlib.sha256(b"any round").hexdigest()
+    for cohort, set_id in [("2026-09-C1", "B"), ("2027-01-C0", "F")]:
+        taken: list[int] = []
+        for name in SEED_NAMES:
+            taken.append(seed(randomness, cohort, set_id, name, tuple(taken)))
+        expected = derive_seeds(randomness, cohort, set_id)
+        assert taken == [getattr(expected, name) for name in SEED_NAMES]
