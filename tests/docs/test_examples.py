@@ -4,11 +4,13 @@ Sybil finds the fenced ```console blocks of every page (its MyST parser: the doc
 Markdown, the README CommonMark, which it reads alike); `tests.docs.console` runs them. Each page
 runs in one scratch clone of this checkout's HEAD, its blocks in order, with the test venv's
 `catalogctl` on PATH and a scratch home, git identity and GnuPG home. ```text, ```yaml and ```sh
-blocks are shown, not run.
+blocks are shown, not run, so none of them may hold a `$ ` command line: a transcript is a
+```console block.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -69,6 +71,46 @@ def test_the_pages_have_console_examples_to_run() -> None:
     slow = {page.name for page in tutorials if builds_releases(page)}
     assert slow == {"first-cohort.md", "what-is-valid.md", "runner.md"}
     assert not builds_releases(REPO_ROOT / "docs" / "how-to" / "check-the-catalog.md")
+
+
+FENCE = re.compile(r"^(`{3,}|~{3,})\s*([^\s`]*)")
+
+
+def unrun_transcripts(name: str, text: str) -> list[str]:
+    """The `$ ` command lines of a page's fenced blocks other than ```console, with where they are."""
+    found: list[str] = []
+    fence = ""
+    language = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not fence:
+            opening = FENCE.match(line)
+            if opening:
+                fence, language = opening.group(1), opening.group(2)
+        elif line.startswith(fence) and not line.strip(fence[0]).strip():
+            fence = ""
+        elif line.startswith("$ ") and language != "console":
+            found.append(f"{name}:{number}: ```{language} {line}")
+    return found
+
+
+def test_every_command_transcript_is_a_console_block_that_runs() -> None:
+    # A transcript in ```text is shown but never run: it drifts from what catalogctl prints.
+    unrun = [
+        found
+        for page in PAGES
+        for found in unrun_transcripts(page.relative_to(REPO_ROOT).as_posix(), page.read_text(encoding="utf-8"))
+    ]
+    assert unrun == []
+
+
+def test_a_transcript_outside_a_console_block_is_found() -> None:
+    text = (
+        "```console\n$ true\n```\n\n"
+        "````text\n```\n$ shown\n````\n\n"  # a longer fence: the inner ``` does not close it
+        "~~~sh\n$ shown too\n~~~\n\n"
+        "```yaml\nkey: $ value\n```\n"
+    )
+    assert unrun_transcripts("page.md", text) == ["page.md:7: ```text $ shown", "page.md:11: ```sh $ shown too"]
 
 
 def test_a_command_and_what_it_prints() -> None:
