@@ -10,6 +10,7 @@ blocks are shown, not run, so none of them may hold a `$ ` command line: a trans
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 from pathlib import Path
@@ -40,8 +41,15 @@ def builds_releases(page: Path) -> bool:
     return any(command.startswith("catalogctl freeze") for command in console_commands(page))
 
 
+def runs_loadgen(page: Path) -> bool:
+    """A page that runs the real LoadGen (tests/loadgen_run.py): its wheel exists for Linux x86_64 only."""
+    return any("loadgen_run.py" in command for command in console_commands(page))
+
+
 def page_param(page: Path) -> object:
-    marks = [pytest.mark.slow] if builds_releases(page) else []
+    marks: list[pytest.MarkDecorator] = [pytest.mark.slow] if builds_releases(page) else []
+    if runs_loadgen(page) and importlib.util.find_spec("mlperf_loadgen") is None:
+        marks.append(pytest.mark.skip(reason="the mlcommons-loadgen wheel exists for Linux x86_64 only"))
     return pytest.param(page, id=page.relative_to(REPO_ROOT).as_posix(), marks=marks)
 
 
