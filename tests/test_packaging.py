@@ -131,3 +131,17 @@ def test_the_tests_import_the_catalogctl_they_are_meant_to_test() -> None:
         assert where.is_relative_to(Path(sys.prefix).resolve()), where
     else:
         assert where.is_relative_to(REPO_ROOT), where  # the development venv's editable install
+
+
+def test_the_readme_links_work_on_pypi_and_name_files_that_exist() -> None:
+    # The README is the PyPI description, where a relative link leads nowhere: each link into
+    # the repository is absolute, on the default branch, and names a file this checkout has.
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)]+)\)", readme)
+    assert links
+    base = "https://github.com/mlcommons-catalog/catalogctl/blob/main/"
+    assert [link for link in links if not link.startswith("https://")] == []
+    inside = [link.removeprefix(base) for link in links if link.startswith(base)]
+    assert inside
+    assert [path for path in inside if not (REPO_ROOT / path.split("#")[0]).is_file()] == []
