@@ -74,9 +74,25 @@ def beacon_catalog(catalog_repo: Path, origin: Path | None = None) -> Path:
 
 def beacon_releases(catalog_repo: Path, tmp_path: Path) -> Path:
     """`beacon_catalog`, then 2026-09-C1 frozen with set B derived from round ROUND (set A drawn)."""
+    repo = beacon_catalog(catalog_repo)
+    derive(repo, round_file(tmp_path))
+    return repo
+
+
+def derive(repo: Path, data: Path, **kwargs: object) -> object:
+    """Freeze 2026-09-C1 from the round in `data` (the freeze that derives the named round's set)."""
     from catalogctl.release.beacon_plan import BeaconRequest
     from catalogctl.release.freeze import FreezeRequest, freeze
 
-    repo = beacon_catalog(catalog_repo)
-    freeze(repo, FreezeRequest("2026-09-C1", now=AFTER, beacon=BeaconRequest(round_file=round_file(tmp_path))))
-    return repo
+    request = FreezeRequest("2026-09-C1", now=AFTER, beacon=BeaconRequest(round_file=data), **kwargs)  # type: ignore[arg-type]
+    return freeze(repo, request)
+
+
+def state(repo: Path, origin: Path) -> tuple[str, str, str, str]:
+    """What a refused command must leave as it was: HEAD, the status, the tags, the remote's refs."""
+    return (
+        git(repo, "rev-parse", "HEAD"),
+        git(repo, "status", "--porcelain"),
+        git(repo, "tag"),
+        git(origin, "for-each-ref"),
+    )

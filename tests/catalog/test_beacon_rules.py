@@ -37,11 +37,7 @@ def planned_text(repo: Path, tmp_path: Path) -> str:
 
 def propose(repo: Path, tmp_path: Path, edit: tuple[str, str] | None = None) -> None:
     """Commit on `pr` the ruleset of 2026-09-C1 that freeze writes, with `edit` (old, new) made by hand."""
-    planned = freeze(
-        repo,
-        FreezeRequest("2026-09-C1", now=AFTER, dry_run=True, beacon=BeaconRequest(round_file=round_file(tmp_path))),
-    )
-    text = planned.ruleset_text
+    text = planned_text(repo, tmp_path)
     if edit is not None:
         assert text.count(edit[0]) == 1, edit[0]
         text = text.replace(*edit)
@@ -61,11 +57,7 @@ def test_what_freeze_writes_passes_validate_and_the_gate(repo: Path, tmp_path: P
 
 
 def derived_block(repo: Path, tmp_path: Path) -> str:
-    planned = freeze(
-        repo,
-        FreezeRequest("2026-09-C1", now=AFTER, dry_run=True, beacon=BeaconRequest(round_file=round_file(tmp_path))),
-    )
-    text = planned.ruleset_text
+    text = planned_text(repo, tmp_path)
     start = text.index("  derived_from:\n")
     end = text.index("named_in: 2026-09-C0\n", start) + len("named_in: 2026-09-C0\n")
     return text[start:end]

@@ -13,16 +13,10 @@ import pytest
 from catalogctl.errors import BeaconRoundRefused, CatalogInvalid
 from catalogctl.release.beacon_plan import BeaconRequest
 from catalogctl.release.freeze import FreezeRequest, freeze
-from tests.beacon_repo import AFTER, INFO, ROUND, beacon_policy, round_file
+from tests.beacon_repo import AFTER, INFO, ROUND, beacon_policy, derive, round_file, state
 from tests.beacon_repo import beacon_catalog as named_release
 from tests.helpers import commit_all, git, replace_in
-from tests.release.test_freeze_beacon import derive, state
-from tests.release_repo import bare_origin, make_freezable
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    return bare_origin(tmp_path)
+from tests.release_repo import make_freezable
 
 
 @pytest.fixture

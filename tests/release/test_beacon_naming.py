@@ -14,16 +14,10 @@ from catalogctl.errors import CatalogError, CheckFailed, UsageError
 from catalogctl.release.beacon_plan import BeaconRequest, derive_new_set
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.preflight import preflight
-from tests.beacon_repo import AFTER, DRAND, ROUND, round_file
+from tests.beacon_repo import AFTER, DRAND, ROUND, derive, round_file, state
 from tests.beacon_repo import beacon_catalog as named_release
 from tests.helpers import commit_all, git, run_cli, write
-from tests.release.test_freeze_beacon import derive, state
-from tests.release_repo import SUBMISSION, bare_origin
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    return bare_origin(tmp_path)
+from tests.release_repo import SUBMISSION
 
 
 @pytest.fixture

@@ -14,16 +14,9 @@ from pytest_httpserver import HTTPServer
 from catalogctl.errors import BeaconRoundRefused
 from catalogctl.release.beacon_plan import BeaconRequest
 from catalogctl.release.freeze import FreezeRequest, freeze
-from tests.beacon_repo import AFTER, DRAND, ROUND, round_file
+from tests.beacon_repo import AFTER, DRAND, ROUND, derive, round_file, state
 from tests.beacon_repo import beacon_catalog as named_release
 from tests.helpers import git, run_cli
-from tests.release.test_freeze_beacon import derive, state
-from tests.release_repo import bare_origin
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    return bare_origin(tmp_path)
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from catalogctl.errors import BeaconRoundRefused, CatalogInvalid, CheckFailed, R
 from catalogctl.release.beacon_plan import BeaconRequest
 from catalogctl.release.freeze import FreezeRequest, freeze
 from catalogctl.run.preflight import preflight
-from tests.beacon_repo import AFTER, DRAND, INFO, ROUND, beacon_catalog, round_file
+from tests.beacon_repo import AFTER, DRAND, INFO, ROUND, beacon_catalog, derive, round_file, state
 from tests.helpers import commit_all, git, replace_in, run_cli, write
-from tests.release_repo import SUBMISSION, bare_origin
+from tests.release_repo import SUBMISSION
 
 # The testnet quicknet's key (drand/drand-client@b9572b2e lib/defaults.ts): a real key of another chain.
 OTHER_KEY = (
@@ -28,28 +28,9 @@ OTHER_KEY = (
 
 
 @pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    return bare_origin(tmp_path)
-
-
-@pytest.fixture
 def repo(catalog_repo: Path, origin: Path) -> Path:
     """A catalog under the beacon policy, its first cohort frozen and pushed, naming round ROUND."""
     return beacon_catalog(catalog_repo, origin)
-
-
-def derive(repo: Path, data: Path, **kwargs: object) -> object:
-    request = FreezeRequest("2026-09-C1", now=AFTER, beacon=BeaconRequest(round_file=data), **kwargs)  # type: ignore[arg-type]
-    return freeze(repo, request)
-
-
-def state(repo: Path, origin: Path) -> tuple[str, str, str, str]:
-    return (
-        git(repo, "rev-parse", "HEAD"),
-        git(repo, "status", "--porcelain"),
-        git(repo, "tag"),
-        git(origin, "for-each-ref"),
-    )
 
 
 def test_a_named_round_derives_the_next_set_and_verify_re_derives_it(repo: Path, origin: Path, tmp_path: Path) -> None:
