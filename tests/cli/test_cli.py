@@ -74,7 +74,7 @@ def test_validate_github_format_escapes_workflow_commands(catalog_dir: Path) -> 
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=10,col=1,title=schema-unknown-key::"
         "unknown key `notes` in the document (allowed keys: accuracy, api_type, approved_drafters, execution, "
         "family, i18n, id, kind, metadata, mlperf_name, model, owners, performance, postprocessing, preprocessing, "
-        "renamed_from, summary, title)"
+        "renamed_from, runner, summary, title)"
     ) in out.splitlines()
     assert "::warning file=benchmark_suite/datasets/aime25.yaml,line=7,col=8,title=pending-value::" in out
 

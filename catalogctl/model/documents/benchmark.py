@@ -24,6 +24,7 @@ from catalogctl.model.common import (
     mlperf_name_field,
 )
 from catalogctl.model.documents.drafters import ApprovedDrafter
+from catalogctl.model.documents.runner import Runner
 
 Family = Literal["text", "vision", "multimodal", "speech"]
 ApiType = Literal["openai", "openai_completions"]
@@ -235,6 +236,9 @@ class InferenceBenchmark(_BenchmarkHead):
     """An inference benchmark: a performance phase, an accuracy phase, or both."""
 
     kind: Literal["inference"]
+    runner: Runner | None = Field(
+        default=None, description="the harness that runs the benchmark; absent: the MLCommons endpoints client"
+    )
     api_type: ApiType
     execution: Execution
     preprocessing: Preprocessing

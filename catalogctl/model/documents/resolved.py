@@ -255,6 +255,19 @@ class ContractMetric(TypedDict):
     ratio: bool
 
 
+class ContractRunner(TypedDict):
+    """The harness that runs the benchmark (`runner`), inlined; absent: the endpoints client."""
+
+    name: Literal["endpoints", "lm-eval", "evalscope", "inspect", "external"]
+    tasks: NotRequired[list[str]]
+    version: NotRequired[str]
+    batch_size: NotRequired[int | str]
+    extra_args: NotRequired[list[str]]
+    task_versions: NotRequired[dict[str, str]]
+    task_hashes: NotRequired[dict[str, str]]
+    rubric: NotRequired[str]
+
+
 class ContractValidation(TypedDict):
     """How a training benchmark's quality is measured."""
 
@@ -323,6 +336,7 @@ class ResolvedContract(TypedDict):
     postprocessing: ContractPostprocessing
     metrics: dict[str, ContractMetric]
     api_type: NotRequired[str]
+    runner: NotRequired[ContractRunner]
     performance: NotRequired[ContractPerformance]
     accuracy: NotRequired[ContractAccuracy]
     dataset: NotRequired[ContractDataset]
