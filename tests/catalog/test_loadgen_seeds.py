@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from catalogctl.catalog.loadgen_seeds import ShippedSeeds, conf_seeds, import_loadgen_seeds, installed_loadgen
+from catalogctl.catalog.loadgen_seeds import (
+    ShippedSeeds,
+    conf_seeds,
+    import_loadgen_seeds,
+    installed_loadgen,
+    shipped_problem,
+)
 from catalogctl.errors import CatalogError, EnvironmentProblem
 from catalogctl.io.loadgen_package import LoadGenUnreadable, embedded_conf, read_installed
+from catalogctl.model import SeedSet
 from tests.loadgen_install import CONF, CONF_SHA256, MODULE, SHIPPED, install
 
 WHERE = "mlperf.conf of mlcommons-loadgen 6.0.17 (built into x.so)"
@@ -119,3 +126,27 @@ def test_a_release_whose_record_lists_no_module_is_an_environment_problem(tmp_pa
         "be read"
     )
     assert caught.value.hint.startswith("reinstall it: pip install mlcommons-loadgen")
+
+
+def test_a_set_whose_seeds_differ_from_the_release_it_records_is_named(tmp_path: Path) -> None:
+    installed = read_installed([str(install(tmp_path))])
+    assert installed is not None
+    values, qsl, record = import_loadgen_seeds(installed, lambda _: 7)
+    window = {"introduced_in": "2026-09-C0", "valid_through": "2026-10-C1"}
+    seed_set = SeedSet(id="A", **values.model_dump(), qsl_rng_seed=qsl, imported_from_loadgen=record, **window)
+    assert shipped_problem(seed_set, installed) == ""
+    edited = seed_set.model_copy(update={"qsl_rng_seed": 5})
+    assert shipped_problem(edited, installed) == (
+        "seed set A, imported from mlcommons-loadgen 6.0.17: its qsl_rng_seed is 5, but that release's mlperf.conf "
+        "sets 2085463073848966840"
+    )
+
+
+def test_a_release_whose_two_sample_seeds_are_one_is_refused(tmp_path: Path) -> None:
+    conf = CONF.replace(b"sample_index_rng_seed = 2747215439041700203", b"sample_index_rng_seed = 16159082839903944936")
+    with pytest.raises(CatalogError) as caught:
+        import_loadgen_seeds(read_installed([str(install(tmp_path, conf=conf))]))
+    assert str(caught.value) == (
+        f"mlperf.conf of mlcommons-loadgen 6.0.17 (built into {MODULE}): its schedule_rng_seed and "
+        "sample_index_rng_seed are equal"
+    )
