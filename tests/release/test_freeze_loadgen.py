@@ -93,6 +93,10 @@ def test_one_import_at_a_time(repo: Path, site: Path, tmp_path: Path) -> None:
     assert refused.stderr == (
         "error: --seeds and --loadgen-seeds both import the new seed set\nhint: pass one of them\n"
     )
+    refused = run_cli(*FREEZE, "--seed-set", "A", "-C", repo, code=2)
+    assert refused.stderr == (
+        "error: --seed-set picks a set of a published seedset.yaml, not of LoadGen\nhint: drop --seed-set\n"
+    )
 
 
 def test_no_set_is_imported_when_none_is_due(repo: Path, site: Path) -> None:
@@ -167,5 +171,8 @@ def test_a_rerun_finishes_an_interrupted_import_only_with_the_same_release(
         "the interrupted freeze left rulesets/2026-09-C0.yaml with seed set A imported from mlcommons-loadgen "
         "6.0.17, but 6.0.20 is installed now"
     )
+    reinstall(monkeypatch, tmp_path / "none", None)
+    with pytest.raises(UsageError, match=r"6\.0\.17, and it is not installed now$"):
+        freeze(repo, asked)
     reinstall(monkeypatch, tmp_path / "again", "6.0.17")
     assert freeze(repo, asked).state == "resumed"
