@@ -132,8 +132,16 @@ def test_a_set_whose_seeds_differ_from_the_release_it_records_is_named(tmp_path:
     installed = read_installed([str(install(tmp_path))])
     assert installed is not None
     values, qsl, record = import_loadgen_seeds(installed, lambda _: 7)
-    window = {"introduced_in": "2026-09-C0", "valid_through": "2026-10-C1"}
-    seed_set = SeedSet(id="A", **values.model_dump(), qsl_rng_seed=qsl, imported_from_loadgen=record, **window)
+    seed_set = SeedSet.model_validate(
+        {
+            "id": "A",
+            **values.model_dump(),
+            "qsl_rng_seed": qsl,
+            "imported_from_loadgen": record,
+            "introduced_in": "2026-09-C0",
+            "valid_through": "2026-10-C1",
+        }
+    )
     assert shipped_problem(seed_set, installed) == ""
     edited = seed_set.model_copy(update={"qsl_rng_seed": 5})
     assert shipped_problem(edited, installed) == (
