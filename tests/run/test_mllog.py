@@ -5,7 +5,6 @@ rule by rule."""
 from __future__ import annotations
 
 import json
-import logging
 import math
 from importlib.resources import files
 from pathlib import Path
@@ -13,10 +12,10 @@ from typing import Any
 
 import pytest
 import yaml
-from mlperf_logging import mllog
 
 from catalogctl.model.reports.check import CheckReport
 from catalogctl.run.check import check_files
+from tests.conformance import logs
 from tests.helpers import run_cli, write
 from tests.run_results import pin_all, resolved_config
 
@@ -47,77 +46,10 @@ def write_log(
     train_ms: int = 3_600_000,
     **changed: Any,
 ) -> Path:
-    """A complete closed-division result log, written by mllog with a fresh handler of its own;
-    run_stop is `train_ms` after run_start."""
-    logger = logging.getLogger(f"catalogctl-test-mllog:{path}")  # a fresh one per file: mllog keeps the last
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    handler = logging.FileHandler(path, mode="w")
-    logger.addHandler(handler)
-    mllog.config(logger=logger)
-    log = mllog.get_mllogger()
-    clock = iter(range(1_000_000, 10_000_000, 1000))
-    hyper: dict[str, Any] = {
-        "global_batch_size": gbs,
-        "num_prompts_per_step": gbs // 16,
-        "num_generations_per_prompt": 16,
-        "max_sequence_length": 65536,
-        "eval_samples": 251,
-        "train_samples": 700,
-        "init_checkpoint_step": 0,
-        "max_steps": 100,
-        "opt_name": "adamw",
-        "opt_base_learning_rate": 1e-6 * (gbs / 256) ** 0.5,
-        "opt_adamw_beta_1": 0.9,
-        "opt_adamw_beta_2": 0.999,
-        "opt_adamw_epsilon": 1e-8,
-        "opt_adamw_weight_decay": 0.0,
-        "opt_gradient_clip_norm": 0.125 * (256 / gbs) ** 0.5,
-        "opt_learning_rate_warmup_steps": 0,
-        "opt_learning_rate_decay_schedule": "constant",
-        "generation_training_rollout_temperature": 1.0,
-        "generation_training_rollout_top_p": 1.0,
-        "generation_validation_rollout_temperature": 0.1,
-        "generation_validation_rollout_top_p": 0.95,
-        "gradient_accumulation_steps": 32,
-        "seed": 42,
-        **changed,
-    }
-    c = mllog.constants
-    try:
-        for key, value in (
-            (c.SUBMISSION_BENCHMARK, c.QWEN35_397B_GRPO),
-            (c.SUBMISSION_ORG, "Example Labs"),
-            (c.SUBMISSION_PLATFORM, "64xGB300"),
-            (c.SUBMISSION_DIVISION, "closed"),
-            (c.SUBMISSION_STATUS, "onprem"),
-            (c.CACHE_CLEAR, True),
-        ):
-            log.event(key=key, value=value, time_ms=next(clock))
-        log.start(key=c.INIT_START, time_ms=next(clock))
-        for key, value in hyper.items():
-            log.event(key=key, value=value, time_ms=next(clock))
-        for key in ("lowest_numerical_precision_in_linear", "lowest_numerical_precision_in_attn"):
-            log.event(key=key, value="bfloat16", time_ms=next(clock))
-        log.event(key="lowest_numerical_precision_in_comm", value="bfloat16", time_ms=next(clock))
-        for key in ("tensor_parallelism", "pipeline_parallelism", "context_parallelism", "expert_parallelism"):
-            log.event(key=key, value=1, time_ms=next(clock))
-        log.event(key="micro_batch_size", value=1, time_ms=next(clock))
-        log.event(key="config_filename", value="config.yaml", time_ms=next(clock))
-        log.end(key=c.INIT_STOP, time_ms=next(clock))
-        start = next(clock)
-        log.start(key=c.RUN_START, time_ms=start)
-        for samples, accuracy in evals or [(5120, 0.62), (5632, 0.70)]:
-            log.start(key=c.BLOCK_START, metadata={"samples_count": samples - gbs}, time_ms=next(clock))
-            log.end(key=c.BLOCK_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
-            log.start(key=c.EVAL_START, metadata={"samples_count": samples}, time_ms=next(clock))
-            log.event(key=c.EVAL_ACCURACY, value=accuracy, metadata={"samples_count": samples}, time_ms=next(clock))
-            log.end(key=c.EVAL_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
-        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + train_ms)
-    finally:
-        logger.removeHandler(handler)
-        handler.close()
-    return path
+    """A complete closed-division result log, written by mllog (`tests.conformance.logs`); the
+    hyper-parameters `changed` as given; run_stop is `train_ms` after run_start."""
+    evaluations = tuple(evals or [(5120, 0.62), (5632, 0.70)])
+    return logs.write(path, logs.Log(gbs=gbs, values=changed, evals=evaluations, train_ms=train_ms))
 
 
 def official_failures(path: Path) -> set[str]:
