@@ -257,6 +257,7 @@ def test_a_deeply_nested_value_is_refused_with_its_line(resolved: Path, tmp_path
             "the `eval_accuracy` event's samples_count is not an integer",
         ),
         ("eval_accuracy", {"value": "0.62"}, "the `eval_accuracy` event's value is not a number"),
+        ("run_stop", {"metadata": {"status": 1}}, "the `run_stop` event's status is not a text"),
     ],
 )
 def test_a_value_the_reader_cannot_take_is_refused_with_its_line(
@@ -267,4 +268,73 @@ def test_a_value_the_reader_cannot_take_is_refused_with_its_line(
     assert run_cli("check", str(resolved), str(log), code=2).stderr == (
         f"error: {log}:{line}:1: {said}\n"
         "hint: an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it\n"
+    )
+
+
+def _line_of(log: Path, key: str, occurrence: int = 1) -> int:
+    numbers = [n for n, line in enumerate(log.read_text().splitlines(), 1) if f'"key": "{key}"' in line]
+    return numbers[occurrence - 1]
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(
+    ("key", "first", "then"),
+    [("global_batch_size", 512, 1024), ("opt_base_learning_rate", 1e-6 * 2**0.5, 2e-6), ("opt_name", "adamw", "sgd")],
+)
+def test_a_key_logged_again_with_another_value_is_refused_as_the_official_checker_fails_it(
+    resolved: Path, tmp_path: Path, key: str, first: Any, then: Any
+) -> None:
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(again=((key, then),)))
+    from mlperf_logging.compliance_checker import mlp_compliance
+
+    checker = mlp_compliance.make_checker("training", "6.1.0", False, False)
+    assert not checker.check_file(str(log), "training_6.1.0/common.yaml")
+    assert checker.overwritable[key].startswith(
+        f"Required EXACTLY_ONE occurrence of '{key}' but found 2 with different"
+    )
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{_line_of(log, key, 2)}:1: `{key}` is logged again with another value: {then!r} "
+        f"(first {first!r}, at line {_line_of(log, key)})\n"
+        "hint: the official rules want it logged exactly once (EXACTLY_ONE); the same value again is only "
+        "warned of\n"
+    )
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("key", ["global_batch_size", "opt_base_learning_rate", "run_stop"])
+def test_a_key_logged_again_with_the_same_value_is_taken_as_the_official_checker_warns(
+    resolved: Path, tmp_path: Path, key: str
+) -> None:
+    # mlp_compliance.py: an EXACTLY_ONE key found more than once, all of one value, is put_warning
+    again = "success" if key == "run_stop" else logs.hyperparameters(512)[key]
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(again=((key, again),)))
+    from mlperf_logging.compliance_checker import mlp_compliance
+
+    checker = mlp_compliance.make_checker("training", "6.1.0", False, False)
+    assert checker.check_file(str(log), "training_6.1.0/common.yaml")
+    assert checker.warnings == {key: f"Required EXACTLY_ONE occurrence of '{key}' but found 2"}
+    once = check_files(resolved, write_log(tmp_path / "once.txt"))
+    twice = check_files(resolved, log)
+    assert [g.model_dump(exclude={"checks"}) for g in twice.gates] == [
+        g.model_dump(exclude={"checks"}) for g in once.gates
+    ]
+    assert twice.time_to_train_ms == once.time_to_train_ms
+
+
+@pytest.mark.conformance
+def test_a_second_run_stop_that_says_otherwise_is_refused_where_the_official_checker_only_warns(
+    resolved: Path, tmp_path: Path
+) -> None:
+    # The compliance checker compares run_stop's `value` (null) alone: two run_stops are all one
+    # value to it, a warning. The reader takes run_stop's status: two that differ say two ends.
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(again=(("run_stop", "aborted"),)))
+    assert official_failures(log) == set()
+    first, then = _line_of(log, "run_stop"), _line_of(log, "run_stop", 2)
+    time = json.loads(log.read_text().splitlines()[first - 1].removeprefix(":::MLLOG "))["time_ms"]
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{then}:1: `run_stop` is logged again with another value: "
+        f"{{'time_ms': {time}, 'status': 'aborted'}} "
+        f"(first {{'time_ms': {time}, 'status': 'success'}}, at line {first})\n"
+        "hint: the official rules want it logged exactly once (EXACTLY_ONE); the same value again is only "
+        "warned of\n"
     )
