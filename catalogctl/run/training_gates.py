@@ -106,8 +106,16 @@ def training_rules(contract: Mapping[str, Any], gbs_owned: int | None, training:
             rows.append(_formula_row(key, optimizer[name], gbs, logged.get(key), optimizer["tolerance"]))
     per_prompt = limits["generations_per_prompt"]
     rows.append(_same("num_generations_per_prompt", per_prompt, logged.get("num_generations_per_prompt")))
-    prompts = logged.get("num_prompts_per_step")
-    product = prompts * per_prompt if isinstance(prompts, int) else None
-    shown = gbs if product is not None else None  # without the prompts logged, not evaluable
-    rows.append(_same("global_batch_size = num_prompts_per_step x generations", product, shown))
+    rows.append(_product_row(logged.get("num_prompts_per_step"), per_prompt, gbs))
     return rows
+
+
+def _product_row(prompts: Any, per_prompt: int, gbs: int | None) -> Check:
+    """The batch is num_prompts_per_step x generations (the official `s['global_batch_size'] ==
+    s['num_prompts_per_step'] * v['value']`); prompts logged as anything but an integer fail it."""
+    what = "global_batch_size = num_prompts_per_step x generations"
+    if prompts is None or (isinstance(prompts, int) and not isinstance(prompts, bool)):
+        product = prompts * per_prompt if prompts is not None else None
+        return _same(what, product, gbs if product is not None else None)  # no prompts logged: not evaluable
+    note = f"num_prompts_per_step logged as {prompts!r}, not an integer"
+    return Check(what=what, expected="an integer x " + str(per_prompt), observed=gbs, status="fail", note=note)

@@ -322,6 +322,37 @@ def test_a_key_logged_again_with_the_same_value_is_taken_as_the_official_checker
 
 
 @pytest.mark.conformance
+def test_an_integer_valued_float_batch_size_is_taken_as_the_official_checker_does(
+    resolved: Path, tmp_path: Path
+) -> None:
+    # closed_qwen35_397b_grpo.yaml: is_integer(v['value']), which mlp_compliance.py defines as
+    # abs(round(value) - value) < 0.00001
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(gbs=512.0, values={"num_prompts_per_step": 32.0}))
+    assert '"key": "global_batch_size", "value": 512.0,' in log.read_text()
+    assert official_failures(log) == set()
+    report = check_files(resolved, log)
+    rows = {(g.name, c.what): (c.observed, c.status) for g in report.gates for c in g.checks}
+    assert rows[("training_rules", "global_batch_size")] == (512, "pass")
+    assert rows[("training_rules", "global_batch_size = num_prompts_per_step x generations")] == (512, "pass")
+    assert rows[("evaluation_schedule", "evaluation 2 at gbs 512")] == (5632, "pass")
+    assert [g.verdict for g in report.gates if g.name not in ("dataset_integrity", "model_integrity")] == ["pass"] * 4
+
+
+@pytest.mark.conformance
+def test_prompts_per_step_logged_as_a_text_fail_the_batch_as_the_official_checker(
+    resolved: Path, tmp_path: Path
+) -> None:
+    log = write_log(tmp_path / "result_0.txt", num_prompts_per_step="32")
+    # is_integer("32") raises: its CHECK fails; "32" * 16 is a text, never 512
+    assert official_failures(log) == {"num_prompts_per_step", "num_generations_per_prompt"}
+    rows = {(g.name, c.what): (c.status, c.note) for g in check_files(resolved, log).gates for c in g.checks}
+    assert rows[("training_rules", "global_batch_size = num_prompts_per_step x generations")] == (
+        "fail",
+        "num_prompts_per_step logged as '32', not an integer",
+    )
+
+
+@pytest.mark.conformance
 def test_a_second_run_stop_that_says_otherwise_is_refused_where_the_official_checker_only_warns(
     resolved: Path, tmp_path: Path
 ) -> None:
