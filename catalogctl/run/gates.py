@@ -29,7 +29,7 @@ from catalogctl.model.documents.submission import describe_load, load_concurrenc
 from catalogctl.model.reports.check import Check
 from catalogctl.model.reports.gates import GateInfo, GateListing
 from catalogctl.run.aggregate import NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
-from catalogctl.run.training_gates import schedule_rows
+from catalogctl.run.training_gates import schedule_rows, stop_row
 from catalogctl.run.training_gates import training_rules as hyperparameter_rows
 
 
@@ -288,7 +288,12 @@ def accuracy_gate(run: Run) -> list[Check]:
 def quality_target(run: Run) -> list[Check]:
     """The validation metric reached the quality target.
 
-    Beyond it, where the target's bound is `>` (MLPerf Training: some eval_accuracy > 0.69)."""
+    Beyond it, where the target's bound is `>` (MLPerf Training: some eval_accuracy > 0.69); and
+    the run says so: run_stop's status is `success` (`training_gates.stop_row`)."""
+    return [_reached(run), stop_row(run.results.training)]
+
+
+def _reached(run: Run) -> Check:
     target = run.terms["quality_target"]
     metric = run.terms["metrics"][target["metric"]]
     at_least = metric["direction"] != "lower"
@@ -297,18 +302,16 @@ def quality_target(run: Run) -> list[Check]:
     evaluations = run.results.training.evaluations if run.results.training is not None else []
     if value is None and evaluations and all(e.accuracy is None for e in evaluations):  # as mllog logs a divergence
         note = "every evaluation logged its accuracy as NaN (a diverged run)"
-        return [
-            _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
-                update={"observed": "NaN", "status": "fail", "note": note}
-            )
-        ]
+        return _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
+            update={"observed": "NaN", "status": "fail", "note": note}
+        )
     if value is not None and metric["unit"] in ("percent", "fraction"):
         try:
             value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
         except NotEvaluable as exc:  # a value off its scale says nothing about the target: not evaluable
             check = _bound(target["metric"], None, target["target"], at_least, strict=strict)
-            return [check.model_copy(update={"note": str(exc)})]
-    return [_bound(target["metric"], value, target["target"], at_least, strict=strict)]
+            return check.model_copy(update={"note": str(exc)})
+    return _bound(target["metric"], value, target["target"], at_least, strict=strict)
 
 
 def evaluation_schedule(run: Run) -> list[Check]:

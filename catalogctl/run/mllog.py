@@ -227,6 +227,7 @@ def _results(
         submission_benchmark=_text(value.get("submission_benchmark")),
         evaluations=evaluations,
         hyperparameters=hyperparameters,
+        stopped="run_stop" in first,
         status=_text(first.get("run_stop", {}).get("metadata", {}).get("status")),
         time_to_train_ms=_elapsed(first.get("run_start"), first.get("run_stop")),
     )

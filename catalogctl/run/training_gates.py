@@ -119,3 +119,22 @@ def _product_row(prompts: Any, per_prompt: int, gbs: int | None) -> Check:
         return _same(what, product, gbs if product is not None else None)  # no prompts logged: not evaluable
     note = f"num_prompts_per_step logged as {prompts!r}, not an integer"
     return Check(what=what, expected="an integer x " + str(per_prompt), observed=gbs, status="fail", note=note)
+
+
+def stop_row(training: TrainingResult | None) -> Check:
+    """run_stop's status: `success`. The official common rules fail a run_stop without a status;
+    a status other than `success` (the reference logs `aborted` when the target is not reached) is
+    a run that says it did not converge, which the RCP checker counts as not converged, whatever
+    its evaluations (mlperf-logging 4.1.68, rcp_checker/rcp_checker.py, `read_submission_file`)."""
+    what, expected = "run_stop status", "success"
+    status = training.status if training is not None else None
+    if status is None:
+        if training is not None and training.stopped:
+            note = "run_stop logged no status (the official common rules require one)"
+            return Check(what=what, expected=expected, status="fail", note=note)
+        note = "run_stop not logged" if training is not None and training.stopped is False else "not reported"
+        return Check(what=what, expected=expected, status="unknown", note=note)
+    if status == expected:
+        return Check(what=what, expected=expected, observed=status, status="pass")
+    note = f"the run says it ended `{status}`: not a converged run, whatever its evaluations"
+    return Check(what=what, expected=expected, observed=status, status="fail", note=note)
