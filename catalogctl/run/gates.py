@@ -52,10 +52,10 @@ class Run:
 GateFunction = Callable[[Run], list[Check]]
 
 
-def _equal(what: str, expected: Any, observed: Any, unit: str = "") -> Check:
+def _equal(what: str, expected: Any, observed: Any, unit: str = "", exact: bool = False) -> Check:
     if (isinstance(expected, str) and expected.startswith("<")) or observed is None:  # pending, or not reported
         return Check(what=what, expected=expected, observed=observed, status="unknown", unit=unit)
-    if isinstance(expected, float) or isinstance(observed, float):
+    if not exact and (isinstance(expected, float) or isinstance(observed, float)):
         same = abs(float(expected) - float(observed)) <= 1e-9 * max(1.0, abs(float(expected)))
     else:
         same = expected == observed
@@ -105,21 +105,22 @@ def model_integrity(run: Run) -> list[Check]:
 
 
 def _generation_checks(
-    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults
+    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults, exact: bool = False
 ) -> list[Check]:
     entries = [g for g in results.generation if g.phase == phase and g.dataset == dataset]
     if not entries and dataset is not None:
         entries = [g for g in results.generation if g.phase == phase and g.dataset is None]
     observed = entries[0].model_dump() if entries else {}
-    return [_equal(f"{label} {key}", value, observed.get(key)) for key, value in expected.items()]
+    return [_equal(f"{label} {key}", value, observed.get(key), exact=exact) for key, value in expected.items()]
 
 
 def generation_integrity(run: Run) -> list[Check]:
     """api_type and the sampling parameters used equal the contract's, per phase and dataset."""
     contract, results = run.terms, run.results
     checks: list[Check] = []
-    if contract["kind"] == "training":
-        return _generation_checks("validation", contract["validation"]["generation"], "validation", None, results)
+    if contract["kind"] == "training":  # exactly, as the official training rules compare (==)
+        validation = contract["validation"]["generation"]
+        return _generation_checks("validation", validation, "validation", None, results, exact=True)
     checks.append(_equal("api_type", contract["api_type"], results.api_type))
     performance = contract.get("performance")
     if performance:
@@ -319,7 +320,7 @@ def evaluation_schedule(run: Run) -> list[Check]:
     formula = run.terms["evaluation_schedule"]["first_evaluation_samples"]
     training = run.results.training
     if training is not None and training.evaluations:  # every evaluation logged: each one's point
-        return schedule_rows(formula, training)
+        return schedule_rows(formula, training, run.terms["metrics"][run.terms["quality_target"]["metric"]]["unit"])
     if training is None or training.gbs is None:
         return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
     try:

@@ -59,3 +59,44 @@ def test_a_run_that_succeeded_passes_and_one_without_run_stop_is_not_evaluable(r
         "not-evaluable",
         [("pass_at_4", 0.69, 0.70, "pass"), ("run_stop status", "success", None, "unknown")],
     )
+
+
+def _rows(resolved: Path, log: Path, gate: str) -> list[tuple[str, object, str, str]]:
+    found = next(g for g in check_files(resolved, log).gates if g.name == gate)
+    return [(c.what, c.observed, c.status, c.note) for c in found.checks]
+
+
+@pytest.mark.conformance
+def test_an_accuracy_logged_in_percent_fails_its_evaluation_as_the_official_checker(
+    resolved: Path, tmp_path: Path
+) -> None:
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(evals=((5120, 0.62), (5632, 70.0))))
+    # closed_qwen35_397b_grpo.yaml: 0.0 <= v['value'] <= 1.0 fails; 70.0 > 0.69 reaches its target
+    assert official_failures(log) == {"eval_accuracy"}
+    assert _rows(resolved, log, "evaluation_schedule")[1] == (
+        "evaluation 2 at gbs 512",
+        5632,
+        "fail",
+        "accuracy: 70 is not a fraction (0..1)",
+    )
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("key", ["opt_base_learning_rate", "opt_gradient_clip_norm"])
+def test_a_formula_value_logged_as_a_text_fails_as_the_official_checker(
+    resolved: Path, tmp_path: Path, key: str
+) -> None:
+    value = str(logs.hyperparameters(512)[key])
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(values={key: value}))
+    assert official_failures(log) == {key}  # abs(v['value'] - ...) raises on a text: its CHECK fails
+    [row] = [r for r in _rows(resolved, log, "training_rules") if r[0] == key]
+    assert row == (key, value, "fail", f"logged as {value!r}, not a number")
+
+
+@pytest.mark.conformance
+def test_the_validation_sampling_is_compared_exactly_as_the_official_checker(resolved: Path, tmp_path: Path) -> None:
+    log = logs.write(
+        tmp_path / "result_0.txt", logs.Log(values={"generation_validation_rollout_temperature": 0.1 + 1e-10})
+    )
+    assert official_failures(log) == {"generation_validation_rollout_temperature"}  # v['value'] == 0.1
+    assert _rows(resolved, log, "generation_integrity")[0][:3] == ("validation temperature", 0.1 + 1e-10, "fail")
