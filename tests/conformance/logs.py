@@ -7,6 +7,7 @@ a key logged again or never, run_stop's status."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -84,9 +85,12 @@ class Log:
     train_ms: int = 3_600_000
 
 
+_WRITES = itertools.count()  # mllog takes no logger twice in a row: one of its own name per file written
+
+
 def write(path: Path, log: Log) -> Path:
     """Write `log` to `path` with mllog, through a logger of its own (mllog keeps the last one)."""
-    logger = logging.getLogger(f"catalogctl-test-mllog:{path}")
+    logger = logging.getLogger(f"catalogctl-test-mllog:{path}:{next(_WRITES)}")
     logger.propagate = False
     logger.setLevel(logging.INFO)
     handler = logging.FileHandler(path, mode="w")

@@ -15,28 +15,13 @@ import yaml
 
 from catalogctl.model.reports.check import CheckReport
 from catalogctl.run.check import check_files
-from tests.conformance import logs
+from tests.conformance import log_verdicts, logs
 from tests.helpers import run_cli, write
 from tests.run_results import pin_all, resolved_config
 
 GBS = 512
-# The official rule (a KEY of closed_qwen35_397b_grpo.yaml, or its ATLEAST_ONE_CHECK) -> catalogctl's
-# gate and row; every other row of training_rules is named by the MLLOG key it judges.
-OFFICIAL_TO_CATALOGCTL: dict[str, list[tuple[str, str]]] = {
-    "eval_accuracy": [("evaluation_schedule", "evaluation ")],
-    "eval_accuracy > target_accuracy": [("quality_target", "pass_at_4")],
-    "num_generations_per_prompt": [
-        ("training_rules", "num_generations_per_prompt"),
-        ("training_rules", "global_batch_size = num_prompts_per_step x generations"),
-    ],
-    "num_prompts_per_step": [("training_rules", "global_batch_size = num_prompts_per_step x generations")],
-    "generation_validation_rollout_temperature": [("generation_integrity", "validation temperature")],
-    "generation_validation_rollout_top_p": [("generation_integrity", "validation top_p")],
-}
-
-
-def rows_of(official: str) -> list[tuple[str, str]]:
-    return OFFICIAL_TO_CATALOGCTL.get(official, [("training_rules", official)])
+# The official rule -> catalogctl's rows: the map the generated conformance sample uses.
+RULES = {rule.name: rule for rule in log_verdicts.RULES}
 
 
 def write_log(
@@ -109,16 +94,16 @@ def test_catalogctl_judges_as_the_official_checker(resolved: Path, tmp_path: Pat
     failed = catalogctl_failures(report)
 
     def judged_by(rule: str) -> set[tuple[str, str]]:
-        return {(g, w) for g, w in failed if any(g == mg and w.startswith(m) for mg, m in rows_of(rule))}
+        return {(g, w) for g, w in failed if RULES[rule].judges(g, w)}
 
     # an official rule fails when one of its checks does: catalogctl fails one of its rows, and
     # catalogctl fails no row that is not of a rule the official checker failed
     assert all(judged_by(rule) for rule in official), (official, failed)
     assert set().union(*(judged_by(rule) for rule in official)) == failed
-    mapped = {(gate, what) for rule in official for gate, what in rows_of(rule)}
+    mapped = {row.partition(":")[0] for rule in official for row in RULES[rule].rows}
     verdicts = {g.name: g.verdict for g in report.gates}
-    for gate in ("quality_target", "evaluation_schedule", "training_rules", "generation_integrity"):
-        assert (verdicts[gate] == "pass") == all(mg != gate for mg, _ in mapped), gate
+    for gate in log_verdicts.GATES:
+        assert (verdicts[gate] == "pass") == (gate not in mapped), gate
 
 
 def test_an_mllog_check_shows_every_evaluation_and_what_it_cannot_prove(resolved: Path, tmp_path: Path) -> None:
@@ -168,12 +153,10 @@ def test_a_broken_mllog_line_is_pointed_at(resolved: Path, tmp_path: Path) -> No
 def test_every_official_rule_of_the_benchmark_has_its_row(resolved: Path, tmp_path: Path) -> None:
     rules = (files("mlperf_logging") / "compliance_checker/training_6.1.0/closed_qwen35_397b_grpo.yaml").read_text()
     keys = [r["KEY"] for r in yaml.load(rules, Loader=yaml.BaseLoader) if "KEY" in r]
-    checked = [k["NAME"] for k in keys if "CHECK" in k] + ["eval_accuracy > target_accuracy"]
+    checked = [k["NAME"] for k in keys if "CHECK" in k and k["NAME"] not in log_verdicts.OFFICIAL_ONLY]
     report = check_files(resolved, write_log(tmp_path / "result_0.txt"))
     rows = {(g.name, c.what) for g in report.gates for c in g.checks}
-    assert [
-        k for k in checked if not any(any(g == mg and w.startswith(m) for g, w in rows) for mg, m in rows_of(k))
-    ] == []
+    assert [k for k in [*checked, log_verdicts.TARGET_RULE] if not any(RULES[k].judges(g, w) for g, w in rows)] == []
 
 
 def test_the_time_to_train_is_reported_in_json_text_and_markdown(resolved: Path, tmp_path: Path) -> None:
