@@ -6,6 +6,7 @@ documented difference still occurs. bench/conformance_logs.py runs the same over
 
 from __future__ import annotations
 
+import re
 from importlib.resources import files
 from pathlib import Path
 
@@ -15,10 +16,13 @@ import yaml
 from tests.conformance import log_differences, log_verdicts
 from tests.conformance.log_cohort import resolved_at_each_batch, sealed_home
 from tests.conformance.log_sample import VARIANTS, sample
+from tests.helpers import REPO_ROOT
 
 pytestmark = pytest.mark.conformance
 
 COUNT, SEED = 120, 0  # a bounded sample: about 3 s of CPU
+DOCS = REPO_ROOT / "docs" / "explanation" / "official-checkers.md"
+_TABLE = re.compile(r"<!-- training-differences: .*? -->\n(.*?)<!-- end of training-differences -->", re.DOTALL)
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +52,12 @@ def test_every_official_rule_of_the_benchmark_is_mapped_to_catalogctls_rows_or_n
     mapped = {r.name for r in log_verdicts.RULES if r.config == log_verdicts.CLOSED}
     assert keys == (mapped - {log_verdicts.TARGET_RULE}) | set(log_verdicts.OFFICIAL_ONLY)
     assert not mapped & set(log_verdicts.OFFICIAL_ONLY)
+
+
+def test_the_docs_show_the_documented_differences() -> None:
+    found = _TABLE.search(DOCS.read_text())
+    assert found is not None, f"{DOCS} has no training-differences block"
+    assert found.group(1) == log_differences.differences_table(log_differences.load())
 
 
 def test_a_difference_that_names_no_rule_or_predicate_is_an_error(tmp_path: Path) -> None:
