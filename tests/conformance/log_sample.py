@@ -210,8 +210,8 @@ _SECOND = 0.25  # how often an example changes a second thing
 
 
 def example(seed: int, number: int) -> Example:
-    """Example `number` of the sample of `seed`: variant `number` of VARIANTS in turn, at random
-    within it, and now and then a second variant on top."""
+    """Example `number` of the sample of `seed`: variant `number` of VARIANTS in turn (within it,
+    the choice of its turn, the values at random), and now and then a second variant on top."""
     rng = random.Random(f"{seed}:{number}")
     names = list(VARIANTS)
     chosen = [names[number % len(names)]]
