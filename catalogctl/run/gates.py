@@ -29,7 +29,7 @@ from catalogctl.model.documents.submission import describe_load, load_concurrenc
 from catalogctl.model.reports.check import Check
 from catalogctl.model.reports.gates import GateInfo, GateListing
 from catalogctl.run.aggregate import NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
-from catalogctl.run.training_gates import schedule_rows
+from catalogctl.run.training_gates import schedule_rows, stop_row
 from catalogctl.run.training_gates import training_rules as hyperparameter_rows
 
 
@@ -52,10 +52,10 @@ class Run:
 GateFunction = Callable[[Run], list[Check]]
 
 
-def _equal(what: str, expected: Any, observed: Any, unit: str = "") -> Check:
+def _equal(what: str, expected: Any, observed: Any, unit: str = "", exact: bool = False) -> Check:
     if (isinstance(expected, str) and expected.startswith("<")) or observed is None:  # pending, or not reported
         return Check(what=what, expected=expected, observed=observed, status="unknown", unit=unit)
-    if isinstance(expected, float) or isinstance(observed, float):
+    if not exact and (isinstance(expected, float) or isinstance(observed, float)):
         same = abs(float(expected) - float(observed)) <= 1e-9 * max(1.0, abs(float(expected)))
     else:
         same = expected == observed
@@ -105,21 +105,22 @@ def model_integrity(run: Run) -> list[Check]:
 
 
 def _generation_checks(
-    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults
+    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults, exact: bool = False
 ) -> list[Check]:
     entries = [g for g in results.generation if g.phase == phase and g.dataset == dataset]
     if not entries and dataset is not None:
         entries = [g for g in results.generation if g.phase == phase and g.dataset is None]
     observed = entries[0].model_dump() if entries else {}
-    return [_equal(f"{label} {key}", value, observed.get(key)) for key, value in expected.items()]
+    return [_equal(f"{label} {key}", value, observed.get(key), exact=exact) for key, value in expected.items()]
 
 
 def generation_integrity(run: Run) -> list[Check]:
     """api_type and the sampling parameters used equal the contract's, per phase and dataset."""
     contract, results = run.terms, run.results
     checks: list[Check] = []
-    if contract["kind"] == "training":
-        return _generation_checks("validation", contract["validation"]["generation"], "validation", None, results)
+    if contract["kind"] == "training":  # exactly, as the official training rules compare (==)
+        validation = contract["validation"]["generation"]
+        return _generation_checks("validation", validation, "validation", None, results, exact=True)
     checks.append(_equal("api_type", contract["api_type"], results.api_type))
     performance = contract.get("performance")
     if performance:
@@ -295,7 +296,12 @@ def accuracy_gate(run: Run) -> list[Check]:
 def quality_target(run: Run) -> list[Check]:
     """The validation metric reached the quality target.
 
-    Beyond it, where the target's bound is `>` (MLPerf Training: some eval_accuracy > 0.69)."""
+    Beyond it, where the target's bound is `>` (MLPerf Training: some eval_accuracy > 0.69); and
+    the run says so: run_stop's status is `success` (`training_gates.stop_row`)."""
+    return [_reached(run), stop_row(run.results.training)]
+
+
+def _reached(run: Run) -> Check:
     target = run.terms["quality_target"]
     metric = run.terms["metrics"][target["metric"]]
     at_least = metric["direction"] != "lower"
@@ -304,18 +310,16 @@ def quality_target(run: Run) -> list[Check]:
     evaluations = run.results.training.evaluations if run.results.training is not None else []
     if value is None and evaluations and all(e.accuracy is None for e in evaluations):  # as mllog logs a divergence
         note = "every evaluation logged its accuracy as NaN (a diverged run)"
-        return [
-            _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
-                update={"observed": "NaN", "status": "fail", "note": note}
-            )
-        ]
+        return _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
+            update={"observed": "NaN", "status": "fail", "note": note}
+        )
     if value is not None and metric["unit"] in ("percent", "fraction"):
         try:
             value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
         except NotEvaluable as exc:  # a value off its scale says nothing about the target: not evaluable
             check = _bound(target["metric"], None, target["target"], at_least, strict=strict)
-            return [check.model_copy(update={"note": str(exc)})]
-    return [_bound(target["metric"], value, target["target"], at_least, strict=strict)]
+            return check.model_copy(update={"note": str(exc)})
+    return _bound(target["metric"], value, target["target"], at_least, strict=strict)
 
 
 def evaluation_schedule(run: Run) -> list[Check]:
@@ -323,7 +327,7 @@ def evaluation_schedule(run: Run) -> list[Check]:
     formula = run.terms["evaluation_schedule"]["first_evaluation_samples"]
     training = run.results.training
     if training is not None and training.evaluations:  # every evaluation logged: each one's point
-        return schedule_rows(formula, training)
+        return schedule_rows(formula, training, run.terms["metrics"][run.terms["quality_target"]["metric"]]["unit"])
     if training is None or training.gbs is None:
         return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
     try:

@@ -107,6 +107,7 @@ class TrainingResult(_Results):
     hyperparameters: dict[str, float | int | str | None] = Field(
         default_factory=dict, description="MLLOG key -> value as logged (opt_base_learning_rate, ...)"
     )
+    stopped: bool | None = Field(default=None, description="whether the run logged run_stop (null: not said)")
     status: str | None = Field(default=None, description="run_stop's status (success, aborted)")
     time_to_train_ms: float | None = Field(default=None, description="run_stop's time_ms less run_start's")
 
