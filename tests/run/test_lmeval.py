@@ -1,0 +1,236 @@
+"""`check` on lm-eval output: real runs of lm-eval 0.4.13 (tests/fixtures/lmeval, its `dummy`
+model over the tests' task), the same files edited by hand, and a results file someone published."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import copy_catalog, run_cli, write
+from tests.lmeval_pack import DUMMY, LIMITED, PUBLISHED, TINYMATH_HASH, copied, pack_catalog, resolved_pack
+from tests.run_results import resolved_config
+
+STRICT, FLEXIBLE = "exact_match,strict-match", "exact_match,flexible-extract"
+FORGED = "0" * 64
+
+
+@pytest.fixture(scope="module")
+def resolved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return resolved_pack(tmp_path_factory.mktemp("pack"))
+
+
+def report(resolved: Path, run: Path, code: int = 1) -> dict[str, Any]:
+    """`check --format json`, its gates by name."""
+    found = json.loads(run_cli("check", resolved, run, "--format", "json", code=code).stdout)
+    assert found["layout"] == "lm-eval"
+    return {gate["name"]: gate for gate in found["gates"]}
+
+
+def rows(gate: dict[str, Any]) -> list[tuple[str, str, Any, Any]]:
+    return [(c["what"], c["status"], c["expected"], c["observed"]) for c in gate["checks"]]
+
+
+def failed(gates: dict[str, Any]) -> list[tuple[str, str, Any, Any]]:
+    return [row for gate in gates.values() for row in rows(gate) if row[1] == "fail"]
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path.name}"
+    path.write_text(text.replace(old, new))
+
+
+def test_the_packs_invocation_run_by_the_dummy_model_passes_every_row_but_its_api(resolved: Path) -> None:
+    gates = report(resolved, DUMMY)
+    samples = next(DUMMY.glob("*/samples_tinymath_*.jsonl")).name
+    assert rows(gates["lmeval_run"]) == [
+        ("limit (config.limit)", "pass", "none", "none"),
+        ("tinymath n-shot", "pass", 5, 5),
+        ("tinymath documents evaluated (n-samples)", "pass", 20, 20),
+        ("tinymath version vs runner.task_versions", "pass", "1.0", "1.0"),
+        ("tinymath task hash vs runner.task_hashes", "pass", TINYMATH_HASH, TINYMATH_HASH),
+        (f"tinymath task hash recomputed from {samples}", "pass", TINYMATH_HASH, TINYMATH_HASH),
+        (f"{STRICT} recomputed from the samples", "pass", 0.0, 0.0),
+        (f"{FLEXIBLE} recomputed from the samples", "pass", 0.0, 0.0),
+        (f"{STRICT} (tinymath)", "pass", "reported", 0.0),
+        (f"{FLEXIBLE} (tinymath)", "pass", "reported", 0.0),
+    ]
+    assert rows(gates["accuracy_gate"]) == [(STRICT, "pass", 0.05, 0.0)]
+    assert rows(gates["requirements"]) == [("accuracy samples scored", "pass", 20, 20)]
+    # lm-eval records no sha256 of the data: the pinned task hash stands for it
+    assert [r[:2] for r in rows(gates["dataset_integrity"])] == [("gsm8k sha256", "not-applicable")]
+    # the dummy model is no API: the one fact that keeps this run from being valid
+    assert rows(gates["generation_integrity"]) == [
+        ("api_type", "unknown", "openai_completions", None),
+        ("tinymath temperature", "pass", 0.0, 0.0),
+        ("tinymath max_new_tokens (max_gen_toks)", "pass", 256, 256),
+    ]
+    assert gates["generation_integrity"]["checks"][0]["note"] == "lm-eval model `dummy` calls no OpenAI API"
+    assert failed(gates) == []
+
+
+def test_the_results_file_is_read_by_its_name_as_by_its_folder(resolved: Path) -> None:
+    by_file = report(resolved, next(DUMMY.glob("*/results_*.json")))
+    assert by_file == report(resolved, DUMMY)
+    assert by_file == report(resolved, next(DUMMY.glob("*/")))  # the model's folder
+
+
+def test_a_changed_score_fails_the_threshold_and_its_samples(resolved: Path, tmp_path: Path) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    edit(results, f'"{STRICT}": 0.0,', f'"{STRICT}": 0.85,')
+    assert failed(report(resolved, tmp_path / "run")) == [
+        (STRICT, "fail", 0.05, 0.85),
+        (f"{STRICT} recomputed from the samples", "fail", 0.85, 0.0),
+    ]
+
+
+def test_a_changed_few_shot_count_fails_it(resolved: Path, tmp_path: Path) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    data = json.loads(results.read_text())
+    data["n-shot"]["tinymath"] = 3
+    results.write_text(json.dumps(data))
+    assert failed(report(resolved, tmp_path / "run")) == [("tinymath n-shot", "fail", 5, 3)]
+
+
+def test_a_hash_its_samples_do_not_have_fails(resolved: Path, tmp_path: Path) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    edit(results, f'"tinymath": "{TINYMATH_HASH}"', f'"tinymath": "{FORGED}"')
+    samples = next((tmp_path / "run").glob("*/samples_*.jsonl")).name
+    assert failed(report(resolved, tmp_path / "run")) == [
+        ("tinymath task hash vs runner.task_hashes", "fail", TINYMATH_HASH, FORGED),
+        (f"tinymath task hash recomputed from {samples}", "fail", FORGED, TINYMATH_HASH),
+    ]
+
+
+def test_samples_edited_under_their_hash_fail_the_recomputation(resolved: Path, tmp_path: Path) -> None:
+    copied(DUMMY, tmp_path / "run")
+    samples = next((tmp_path / "run").glob("*/samples_*.jsonl"))
+    lines = samples.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["prompt_hash"] = FORGED  # another prompt in the first document's place
+    samples.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    found = failed(report(resolved, tmp_path / "run"))
+    assert [(what, status, expected) for what, status, expected, _ in found] == [
+        (f"tinymath task hash recomputed from {samples.name}", "fail", TINYMATH_HASH)
+    ]
+
+
+def test_a_limit_run_is_never_valid(resolved: Path) -> None:
+    gates = report(resolved, LIMITED)
+    limited = [row for row in failed(gates) if "hash" not in row[0]]
+    assert limited == [
+        ("accuracy samples scored", "fail", 20, 5),
+        ("limit (config.limit)", "fail", "none", 5.0),
+        ("tinymath documents evaluated (n-samples)", "fail", 20, 5),
+    ]
+    # five documents are other data than twenty: the pinned hash is not theirs, and says so
+    assert [row[:3] for row in failed(gates) if "hash" in row[0]] == [
+        ("tinymath task hash vs runner.task_hashes", "fail", TINYMATH_HASH)
+    ]
+
+
+def test_a_published_results_file_is_read_and_judged(tmp_path: Path) -> None:
+    """A real run someone published: Llama 3.1 8B Instruct on asdiv_cot_llama, 8-shot, --limit 512,
+    without samples. As a pack of that task (the model's old hub name declared as served), every
+    setting the pack fixes that the run did otherwise fails, and what it did not record is unknown."""
+    catalog = pack_catalog(tmp_path / "catalog", task="asdiv_cot_llama", pin=FORGED)
+    config = resolved_config(catalog, "gsm8k", None, served_model="meta-llama/Meta-Llama-3.1-8B-Instruct")
+    gates = report(write(tmp_path, "resolved.json", json.dumps(config.to_data())), PUBLISHED)
+    assert failed(gates) == [
+        ("model sha", "fail", "0e9e39f249a16976918f6564b8830bc894c89659", "5206a32e0bd3067aef1ce90f5528ade7d866253f"),
+        ("asdiv_cot_llama max_new_tokens (max_gen_toks)", "fail", 256, 512),
+        (STRICT, "fail", 0.05, 0.92578125),
+        ("limit (config.limit)", "fail", "none", 512.0),
+        ("asdiv_cot_llama n-shot", "fail", 5, 8),
+        ("asdiv_cot_llama documents evaluated (n-samples)", "fail", 2305, 512),
+        (
+            "asdiv_cot_llama task hash vs runner.task_hashes",
+            "fail",
+            FORGED,
+            "6d0e329e02d0592effd51b46a280781926c3171e545da7fc8ad7c414e3779c98",
+        ),
+    ]
+    unknown = [row[0] for gate in gates.values() for row in rows(gate) if row[1] == "unknown"]
+    assert unknown == [
+        "api_type",  # hf: no API
+        "asdiv_cot_llama task hash recomputed from samples_asdiv_cot_llama_2024-08-21T04-31-41.160720.jsonl",
+    ]
+
+
+def test_the_published_file_is_no_run_of_the_shipped_gsm8k(tmp_path: Path) -> None:
+    config = resolved_config(copy_catalog(tmp_path / "catalog"), "gsm8k")
+    resolved = write(tmp_path, "resolved.json", json.dumps(config.to_data()))
+    error = run_cli("check", resolved, PUBLISHED, code=2).stderr.splitlines()[0]
+    assert error == (
+        "error: this run is of lm-eval task(s) `asdiv_cot_llama`; the contract is of task(s) `gsm8k`: "
+        f"{next(PUBLISHED.glob('*/results_*.json'))} has no results for gsm8k"
+    )
+
+
+def test_a_folder_of_two_runs_is_refused(resolved: Path, tmp_path: Path) -> None:
+    copied(DUMMY, tmp_path / "results")  # lm-eval's --output_path is often results/: not a submission
+    copied(LIMITED, tmp_path / "more")
+    (tmp_path / "results" / "again").mkdir()
+    for path in (tmp_path / "more").glob("*/*"):
+        path.rename(tmp_path / "results" / "again" / path.name)
+    error = run_cli("check", resolved, tmp_path / "results", code=2).stderr.splitlines()[0]
+    assert re.fullmatch(
+        rf"error: {tmp_path / 'results'} holds 2 lm-eval results files \(again/results_.*\.json, "
+        r"meta-llama__Llama-3\.1-8B-Instruct/results_.*\.json\): which run to check is unknown",
+        error,
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["n-shot"].update(tinymath="5"), "n-shot.tinymath: Input should be a valid integer"),
+        (lambda d: d["task_hashes"].update(tinymath="abc"), "task_hashes.tinymath: `abc` is not a sha256"),
+        (
+            lambda d: d["results"]["tinymath"].update({STRICT: "0.0"}),
+            f"results.tinymath.{STRICT} is not a number: '0.0'",
+        ),
+        (lambda d: d["config"].update(gen_kwargs={"temperature": 0.7}), "config.gen_kwargs sets temperature=0.7"),
+    ],
+)
+def test_a_malformed_results_file_is_refused_naming_the_key(
+    resolved: Path, tmp_path: Path, change: Any, message: str
+) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    data = json.loads(results.read_text())
+    change(data)
+    results.write_text(json.dumps(data))
+    error = run_cli("check", resolved, results, code=2).stderr.splitlines()[0]
+    assert error.startswith(f"error: {results}")
+    assert message in error
+
+
+def test_drift_across_04x_is_read(resolved: Path, tmp_path: Path) -> None:
+    """model_args as a string, a stderr of "N/A", and no n-samples or config.limit (older 0.4.x)."""
+    results = copied(DUMMY, tmp_path / "run")
+    data = json.loads(results.read_text())
+    data["config"]["model_args"] = "pretrained=meta-llama/Llama-3.1-8B-Instruct,dtype=bfloat16"
+    data["results"]["tinymath"][f"exact_match_stderr,{FLEXIBLE.split(',')[1]}"] = "N/A"
+    del data["n-samples"], data["config"]["limit"]
+    results.write_text(json.dumps(data))
+    gates = report(resolved, tmp_path / "run")
+    assert failed(gates) == []
+    unknown = [(row[0], row[1]) for gate in gates.values() for row in rows(gate) if row[1] == "unknown"]
+    assert unknown == [
+        ("model sha", "unknown"),
+        ("api_type", "unknown"),
+        ("accuracy samples scored", "unknown"),
+        ("limit (config.limit)", "unknown"),
+        ("tinymath documents evaluated (n-samples)", "unknown"),
+    ]
+
+
+def test_a_contract_of_another_runner_refuses_lm_eval_output(tmp_path: Path) -> None:
+    config = resolved_config(copy_catalog(tmp_path / "catalog"), "deepseek-r1")
+    resolved = write(tmp_path, "resolved.json", json.dumps(config.to_data()))
+    error = run_cli("check", resolved, DUMMY, code=2).stderr.splitlines()[0]
+    assert error == "error: this is lm-eval output; the contract of deepseek-r1 is run by `endpoints`"
