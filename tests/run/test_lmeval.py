@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers import copy_catalog, run_cli, write
-from tests.lmeval_pack import DUMMY, LIMITED, PUBLISHED, TINYMATH_HASH, copied, pack_catalog, resolved_pack
+from tests.lmeval_pack import DUMMY, FIXTURES, LIMITED, PUBLISHED, TINYMATH_HASH, copied, pack_catalog, resolved_pack
 from tests.run_results import resolved_config
 
 STRICT, FLEXIBLE = "exact_match,strict-match", "exact_match,flexible-extract"
@@ -234,3 +237,26 @@ def test_a_contract_of_another_runner_refuses_lm_eval_output(tmp_path: Path) -> 
     resolved = write(tmp_path, "resolved.json", json.dumps(config.to_data()))
     error = run_cli("check", resolved, DUMMY, code=2).stderr.splitlines()[0]
     assert error == "error: this is lm-eval output; the contract of deepseek-r1 is run by `endpoints`"
+
+
+def stamped(gates: dict[str, Any]) -> list[tuple[str, str, Any, Any]]:
+    """Every row, the samples file's timestamp in its name left out (it differs run to run)."""
+    return [
+        (re.sub(r"_\d{4}-\d\d-\d\dT[\d.-]+\.jsonl", "_<timestamp>.jsonl", r[0]), *r[1:])
+        for g in gates.values()
+        for r in rows(g)
+    ]
+
+
+@pytest.mark.conformance
+def test_the_packs_invocation_run_now_is_judged_as_the_committed_run(resolved: Path, tmp_path: Path) -> None:
+    """lm-eval itself, offline (regenerate.py): a fresh run of the pack's invocation gets the
+    committed run's rows, its task hash the one the pack pins. Skipped where lm-eval is not
+    installed (`pip install lm-eval==0.4.13`: no dependency of catalogctl)."""
+    lm_eval = shutil.which("lm_eval")
+    if lm_eval is None:
+        pytest.skip("lm-eval is not installed")
+    command = [sys.executable, str(FIXTURES / "regenerate.py"), "--out", str(tmp_path), "--lm-eval", lm_eval]
+    subprocess.run(command, check=True, timeout=600, capture_output=True)
+    assert stamped(report(resolved, tmp_path / "dummy")) == stamped(report(resolved, DUMMY))
+    assert stamped(report(resolved, tmp_path / "dummy-limit")) == stamped(report(resolved, LIMITED))
