@@ -260,3 +260,123 @@ def test_the_packs_invocation_run_now_is_judged_as_the_committed_run(resolved: P
     subprocess.run(command, check=True, timeout=600, capture_output=True)
     assert stamped(report(resolved, tmp_path / "dummy")) == stamped(report(resolved, DUMMY))
     assert stamped(report(resolved, tmp_path / "dummy-limit")) == stamped(report(resolved, LIMITED))
+
+
+def test_the_run_through_an_api_endpoint_is_valid(resolved: Path, tmp_path: Path) -> None:
+    """The dummy run recorded as lm-eval records a run through an OpenAI-compatible completions
+    endpoint (its model `local-completions`): every gate of the pack clears."""
+    results = copied(DUMMY, tmp_path / "run")
+    edit(results, '"model": "dummy"', '"model": "local-completions"')
+    found = json.loads(run_cli("check", resolved, tmp_path / "run", "--format", "json", code=0).stdout)
+    assert found["valid"] is True
+    assert rows(found["gates"][2])[0] == ("api_type", "pass", "openai_completions", "openai_completions")
+
+
+def test_a_chat_endpoint_is_no_run_of_a_completions_contract(resolved: Path, tmp_path: Path) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    edit(results, '"model": "dummy"', '"model": "local-chat-completions"')
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    assert error == "error: this run is of API type `openai`; the contract is of API type `openai_completions`"
+
+
+@pytest.mark.parametrize(
+    ("model_args", "model_name", "named"),
+    [
+        ({"pretrained": "meta-llama/Llama-3.1-8B-Instruct", "peft": "someone/adapter"}, None, "someone/adapter"),
+        ("pretrained=/models/llama,dtype=bfloat16", "/models/llama", "/models/llama"),
+        ("base_url=http://127.0.0.1:8000/v1/completions,model=other/model", None, "other/model"),
+        ({}, "another/model", "another/model"),
+    ],
+)
+def test_a_run_of_another_model_is_refused_naming_it(
+    resolved: Path, tmp_path: Path, model_args: Any, model_name: str | None, named: str
+) -> None:
+    """An adapter names the model evaluated, as lm-eval names it; a local path names no checkpoint."""
+    results = copied(DUMMY, tmp_path / "run")
+    data = json.loads(results.read_text())
+    data["config"]["model_args"], data["model_name"] = model_args, model_name
+    results.write_text(json.dumps(data))
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    assert error.startswith(f"error: this run is of model `{named}`; the contract is of model `llama3-1-8b`")
+
+
+def test_two_names_of_the_model_are_refused(resolved: Path, tmp_path: Path) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    edit(results, '"model_name": "meta-llama/Llama-3.1-8B-Instruct"', '"model_name": "other/model"')
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    assert error.endswith(
+        "names model `meta-llama/Llama-3.1-8B-Instruct` in config.model_args and `other/model` in model_name: "
+        "which one ran is unknown"
+    )
+
+
+def test_a_run_without_samples_is_not_evaluable_where_they_were_needed(resolved: Path, tmp_path: Path) -> None:
+    copied(DUMMY, tmp_path / "run")
+    next((tmp_path / "run").glob("*/samples_*.jsonl")).unlink()
+    gates = report(resolved, tmp_path / "run")
+    assert failed(gates) == []
+    assert [(r[0], r[1]) for r in rows(gates["lmeval_run"]) if r[1] != "pass"] == [
+        ("tinymath task hash recomputed from samples_tinymath_2026-12-02T11-10-58.461002.jsonl", "unknown")
+    ]
+
+
+def test_a_broken_samples_line_is_refused_with_its_number(resolved: Path, tmp_path: Path) -> None:
+    copied(DUMMY, tmp_path / "run")
+    samples = next((tmp_path / "run").glob("*/samples_*.jsonl"))
+    lines = samples.read_text().splitlines()
+    samples.write_text("\n".join([lines[0], '{"doc_id": 1}', *lines[2:]]) + "\n")
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    assert error == f"error: {samples}:2: not a sample: filter: Field required"
+
+
+def test_unrecorded_and_nan_facts_are_unknown(resolved: Path, tmp_path: Path) -> None:
+    """No n-shot anywhere, no version, a version written as an integer, a score written as NaN."""
+    results = copied(DUMMY, tmp_path / "run")
+    data = json.loads(results.read_text())
+    del data["n-shot"], data["configs"]["tinymath"]["num_fewshot"], data["versions"]["tinymath"]
+    data["results"]["tinymath"][FLEXIBLE] = float("nan")
+    results.write_text(json.dumps(data))
+    unknown = [(r[0], r[1]) for g in report(resolved, tmp_path / "run").values() for r in rows(g) if r[1] == "unknown"]
+    assert unknown == [
+        ("model sha", "unknown"),
+        ("api_type", "unknown"),
+        ("tinymath n-shot", "unknown"),
+        ("tinymath version vs runner.task_versions", "unknown"),
+        (f"{FLEXIBLE} (tinymath)", "unknown"),
+    ]
+    data["versions"]["tinymath"] = 1  # YAML's `version: 1`: the pin "1.0" is the same number
+    results.write_text(json.dumps(data))
+    assert rows(report(resolved, tmp_path / "run")["lmeval_run"])[3] == (
+        "tinymath version vs runner.task_versions",
+        "pass",
+        "1.0",
+        "1",
+    )
+
+
+def test_a_results_file_under_another_name_is_read_by_what_it_holds(resolved: Path, tmp_path: Path) -> None:
+    """Renamed, it is still lm-eval's (`results` and `versions`), but its samples cannot be paired."""
+    renamed = tmp_path / "run.json"
+    renamed.write_bytes(next(DUMMY.glob("*/results_*.json")).read_bytes())
+    hashes = [r for r in rows(report(resolved, renamed)["lmeval_run"]) if "recomputed" in r[0]]
+    assert hashes == [("tinymath task hash recomputed from its samples file", "unknown", TINYMATH_HASH, None)]
+
+
+def test_a_results_file_that_is_not_json_is_refused(resolved: Path, tmp_path: Path) -> None:
+    results = copied(DUMMY, tmp_path / "run")
+    results.write_text('{"results": ')
+    error = run_cli("check", resolved, results, code=2).stderr.splitlines()[0]
+    assert error.startswith(f"error: {results}: not an lm-eval results file: ")
+
+
+def test_without_a_pinned_hash_the_data_is_not_evaluable(tmp_path: Path) -> None:
+    resolved = resolved_pack(tmp_path, pin=TINYMATH_HASH)
+    data = json.loads(resolved.read_text())
+    assert data["contract"]["runner"]["task_hashes"] == {"tinymath": TINYMATH_HASH}
+    catalog = tmp_path / "unpinned"
+    pack_catalog(catalog)
+    edit(catalog / "benchmark_suite/benchmarks/gsm8k.yaml", f'  task_hashes:\n    tinymath: "{TINYMATH_HASH}"\n', "")
+    config = resolved_config(catalog, "gsm8k")
+    gates = report(write(tmp_path, "unpinned.json", json.dumps(config.to_data())), DUMMY)
+    assert [(r[0], r[1]) for r in rows(gates["dataset_integrity"])] == [("gsm8k sha256", "unknown")]
+    assert all("runner.task_hashes" not in r[0] for r in rows(gates["lmeval_run"]))
