@@ -50,6 +50,7 @@ def _documents() -> dict[str, Any]:
 def _outputs() -> dict[str, Any]:
     """What the verbs write with `--format json`, by the name in their `schema` field."""
     from catalogctl.model.reports.check import CheckReport
+    from catalogctl.model.reports.compare import CompareReport
     from catalogctl.model.reports.dataset_verification import DatasetsReport
     from catalogctl.model.reports.diff import DiffReport
     from catalogctl.model.reports.export import MlperfExport
@@ -67,6 +68,7 @@ def _outputs() -> dict[str, Any]:
         "cohorts": Releases,
         "verify": Verification,
         "check": CheckReport,
+        "compare": CompareReport,
         "gates": GateListing,
         "datasets-verify": DatasetsReport,
         "ci": ReviewResult,

@@ -138,8 +138,15 @@ def seeds(run: Run) -> list[Check]:
         for name in ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
     ]
     if used["qsl_rng_seed"] is not None:  # LoadGen's third stream also chooses samples (run/loadgen.py)
-        what = "qsl_rng_seed (the set's sample_index_rng_seed)"
-        checks.insert(2, _equal(what, run.seeds["sample_index_rng_seed"], used["qsl_rng_seed"]))
+        # A set imported from a LoadGen release holds mlperf.conf's own QSL seed; any other set
+        # gives LoadGen its sample_index_rng_seed there.
+        own = run.seeds.get("qsl_rng_seed")
+        what, expected = (
+            ("qsl_rng_seed", own)
+            if own is not None
+            else ("qsl_rng_seed (the set's sample_index_rng_seed)", run.seeds["sample_index_rng_seed"])
+        )
+        checks.insert(2, _equal(what, expected, used["qsl_rng_seed"]))
         if used["model_seed"] is None:  # LoadGen has no model seed: the set maps onto its three streams
             note = "LoadGen has no model seed (it is the SUT's own); its three seeds are checked above"
             checks[-1] = Check(what="model_seed", expected=run.seeds["model_seed"], status="not-applicable", note=note)

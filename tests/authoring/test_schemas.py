@@ -27,6 +27,7 @@ def test_every_document_kind_and_every_json_output_has_a_schema() -> None:
         "check",
         "ci",
         "cohorts",
+        "compare",
         "datasets-verify",
         "diagnostics",
         "diff",

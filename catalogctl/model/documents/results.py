@@ -29,8 +29,8 @@ class SeedsUsed(_Results):
     model_seed: Uint64 | None = None
     qsl_rng_seed: Uint64 | None = Field(
         default=None,
-        description="LoadGen's QSL seed (which samples are loaded), held to the set's sample_index_rng_seed; "
-        "null for runners without one",
+        description="LoadGen's QSL seed (which samples are loaded), held to the set's qsl_rng_seed when it has "
+        "one (a set imported from a LoadGen release), else to its sample_index_rng_seed; null for runners without one",
     )
 
 
