@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import copy_catalog, run_cli, write
+from tests.helpers import copy_catalog, init_repo, run_cli, write
 from tests.lmeval_pack import DUMMY, FIXTURES, LIMITED, PUBLISHED, TINYMATH_HASH, copied, pack_catalog, resolved_pack
 from tests.run_results import resolved_config
 
@@ -380,3 +380,15 @@ def test_without_a_pinned_hash_the_data_is_not_evaluable(tmp_path: Path) -> None
     gates = report(write(tmp_path, "unpinned.json", json.dumps(config.to_data())), DUMMY)
     assert [(r[0], r[1]) for r in rows(gates["dataset_integrity"])] == [("gsm8k sha256", "unknown")]
     assert all("runner.task_hashes" not in r[0] for r in rows(gates["lmeval_run"]))
+
+
+def test_compare_reads_lm_eval_output_by_the_packs_task(tmp_path: Path) -> None:
+    """`compare` maps each task lm-eval reports to the benchmark whose runner.tasks names it."""
+    root = pack_catalog(init_repo(tmp_path / "catalog"))
+    shown = run_cli("compare", f"full={DUMMY}", f"limited={LIMITED}", "-C", root, "--all-metrics").stdout
+    assert shown.splitlines() == [
+        "BENCHMARK  METRIC                  FULL (BASELINE)  LIMITED",
+        "gsm8k      Exact match (strict)    0.0%             0.0% (same)",
+        "gsm8k      Exact match (flexible)  0.0%             0.0% (same)",
+        "0 regressions against full",
+    ]

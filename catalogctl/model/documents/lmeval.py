@@ -62,6 +62,7 @@ class LmEvalResults(_Read):
 
     results: dict[str, dict[str, Any]]
     groups: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    group_subtasks: dict[str, list[str]] = Field(default_factory=dict)
     configs: dict[str, TaskConfig] = Field(default_factory=dict)
     versions: dict[str, str | int | float | None] = Field(default_factory=dict)
     n_shot: dict[str, int] = Field(default_factory=dict, alias="n-shot")
