@@ -111,6 +111,7 @@ def make_seeds(root: Path, *, loadgen: bool = True) -> list[Seed]:
         Seed("point", resolved["deepseek-r1"], point_folder(root / "r32", Point(32)), False),
         Seed("submission", resolved["deepseek-r1"], _submission(root), False),
         *_training_seeds(root, resolved["llm-post-training"]),
+        _lmeval_seed(root),
     ]
     if loadgen:
         seeds += _loadgen_seed(root)
@@ -137,6 +138,14 @@ def _training_seeds(root: Path, resolved: Path) -> list[Seed]:
         Seed("mllog", resolved, write_log(root / "result_0.txt"), False),
         Seed("mllog-runs", resolved, runs, False),
     ]
+
+
+def _lmeval_seed(root: Path) -> Seed:
+    """lm-eval's dummy model run by the gsm8k pack on the tests' task: it calls no API, so no
+    input of it may pass (generation_integrity's api_type is unknown)."""
+    from tests.lmeval_pack import DUMMY, resolved_pack
+
+    return Seed("lm-eval", resolved_pack(root / "lmeval"), DUMMY, False)
 
 
 def _loadgen_seed(root: Path) -> list[Seed]:

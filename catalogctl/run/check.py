@@ -18,6 +18,7 @@ from catalogctl.release.trust import SignatureFlags
 from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
+from catalogctl.run.harnesses import harness_named
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
@@ -205,6 +206,9 @@ def check_files(
         return grade_loadgen(config, results, proven)
     if layout == "mllog-runs":
         return grade_runs(config, results, proven)
+    harness = harness_named(layout)
+    if harness is not None:
+        return harness.grade(config, results, proven)
     run = load_results(results, config)
     trained = run.training.time_to_train_ms if run.training is not None else None
     return grade(config, run, proven).model_copy(update={"layout": layout, "time_to_train_ms": trained})

@@ -22,6 +22,7 @@ from catalogctl.io.files import read_input
 from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.model.documents.benchmark import InferenceBenchmark
 from catalogctl.model.documents.results import RunResults
+from catalogctl.run import lmeval
 
 COMPARED_LAYOUTS = "a catalogctl/results/v1 file, or a harness's output (lm-eval, evalscope, inspect)"
 
@@ -47,7 +48,17 @@ class BenchmarkScores:
 
 # A harness reader: the tasks a file holds, or None when the file is not that harness's output.
 HarnessReader = Callable[[Path], list[TaskScores] | None]
-HARNESS_READERS: list[HarnessReader] = []
+
+
+def _lmeval(path: Path) -> list[TaskScores] | None:
+    """lm-eval output (run/lmeval.py): each task's metric values, by their verbatim keys."""
+    if not lmeval.claims(path):
+        return None
+    found = lmeval.task_metrics(lmeval.read_lmeval(path))
+    return [TaskScores("lm-eval", task, metrics) for task, metrics in found.items()]
+
+
+HARNESS_READERS: list[HarnessReader] = [_lmeval]
 
 
 def read_scores(path: Path, catalog: Catalog) -> list[BenchmarkScores]:

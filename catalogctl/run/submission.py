@@ -22,6 +22,7 @@ from catalogctl.model.documents.results import RunResults
 from catalogctl.model.documents.submission import ConcurrencyLoad, describe_load
 from catalogctl.model.reports.check import Check, GateResult, Layout
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
+from catalogctl.run.harnesses import HARNESSES, harness_of
 from catalogctl.run.loadgen import is_loadgen_folder
 from catalogctl.run.mllog import is_mllog, mllog_files
 from catalogctl.run.shape import rule, shape_problems
@@ -32,7 +33,8 @@ LAYOUTS_HINT = (
     "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
     "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder); "
     "a LoadGen output folder (mlperf_log_detail.txt, mlperf_log_summary.txt); "
-    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each)"
+    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each); "
+    "and of the evaluation harnesses: " + "; ".join(harness.reads for harness in HARNESSES)
 )
 POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
@@ -95,7 +97,10 @@ class PointRead:
 def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
     if not path.is_dir():
-        return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
+        if path.is_file() and is_mllog(path):
+            return "mllog"
+        harness = harness_of(path)
+        return "results" if harness is None else harness.layout  # a missing path: its reader says so
     _refuse_ambiguous(path)
     if (path / "point.yaml").is_file():
         return "point"
@@ -103,6 +108,9 @@ def detect_layout(path: Path) -> Layout:
         return "run-folder"  # without config.yaml, the run folder reader says so
     if is_loadgen_folder(path):
         return "loadgen"
+    harness = harness_of(path)  # before the submission tree: lm-eval's --output_path is often `results/`
+    if harness is not None:
+        return harness.layout
     if _results_dir(path) is not None or _point_dirs(path) or any(_point_dirs(d) for d in _subdirs(path)):
         return "submission"
     found = mllog_files(path)

@@ -26,11 +26,21 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seed]:
 
 
 def test_every_layout_has_a_seed_that_checks(seeds: dict[str, Seed]) -> None:
-    expected = {"results", "results-failing", "run-folder", "point", "submission", "mllog", "mllog-runs"}
+    expected = {"results", "results-failing", "run-folder", "point", "submission", "mllog", "mllog-runs", "lm-eval"}
     assert expected <= seeds.keys()
 
 
-LAYOUTS = ["results", "results-failing", "run-folder", "point", "submission", "mllog", "mllog-runs", "loadgen"]
+LAYOUTS = [
+    "results",
+    "results-failing",
+    "run-folder",
+    "point",
+    "submission",
+    "mllog",
+    "mllog-runs",
+    "loadgen",
+    "lm-eval",
+]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

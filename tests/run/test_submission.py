@@ -57,7 +57,8 @@ def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp
         "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or "
         "results/<system>/<model>/ folder); a LoadGen output folder (mlperf_log_detail.txt, "
         "mlperf_log_summary.txt); or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), "
-        "or a folder of them (one run each)\n"
+        "or a folder of them (one run each); and of the evaluation harnesses: lm-eval's "
+        "results_<timestamp>.json, or the --output_path folder of one run\n"
     )
 
 
