@@ -224,7 +224,7 @@ def runner_files(config: ResolvedConfig) -> RunnerFiles:
         "min_context_length bounds it; no client file records it)",
     }
     text = dump_yaml(point)
-    left = [k for k in notes if point.get(k) is None]
+    left = [k for k in notes if k in point and point[k] is None]
     for key in left:
         text = re.sub(rf"^{key}: null$", f"{key}: null  # <TBD: {notes[key]}>", text, count=1, flags=re.M)
     client = dump_yaml(client_config(config))

@@ -187,3 +187,4 @@ def test_runner_config_leaves_the_context_length_for_the_submitter_to_declare(ca
     assert line.startswith("context_length: null  # <TBD: the longest context, in tokens, the served endpoint")
     deepseek = runner_files(resolved_config(catalog_dir, "deepseek-r1"))  # no min_context_length: nothing to declare
     assert "context_length" not in deepseek.point_yaml
+    assert "point.yaml context_length" not in deepseek.placeholders  # was listed "to fill", with no key to fill
