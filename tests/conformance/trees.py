@@ -71,9 +71,17 @@ class TreeParams:
 
     def describe(self) -> str:
         """One line that rebuilds the tree in a reader's head (and, with the seed, on a machine)."""
-        changed = {k: v for k, v in vars(self).items() if k not in ("seed", "points") and v != _DEFAULT[k]}
+        changed = {k: v for k, v in vars(self).items() if k not in ("seed", "c_max", "points") and v != _DEFAULT[k]}
         shown = ", ".join(f"{k}={v!r}" for k, v in changed.items()) or "the valid curve"
-        return f"tree {self.seed}: c_max={self.c_max}, points={[p.concurrency for p in self.points]}, {shown}"
+        return f"tree {self.seed}: c_max={self.c_max}, points=[{', '.join(map(_shown, self.points))}], {shown}"
+
+
+def _shown(point: PointParams) -> str:
+    """A point in a few characters: `r64 1500s window 1150s 4388 samples accuracy`."""
+    window = f" window {point.window:g}s" if isinstance(point.window, float) else f" window {point.window or ''}"
+    window = "" if point.window is None else window
+    samples = "" if point.samples == 330_000 else f" {point.samples} samples"
+    return f"r{point.concurrency} {point.duration_s:g}s{window}{samples}{' accuracy' if point.accuracy else ''}"
 
 
 _DEFAULT = vars(TreeParams(seed=0, c_max=256, points=()))
