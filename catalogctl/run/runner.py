@@ -188,6 +188,8 @@ def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
     ]
     links = [config.sources[i] for i in ids if i in config.sources]
     seeds = config.seeds
+    # No client file records the context length: the submitter declares it (run/declared.py)
+    declares = ["context_length"] if performance and "min_context_length" in performance["requirements"] else []
     return {
         "concurrency": concurrency,
         "dataset": ids[0] if ids else None,
@@ -207,6 +209,7 @@ def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
         "seed_set": seeds.id,
         "target_cohort": config.provenance.cohort,
         **dict.fromkeys(POINT_PLACEHOLDERS),
+        **dict.fromkeys(declares),
     }
 
 
@@ -217,9 +220,11 @@ def runner_files(config: ResolvedConfig) -> RunnerFiles:
         **POINT_PLACEHOLDERS,
         "dataset_link": "a link to the data (the catalog gives no source)",
         "concurrency": "the point's concurrency: a Poisson load has none, and §6.1 takes it only offline",
+        "context_length": "the longest context, in tokens, the served endpoint accepts (the contract's "
+        "min_context_length bounds it; no client file records it)",
     }
     text = dump_yaml(point)
-    left = [k for k in notes if point.get(k) is None]
+    left = [k for k in notes if k in point and point[k] is None]
     for key in left:
         text = re.sub(rf"^{key}: null$", f"{key}: null  # <TBD: {notes[key]}>", text, count=1, flags=re.M)
     client = dump_yaml(client_config(config))

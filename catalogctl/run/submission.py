@@ -21,7 +21,14 @@ from catalogctl.model.documents.resolved import ResolvedConfig
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.documents.submission import ConcurrencyLoad, describe_load
 from catalogctl.model.reports.check import Check, GateResult, Layout
-from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
+from catalogctl.run.declared import with_declarations
+from catalogctl.run.endpoints import (
+    POINT_FOLDER_FILES,
+    ClientFiles,
+    client_results,
+    read_client_files,
+    unsent_seeds,
+)
 from catalogctl.run.harnesses import HARNESSES, harness_of
 from catalogctl.run.loadgen import is_loadgen_folder
 from catalogctl.run.mllog import is_mllog, mllog_files
@@ -75,6 +82,8 @@ _POINT_SHAPE = (
     rule("runtime_settings.runtime", "mapping"),
     rule("seed_set?", "string"),
     rule("target_cohort?", "string"),
+    rule("steady_state?", "mapping"),
+    rule("steady_state?.window?", "mapping"),
 )
 
 
@@ -212,7 +221,9 @@ def read_point(folder: Path, contract: Mapping[str, Any]) -> PointRead:
         seed_set=point.get("seed_set") or None,
         target_cohort=point.get("target_cohort") or None,
         files=files,
-        results=client_results(files, contract, f"submission point {folder}"),
+        results=with_declarations(
+            client_results(files, contract, f"submission point {folder}"), point, folder / "point.yaml"
+        ),
         load_pattern=str(point["runtime_settings"].get("load_pattern", "concurrency")),
         model_name=None if point.get("model_name") is None else str(point["model_name"]),
     )
@@ -285,7 +296,10 @@ def _compare(what: str, expected: Any, observed: Any, note: str = "") -> Check:
 
 
 def _recorded(point: PointRead, name: str) -> list[tuple[str, Any]]:
-    """(where, value) for each place the client recorded seed `name`."""
+    """(where, value) for each place the client recorded seed `name`, less a seed its adapter
+    never sent (no evidence of what ran: the `seeds` gate says why)."""
+    if name in unsent_seeds(point.files.config):
+        return []
     node: Any = point.files.config
     for key in _CONFIG_KEYS[name]:
         node = node.get(key) if isinstance(node, dict) else None

@@ -110,7 +110,7 @@ def test_left_in_the_placeholders_fail_the_checker(tmp_path: Path, catalog_dir: 
     ]
 
 
-def test_a_run_of_the_emitted_config_passes_generation_and_seeds(tmp_path: Path, catalog_dir: Path) -> None:
+def test_a_run_of_the_emitted_config_passes_generation_and_sent_seeds(tmp_path: Path, catalog_dir: Path) -> None:
     resolved, out = _emit(tmp_path, catalog_dir, "deepseek-r1")
     folder = tmp_path / "run"
     (folder / "performance").mkdir(parents=True)
@@ -121,7 +121,8 @@ def test_a_run_of_the_emitted_config_passes_generation_and_seeds(tmp_path: Path,
     report = json.loads(run_cli("check", resolved, folder, "--format", "json", code=1).stdout)
     verdicts = {g["name"]: [c["status"] for c in g["checks"]] for g in report["gates"]}
     assert set(verdicts["generation_integrity"]) == {"pass"}
-    assert verdicts["seeds"] == ["pass", "pass", "pass"]
+    # The model seed config.yaml holds is never sent by deepseek-r1's openai_completions adapter: no evidence.
+    assert verdicts["seeds"] == ["pass", "pass", "unknown"]
 
 
 def test_reasoning_effort_goes_through_chat_template_kwargs(catalog_dir: Path) -> None:
