@@ -57,6 +57,7 @@ def _outputs() -> dict[str, Any]:
     from catalogctl.model.reports.listing import Listing, ShowResult
     from catalogctl.model.reports.release import Releases, Verification
     from catalogctl.model.reports.review import ReviewResult
+    from catalogctl.model.reports.runner import RunnerConfigReport
     from catalogctl.model.reports.validation import ValidationReport
 
     return {
@@ -67,6 +68,7 @@ def _outputs() -> dict[str, Any]:
         "cohorts": Releases,
         "verify": Verification,
         "check": CheckReport,
+        "runner-config": RunnerConfigReport,
         "gates": GateListing,
         "datasets-verify": DatasetsReport,
         "ci": ReviewResult,
