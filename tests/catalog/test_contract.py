@@ -99,7 +99,7 @@ def test_display_and_formatting_changes_keep_every_digest(catalog_dir: Path, rel
             ["gpt-oss-120b"],
         ),
         ("datasets/mlperf_deepseek_r1.yaml", "  sha256: 36facfae", "  sha256: 46facfae", ["deepseek-r1"]),
-        ("models/llama3-1-8b.yaml", "sha: 0e9e39f2", "sha: 1e9e39f2", ["gsm8k", "llama3-1-8b"]),
+        ("models/llama3-1-8b.yaml", "sha: 0e9e39f2", "sha: 1e9e39f2", ["ceval", "gsm8k", "llama3-1-8b"]),
         (
             "metrics.yaml",
             "direction: lower\n    ratio: false\n    description: 99th percentile of the time from",
