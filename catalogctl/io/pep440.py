@@ -16,4 +16,3 @@ def specifier_problem(text: str) -> str | None:
     except InvalidSpecifier:
         return f"`{text}` is not a PEP 440 version specifier"
     return None
-

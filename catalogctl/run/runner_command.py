@@ -129,7 +129,8 @@ def script_text(config: ResolvedConfig, command: RunCommand) -> str:
         lines.append(f': "${{{name}:={value}}}"')
         lines.append(f"export {name}")
     words = [shlex.quote(a) for a in command.argv]
-    body, option = [words[0]], []
+    body: list[str] = [words[0]]
+    option: list[str] = []
     for word in words[1:]:  # an option starts a line, its values follow it
         if word.startswith("-") and option:
             body.append(" ".join(option))
