@@ -158,3 +158,12 @@ def test_a_shared_memo_resolves_the_same_contracts_and_builds_each_entity_once(c
     first, again = (resolve_contract(catalog, "gsm8k", display=False, shared=shared) for _ in range(2))
     assert first["model"] is again["model"]
     assert first["metrics"] == again["metrics"]
+
+
+def test_reordering_a_runners_arguments_changes_the_digest(catalog_dir: Path) -> None:
+    """`extra_args` is a command line: its order is its meaning, unlike a list of gates."""
+    gsm8k = "benchmark_suite/benchmarks/gsm8k.yaml"
+    replace_in(catalog_dir, gsm8k, "  batch_size: auto\n", '  batch_size: auto\n  extra_args: ["-w", "--seed", "7"]\n')
+    before = contract_digest(load(catalog_dir).catalog, "gsm8k")
+    replace_in(catalog_dir, gsm8k, '["-w", "--seed", "7"]', '["--seed", "-w", "7"]')
+    assert contract_digest(load(catalog_dir).catalog, "gsm8k") != before

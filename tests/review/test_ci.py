@@ -146,6 +146,22 @@ def test_a_contract_change_in_the_latest_cohort_is_a_warning(frozen: Path) -> No
     )
 
 
+def test_a_runner_change_in_the_latest_cohort_is_a_contract_change(frozen: Path) -> None:
+    """A pack's harness (its tasks, its few-shot count) changes what runs: the gate says so as it
+    says it of a sampling setting."""
+    replace_in(frozen, GSM8K, "num_fewshot: 5", "num_fewshot: 8")
+    replace_in(frozen, GSM8K, "  batch_size: auto\n", "  batch_size: 16\n")
+    done = gate(frozen)
+    assert [line.rsplit(" [", 1)[0] for line in done.stdout.splitlines()[:-1]] == [
+        f"{GSM8K}:16:3: warning contract-change-next-freeze: benchmark gsm8k: preprocessing.num_fewshot 5 -> 8: "
+        "changes the contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 "
+        "keeps its frozen contract",
+        f'{GSM8K}:46:3: warning contract-change-next-freeze: benchmark gsm8k: runner.batch_size "auto" -> 16: '
+        "changes the contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 "
+        "keeps its frozen contract",
+    ]
+
+
 def test_pending_values_warn_only_in_the_files_the_pull_request_edits(frozen: Path) -> None:
     replace_in(frozen, "benchmark_suite/datasets/aime25.yaml", "title: AIME 2025", "title: AIME 2025 (I)")
     done = gate(frozen)
