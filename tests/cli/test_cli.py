@@ -230,3 +230,16 @@ def test_help_imports_no_heavy_library() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
     assert (done.returncode, done.stderr) == (0, "[]\n")
     assert "Usage: catalogctl" in done.stdout
+
+
+def test_show_prints_a_packs_runner_and_its_resolved_contract_keeps_it(catalog_dir: Path) -> None:
+    shown = run_cli("show", "ceval", "-C", str(catalog_dir)).stdout
+    assert "\nrunner:\n  name: evalscope\n  tasks:\n  - ceval\n  version: '>=1.14,<2'\n" in shown
+    resolved = json.loads(run_cli("show", "gsm8k", "-C", str(catalog_dir), "--resolved", "-f", "json").stdout)
+    assert resolved["document"]["runner"] == {
+        "name": "lm-eval",
+        "tasks": ["gsm8k"],
+        "version": ">=0.4,<0.5",
+        "batch_size": "auto",
+        "task_versions": {"gsm8k": "3.0"},
+    }
