@@ -159,7 +159,7 @@ def runner_line(bench: AnyBenchmark) -> str | None:
     runner = bench.runner
     if runner is None:
         return "endpoints (the MLCommons endpoints client)"
-    parts = [runner.name]
+    parts: list[str] = [runner.name]
     if runner.tasks:
         parts.append("tasks " + ", ".join(runner.tasks))
     if runner.version:

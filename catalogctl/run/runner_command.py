@@ -15,13 +15,14 @@ from typing import Any
 from catalogctl.errors import InputsUnusable
 from catalogctl.model.documents.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.submission import load_concurrency
+from catalogctl.model.reports.runner import HarnessName
 
 
 @dataclass(frozen=True)
 class RunCommand:
     """A harness's command line for a resolved config, and what the script around it needs."""
 
-    runner: str
+    runner: HarnessName
     argv: list[str]
     results: str  # the folder the harness writes into, relative to the script's
     install: str  # the pip requirement that brings the harness

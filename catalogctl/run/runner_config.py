@@ -87,7 +87,7 @@ def write_runner_config(resolved: Path, folder: Path, *, force: bool = False) ->
     return RunnerConfigReport(
         benchmark=str(config.contract["id"]),
         cohort=config.provenance.cohort,
-        runner=command.runner if command else "endpoints",  # type: ignore[arg-type]
+        runner=command.runner if command else "endpoints",
         files=[WrittenFile(path=str(path), role=p.role) for (path, _, _), p in zip(targets, planned, strict=True)],
         command=command.argv if command else [],
         results=command.results if command else None,

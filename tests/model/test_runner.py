@@ -65,6 +65,9 @@ def test_an_unknown_runner_is_refused() -> None:
         ({"extra_args": ["--limit", "10"]}, "`--limit` would run part of the data or score none of it"),
         ({"extra_args": ["--limit=10"]}, "`--limit=10` would run part of the data"),
         ({"extra_args": ["-x"]}, "`-x` would run part of the data or score none of it"),
+        ({"extra_args": ["-L10"]}, "`-L10` would run part of the data"),
+        ({"extra_args": ["--lim", "10"]}, "`--lim` would run part of the data"),
+        ({"extra_args": ["--gen_kw", "temperature=1"]}, "`--gen_kw` is written by runner-config"),
         ({"extra_args": ["--num_fewshot", "0"]}, "`--num_fewshot` is written by runner-config from the contract"),
         ({"rubric": "mlcommons/helpfulness"}, "runner `lm-eval` has no judge to grade with a rubric"),
     ],
@@ -72,6 +75,11 @@ def test_an_unknown_runner_is_refused() -> None:
 def test_what_an_lm_eval_pack_may_not_state(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
         runner(**{"name": "lm-eval", "tasks": ["gsm8k"], **fields})
+
+
+def test_arguments_that_only_look_like_those_options_are_taken() -> None:
+    args = ["--confirm_run_unsafe_code", "-w", "--seed", "-1", "--device=cpu"]
+    assert runner(name="lm-eval", tasks=["gsm8k"], extra_args=args).extra_args == args
 
 
 @pytest.mark.parametrize("version", [">=0.4,<0.5", "==0.4.13", "~=1.14", "==0.3.*"])

@@ -63,6 +63,21 @@ WRITTEN_OPTIONS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
+def _option(arg: str) -> str:
+    """The option an argument names: `--limit=10` and `-L10` (a short option with its value
+    attached, as argparse reads it) name `--limit` and `-L`; anything else is itself."""
+    if arg.startswith("--"):
+        return arg.split("=", 1)[0]
+    return arg[:2] if arg.startswith("-") and len(arg) > 2 and not arg[1].isdigit() else arg
+
+
+def _names(option: str, options: tuple[str, ...]) -> bool:
+    """Whether `option` is one of `options`, or a prefix of a long one: lm-eval's and evalscope's
+    argparse parsers take an unambiguous prefix (`--lim` for `--limit`)."""
+    long = option.startswith("--") and len(option) > 2
+    return option in options or (long and any(o.startswith(option) for o in options if o.startswith("--")))
+
+
 def _check_task(value: str) -> str:
     if not TASK_PATTERN.fullmatch(value):
         raise ValueError(
@@ -152,10 +167,10 @@ class Runner(StrictModel):
         if name not in TASK_RUNNERS:
             raise ValueError(f"runner `{name}` takes no `extra_args`: runner-config writes no command line for it")
         for arg in value:
-            option = arg.split("=", 1)[0]
-            if option in PARTIAL_OPTIONS[name]:
+            option = _option(arg)
+            if _names(option, PARTIAL_OPTIONS[name]):
                 raise ValueError(f"`{arg}` would run part of the data or score none of it: such a run is never valid")
-            if option in WRITTEN_OPTIONS[name]:
+            if _names(option, WRITTEN_OPTIONS[name]):
                 raise ValueError(f"`{option}` is written by runner-config from the contract and the submission")
         return value
 

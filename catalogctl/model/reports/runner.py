@@ -11,6 +11,7 @@ from catalogctl.model.reports.base import Report
 
 RUNNER_CONFIG_SCHEMA: Literal["catalogctl/runner-config/v1"] = "catalogctl/runner-config/v1"
 WrittenRole = Literal["client-config", "point-skeleton", "run-script"]
+HarnessName = Literal["lm-eval", "evalscope", "inspect"]  # the runners runner-config writes a command line for
 
 
 class WrittenFile(Report):
