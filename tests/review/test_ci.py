@@ -65,8 +65,8 @@ def test_removing_a_referenced_dataset_fails(frozen: Path) -> None:
     done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines() == [
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=19,col=16,title=catalogctl ref-unknown-dataset::"
-        "unknown dataset `gsm8k` (known: aime25, cnn_dailymail, gpqa, gpt_oss_perf, livecodebench, mlperf_deepseek_r1, "
-        "r2e-gym-subset) [fingerprint 8c0d545d420e8028]",
+        "unknown dataset `gsm8k` (known: aime25, ceval, cnn_dailymail, gpqa, gpt_oss_perf, livecodebench, "
+        "mlperf_deepseek_r1, r2e-gym-subset) [fingerprint 8c0d545d420e8028]",
         "::error file=rulesets/2026-09-C0.yaml,line=11,col=7,title=catalogctl frozen-reference-removed::dataset "
         "`gsm8k` was removed, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`; 2026-09-C0 still has "
         "valid seed sets (keep it until the cohorts that use it expire; add what replaces it beside it) "
@@ -116,6 +116,7 @@ def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> No
     (frozen / model).unlink()
     write(frozen, "benchmark_suite/models/llama3-1-8b-instruct.yaml", text)
     replace_in(frozen, GSM8K, "model: llama3-1-8b", "model: llama3-1-8b-instruct")
+    replace_in(frozen, "benchmark_suite/benchmarks/ceval.yaml", "model: llama3-1-8b", "model: llama3-1-8b-instruct")
     llama = "benchmark_suite/benchmarks/llama3-1-8b.yaml"
     replace_in(frozen, llama, "model: llama3-1-8b", "model: llama3-1-8b-instruct")
     done = gate(frozen, code=1)
