@@ -58,6 +58,7 @@ def _outputs() -> dict[str, Any]:
     from catalogctl.model.reports.listing import Listing, ShowResult
     from catalogctl.model.reports.release import Releases, Verification
     from catalogctl.model.reports.review import ReviewResult
+    from catalogctl.model.reports.runner import RunnerConfigReport
     from catalogctl.model.reports.validation import ValidationReport
 
     return {
@@ -69,6 +70,7 @@ def _outputs() -> dict[str, Any]:
         "verify": Verification,
         "check": CheckReport,
         "compare": CompareReport,
+        "runner-config": RunnerConfigReport,
         "gates": GateListing,
         "datasets-verify": DatasetsReport,
         "ci": ReviewResult,

@@ -1,5 +1,6 @@
-"""The runner's configuration from a resolved config: the endpoints client's `config.yaml` and a
-§8.3 `point.yaml` skeleton (the proposal's step 3: the inlined contract becomes what runs).
+"""The endpoints client's configuration from a resolved config: its `config.yaml` and a §8.3
+`point.yaml` skeleton (the proposal's step 3: the inlined contract becomes what runs). Only for a
+contract the endpoints client runs: `run.runner_config` picks the files of the contract's runner.
 
 Neither format is this tool's: `config.yaml` is the client's `BenchmarkConfig` (mlcommons/endpoints
 ea332753, src/inference_endpoint/config/schema.py), `point.yaml` the checker's `PointConfig`
@@ -18,18 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from catalogctl import words
 from catalogctl.errors import InputsUnusable
-from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model.documents.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.submission import PoissonLoad, Settings
-from catalogctl.run.check import read_resolved
 from catalogctl.run.gates import per_load
-from catalogctl.run.integrity import verify_config
 from catalogctl.run.submission import SUBMITTER_FIELDS
 
 # Keys of the client's schema (mlcommons/endpoints ea332753, config/schema.py) that no fixture config
@@ -232,25 +228,3 @@ def runner_files(config: ResolvedConfig) -> RunnerFiles:
     header = f"# Written by catalogctl runner-config from the resolved config of {config.contract['id']} "
     header += f"({config.provenance.cohort}). Fill every <TBD: ...> before the run.\n"
     return RunnerFiles(header + client, header + text, (*pending, *(f"point.yaml {k}" for k in left)))
-
-
-def write_runner_files(resolved: Path, folder: Path, *, force: bool = False) -> tuple[RunnerFiles, list[Path]]:
-    """Read and prove `resolved` as `check` does, then write `config.yaml` and `point.yaml` into
-    `folder` atomically; a different existing file is refused unless `force`."""
-    config, written = read_resolved(resolved)
-    verify_config(config, str(resolved), written)
-    files = runner_files(config)
-    targets = [(folder / "config.yaml", files.config_yaml), (folder / "point.yaml", files.point_yaml)]
-    # A symlink is refused, never followed (as `export mlperf`), even with --force, before any write.
-    hint = "remove it, or write into another folder (-o)"
-    states = [write_state(p, text.encode("utf-8"), "nothing was written", hint) for p, text in targets]
-    if not force:
-        clash = [str(p) for (p, _), state in zip(targets, states, strict=True) if state == "replaced"]
-        if clash:
-            raise InputsUnusable(
-                f"{words.listed(clash)} already {words.noun(len(clash), 'exists', 'exist')} with other content",
-                "pass --force to replace them, or write into another folder (-o)",
-            )
-    for path, text in targets:
-        write_atomic(path, text.encode("utf-8"))
-    return files, [p for p, _ in targets]

@@ -34,6 +34,7 @@ def test_every_document_kind_and_every_json_output_has_a_schema() -> None:
         "export",
         "gates",
         "ls",
+        "runner-config",
         "show",
         "verify",
     ]

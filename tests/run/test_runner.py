@@ -226,3 +226,13 @@ def test_a_link_in_place_of_a_file_is_refused_never_followed(
     others = {p.name: p.read_bytes() for p in out.iterdir() if p.name != name}
     assert others == {k: v for k, v in before.items() if k != name}  # and so is the other file
     assert (elsewhere.read_bytes() if elsewhere.is_file() else None) == held  # and what it points at
+
+
+def test_a_benchmark_run_by_lm_eval_gets_no_endpoints_config(tmp_path: Path, catalog_dir: Path) -> None:
+    """gsm8k is an lm-eval pack: the endpoints client's config.yaml (with `eval_method: lm_eval`,
+    which its BenchmarkConfig refuses) is never written for it (issue 30, item 11)."""
+    pin_all(catalog_dir)
+    resolved = write(tmp_path, "resolved.json", json.dumps(resolved_config(catalog_dir, "gsm8k").to_data()))
+    run_cli("runner-config", resolved, "-o", tmp_path / "out")
+    assert not (tmp_path / "out" / "config.yaml").exists()
+    assert not (tmp_path / "out" / "point.yaml").exists()

@@ -126,6 +126,7 @@ class BenchmarkPage(Report):
     summary: Localized
     owners: list[str]
     model: str
+    runner: str | None = Field(description="the harness that runs it, its tasks and versions; null for training")
     datasets: list[str]
     metrics: list[str]
     digest: str | None = Field(description="the contract digest at the published ref; null when it does not resolve")
