@@ -81,6 +81,7 @@ PREDICATES: dict[str, Callable[[TreeParams], bool]] = {
     "performance_samples_below_the_dataset": lambda p: any(pt.samples < ACCURACY_SAMPLES for pt in p.points),
     "bound_to_another_published_set": lambda p: p.seed_set == "B",
     "set_never_published_or_undeclared": lambda p: p.seed_set not in ("A", "B"),
+    "set_never_published": lambda p: p.seed_set == "Z",
     "seed_set_not_declared": lambda p: p.seed_set is None,
     "model_seed_not_declared": lambda p: p.declared == "no-model-seed",
     "target_cohort_not_declared": lambda p: p.target_cohort is None,

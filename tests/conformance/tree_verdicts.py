@@ -51,7 +51,13 @@ _REPORT_ONLY_FAILURES = frozenset(
 )
 
 ROWS: tuple[Row, ...] = (
-    Row("declared seeds are the bound set's", ("seed-runtime-match",), "point_declaration", " declared vs seed set "),
+    # With no seed_set declared, seed-config-legacy judges the same seeds (v0.7's 42) instead.
+    Row(
+        "declared seeds are the bound set's",
+        ("seed-runtime-match", "seed-config-legacy"),
+        "point_declaration",
+        " declared vs seed set ",
+    ),
     Row("the bound set is the submission's", ("seed-set-membership",), "point_declaration", "seed_set declared vs"),
     Row("the target cohort is the submission's", ("seed-set-adoption",), "point_declaration", "target_cohort declared"),
     Row("recorded seeds are the declared", (), "point_declaration", " recorded in "),
