@@ -1,0 +1,98 @@
+"""`check` on lm-eval output crafted to pass for what it is not: settings of the wrong type, a
+setting the command line gave that the task config omits, a few-shot count the file contradicts,
+and a score its samples are never held against. Each starts from the committed dummy run recorded
+as a run through a completions endpoint (valid as it stands)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import run_cli
+from tests.lmeval_pack import DUMMY, copied, resolved_pack
+from tests.run.test_lmeval import STRICT, failed, report, rows
+
+
+@pytest.fixture(scope="module")
+def resolved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return resolved_pack(tmp_path_factory.mktemp("pack"))
+
+
+def endpoint_run(into: Path) -> tuple[Path, dict[str, Any]]:
+    """A copy of the dummy run as lm-eval records a run through a completions endpoint, and its data."""
+    results = copied(DUMMY, into)
+    data = json.loads(results.read_text())
+    data["config"]["model"] = "local-completions"
+    return results, data
+
+
+def test_the_unedited_endpoint_run_is_valid(resolved: Path, tmp_path: Path) -> None:
+    results, data = endpoint_run(tmp_path / "run")
+    results.write_text(json.dumps(data))
+    assert json.loads(run_cli("check", resolved, tmp_path / "run", "--format", "json").stdout)["valid"] is True
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("temperature", "abc"), ("temperature", "0.0"), ("temperature", False), ("max_gen_toks", {"a": 1})],
+)
+def test_a_generation_setting_that_is_not_a_number_is_refused_naming_it(
+    resolved: Path, tmp_path: Path, key: str, value: Any
+) -> None:
+    """Once a crash (exit 70) or a pass: `"abc"` and `{"a": 1}` were internal errors, `"0.0"` and
+    `false` passed as temperature 0."""
+    results, data = endpoint_run(tmp_path / "run")
+    del data["config"]["gen_kwargs"]
+    data["configs"]["tinymath"]["generation_kwargs"][key] = value
+    results.write_text(json.dumps(data))
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    assert error == f"error: {results}: configs.tinymath.generation_kwargs.{key} is not a number: {value!r}"
+
+
+@pytest.mark.parametrize("given", [{"temperature": 0.7, "max_gen_toks": 256}, "temperature=0.7,max_gen_toks=256"])
+def test_a_setting_the_command_line_gave_counts_where_the_task_config_omits_it(
+    resolved: Path, tmp_path: Path, given: Any
+) -> None:
+    """lm-eval merges `--gen_kwargs` into each task's generation_kwargs: a file whose task config
+    lacks the temperature the command line set ran at that temperature, not greedily."""
+    results, data = endpoint_run(tmp_path / "run")
+    data["config"]["gen_kwargs"] = given
+    del data["configs"]["tinymath"]["generation_kwargs"]["temperature"]  # do_sample: false stays
+    results.write_text(json.dumps(data))
+    assert failed(report(resolved, tmp_path / "run")) == [("tinymath temperature", "fail", 0.0, 0.7)]
+
+
+def test_a_few_shot_count_the_task_config_contradicts_is_refused(resolved: Path, tmp_path: Path) -> None:
+    """lm-eval writes `n-shot` from the task's `num_fewshot`: a file where they differ was edited."""
+    results, data = endpoint_run(tmp_path / "run")
+    data["configs"]["tinymath"]["num_fewshot"] = 0
+    results.write_text(json.dumps(data))
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    assert error == (
+        f"error: {results}: n-shot.tinymath is 5, configs.tinymath.num_fewshot 0: which one ran is unknown"
+    )
+
+
+@pytest.mark.parametrize("aggregation", ["median", None])
+def test_a_score_not_held_against_its_samples_is_not_evaluable(
+    resolved: Path, tmp_path: Path, aggregation: str | None
+) -> None:
+    """A changed score whose metric_list entry was edited (another aggregation, or none) was
+    never recomputed from the samples, and the run was valid."""
+    results, data = endpoint_run(tmp_path / "run")
+    data["results"]["tinymath"][STRICT] = 0.04  # the samples score 0.0, under the 0.05 threshold
+    if aggregation is None:
+        del data["configs"]["tinymath"]["metric_list"]
+    else:
+        data["configs"]["tinymath"]["metric_list"][0]["aggregation"] = aggregation
+    results.write_text(json.dumps(data))
+    gates = report(resolved, tmp_path / "run")
+    recomputed = [r[:3] for r in rows(gates["lmeval_run"]) if "from the samples" in r[0]]
+    assert recomputed == [
+        (f"{STRICT} recomputed from the samples", "unknown", 0.04),
+        ("exact_match,flexible-extract recomputed from the samples", "unknown", 0.0),
+    ]
+    assert gates["lmeval_run"]["verdict"] == "not-evaluable"
