@@ -96,12 +96,26 @@ def greedy(settings: dict[str, Any]) -> bool:
     return settings.get("do_sample") is False and "temperature" not in settings
 
 
+def given_gen_kwargs(run: LmEvalRun) -> dict[str, Any]:
+    """The command line's `--gen_kwargs`, as `config.gen_kwargs` records it (a string or a mapping)."""
+    config = run.data.config
+    stated = config.gen_kwargs if config is not None else None
+    return parse_args_string(stated) if isinstance(stated, str) else dict(stated or {})
+
+
+def generation_ran(run: LmEvalRun, task: str) -> dict[str, Any]:
+    """A task's generation settings as it ran: lm-eval 0.4.13 merges `--gen_kwargs` into the
+    `generation_kwargs` of each `generate_until` task (`lm_eval/evaluator.py`, `simple_evaluate`),
+    so a setting the command line gave counts even where the task's config omits it."""
+    config = run.data.configs.get(task)
+    merged = config is None or config.output_type in (None, "generate_until")
+    return {**generation_of(config), **(given_gen_kwargs(run) if merged else {})}
+
+
 def check_gen_kwargs(run: LmEvalRun, tasks: list[str]) -> None:
     """`config.gen_kwargs` (the command line's) and each task's `generation_kwargs` (what ran,
     the command line's merged in) agree: a file that says both is refused when they differ."""
-    config = run.data.config
-    stated = config.gen_kwargs if config is not None else None
-    given = parse_args_string(stated) if isinstance(stated, str) else dict(stated or {})
+    given = given_gen_kwargs(run)
     for task in tasks:
         ran = generation_of(run.data.configs.get(task))
         for key, value in given.items():

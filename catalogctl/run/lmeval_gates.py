@@ -16,18 +16,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from catalogctl.errors import InputsUnusable
 from catalogctl.model.documents.resolved import ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, CheckReport, GateResult
 from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
-from catalogctl.run.lmeval import LmEvalRun, read_lmeval
+from catalogctl.run.lmeval import HINT, LmEvalRun, read_lmeval
 from catalogctl.run.lmeval_facts import (
     GENERATION_KEYS,
     check_gen_kwargs,
     check_tasks,
     contract_metric_keys,
-    generation_of,
+    generation_ran,
     greedy,
     metric_values,
     pack_tasks,
@@ -101,11 +102,12 @@ def _generation_integrity(
         dict(entries[0]["generation"]) if len(entries) == 1 else dict(contract["accuracy"]["generation"])
     )
     for task in tasks:
-        ran = generation_of(run.data.configs.get(task))
+        ran = generation_ran(run, task)
         for key, value in expected.items():
             names = GENERATION_KEYS.get(key, ())
             name = next((n for n in names if n in ran), None)
             if name is not None:
+                _number(run, task, name, ran[name])
                 shown = f"{task} {key}" if name == key else f"{task} {key} ({name})"
                 checks.append(_equal(shown, value, ran[name]))
             elif key == "temperature" and greedy(ran):
@@ -116,6 +118,12 @@ def _generation_integrity(
             else:
                 checks.append(_equal(f"{task} {key}", value, None, f"lm-eval has no setting for {key}"))
     return checks
+
+
+def _number(run: LmEvalRun, task: str, name: str, value: Any) -> None:
+    """A generation setting the contract fixes is a number (a JSON `null` reads as unrecorded)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise InputsUnusable(f"{run.file}: configs.{task}.generation_kwargs.{name} is not a number: {value!r}", HINT)
 
 
 _OWN = {"dataset_integrity": _dataset_integrity, "generation_integrity": _generation_integrity}
@@ -148,6 +156,9 @@ def _task_checks(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Ch
         recorded = data.n_shot.get(task, config.num_fewshot if config is not None else None)
         note = "" if recorded is not None else "the results file records no n-shot"
         checks.append(_equal(f"{task} n-shot", shots, recorded, note))
+        stated = config.num_fewshot if config is not None else None
+        if stated is not None and stated != recorded:  # lm-eval writes n-shot from it: the file was edited
+            checks.append(_equal(f"{task} num_fewshot (configs, which n-shot contradicts)", shots, stated))
     checks.append(_evaluated(run, task))
     if task in versions:
         checks.append(_version(task, versions[task], data.versions.get(task)))
@@ -227,7 +238,11 @@ def _recomputed(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Che
     means = {m.metric for m in (config.metric_list or []) if m.aggregation == "mean"} if config is not None else set()
     for key, (owner, value) in metric_values(run, [task], contract_metric_keys(contract)).items():
         metric, _, filter_name = key.partition(",")
-        if owner != task or metric not in means or value is None:
+        if owner != task or value is None:
+            continue
+        if metric not in means:  # an edited metric_list must not spare a score its samples
+            note = f"configs.{task}.metric_list gives {metric} no mean aggregation: not recomputed"
+            checks.append(Check(what=f"{key} recomputed from the samples", expected=value, status="unknown", note=note))
             continue
         mean = samples.mean(metric, filter_name)
         note = "" if mean is not None else f"the samples hold no numeric {metric} for filter {filter_name}"

@@ -65,15 +65,15 @@ def test_a_setting_the_command_line_gave_counts_where_the_task_config_omits_it(
     assert failed(report(resolved, tmp_path / "run")) == [("tinymath temperature", "fail", 0.0, 0.7)]
 
 
-def test_a_few_shot_count_the_task_config_contradicts_is_refused(resolved: Path, tmp_path: Path) -> None:
-    """lm-eval writes `n-shot` from the task's `num_fewshot`: a file where they differ was edited."""
+def test_a_few_shot_count_the_task_config_contradicts_fails(resolved: Path, tmp_path: Path) -> None:
+    """lm-eval writes `n-shot` from the task's `num_fewshot` (lm-eval 0.4.13
+    `lm_eval/evaluator_utils.py`): a 0-shot run whose n-shot was edited to 5 is no 5-shot run."""
     results, data = endpoint_run(tmp_path / "run")
     data["configs"]["tinymath"]["num_fewshot"] = 0
     results.write_text(json.dumps(data))
-    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
-    assert error == (
-        f"error: {results}: n-shot.tinymath is 5, configs.tinymath.num_fewshot 0: which one ran is unknown"
-    )
+    assert failed(report(resolved, tmp_path / "run")) == [
+        ("tinymath num_fewshot (configs, which n-shot contradicts)", "fail", 5, 0)
+    ]
 
 
 @pytest.mark.parametrize("aggregation", ["median", None])
