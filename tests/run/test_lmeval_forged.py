@@ -96,3 +96,15 @@ def test_a_score_not_held_against_its_samples_is_not_evaluable(
         ("exact_match,flexible-extract recomputed from the samples", "unknown", 0.0),
     ]
     assert gates["lmeval_run"]["verdict"] == "not-evaluable"
+
+
+@pytest.mark.parametrize(("metric", "literal"), [(STRICT, "1e999"), ("exact_match,flexible-extract", "-1e999")])
+def test_a_score_beyond_the_floats_is_refused_naming_it(
+    resolved: Path, tmp_path: Path, metric: str, literal: str
+) -> None:
+    """JSON's `1e999` reads as infinity: once an internal error (exit 70), the run's model refusing it."""
+    results, data = endpoint_run(tmp_path / "run")
+    results.write_text(json.dumps(data).replace(f'"{metric}": 0.0', f'"{metric}": {literal}', 1))
+    error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
+    value = float(literal)
+    assert error == f"error: {results}: results.tinymath.{metric} is not a finite number: {value!r}"
