@@ -151,6 +151,8 @@ def _number(run: LmEvalRun, task: str, key: str) -> float | None:
     value = _block(run, task)[key]
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InputsUnusable(f"{run.file}: results.{task}.{key} is not a number: {value!r}", HINT)
+    if math.isinf(value):  # JSON's 1e999: no score a run can have
+        raise InputsUnusable(f"{run.file}: results.{task}.{key} is not a finite number: {value!r}", HINT)
     return None if math.isnan(value) else float(value)
 
 
