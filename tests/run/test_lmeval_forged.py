@@ -108,3 +108,14 @@ def test_a_score_beyond_the_floats_is_refused_naming_it(
     error = run_cli("check", resolved, tmp_path / "run", code=2).stderr.splitlines()[0]
     value = float(literal)
     assert error == f"error: {results}: results.tinymath.{metric} is not a finite number: {value!r}"
+
+
+def test_a_task_version_the_task_config_contradicts_fails(resolved: Path, tmp_path: Path) -> None:
+    """lm-eval writes `versions` from the task's `metadata.version` (lm-eval 0.4.13 `Task.VERSION`):
+    a run of version 2.0 (a scoring fix, the same prompts and hash) edited to claim 1.0 is no run of 1.0."""
+    results, data = endpoint_run(tmp_path / "run")
+    data["configs"]["tinymath"]["metadata"]["version"] = 2.0
+    results.write_text(json.dumps(data))
+    assert failed(report(resolved, tmp_path / "run")) == [
+        ("tinymath version (configs metadata, which versions contradicts)", "fail", "1.0", "2.0")
+    ]
