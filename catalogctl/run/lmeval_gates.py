@@ -161,7 +161,12 @@ def _task_checks(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Ch
             checks.append(_equal(f"{task} num_fewshot (configs, which n-shot contradicts)", shots, stated))
     checks.append(_evaluated(run, task))
     if task in versions:
-        checks.append(_version(task, versions[task], data.versions.get(task)))
+        recorded_version = data.versions.get(task)
+        checks.append(_version(f"{task} version vs runner.task_versions", versions[task], recorded_version))
+        stated = (config.metadata or {}).get("version") if config is not None else None
+        if stated is not None and not _same_version(stated, recorded_version):  # lm-eval writes one from the other
+            what = f"{task} version (configs metadata, which versions contradicts)"
+            checks.append(_version(what, versions[task], stated))
     if task in hashes:
         recorded_hash = data.task_hashes.get(task)
         note = "" if recorded_hash else "the run recorded no task hash (lm-eval writes it with --log_samples)"
@@ -211,17 +216,21 @@ def _evaluated(run: LmEvalRun, task: str) -> Check:
     return _equal(what, counts.original, counts.effective)
 
 
-def _version(task: str, pinned: str, recorded: Any) -> Check:
-    what = f"{task} version vs runner.task_versions"
+def _version(what: str, pinned: str, recorded: Any) -> Check:
     if recorded is None:
         return Check(what=what, expected=pinned, status="unknown", note="the results file records no version")
-    same = str(recorded) == pinned
-    if not same:
-        try:
-            same = float(recorded) == float(pinned)
-        except (TypeError, ValueError):
-            same = False
+    same = _same_version(recorded, pinned)
     return Check(what=what, expected=pinned, observed=str(recorded), status="pass" if same else "fail")
+
+
+def _same_version(recorded: Any, pinned: Any) -> bool:
+    """The same version, written as text or as a number (YAML's `version: 1` is "1.0")."""
+    if str(recorded) == str(pinned):
+        return True
+    try:
+        return float(recorded) == float(pinned)
+    except (TypeError, ValueError):
+        return False
 
 
 def _recomputed(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Check]:

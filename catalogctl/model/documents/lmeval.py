@@ -43,6 +43,7 @@ class TaskConfig(_Read):
 
     num_fewshot: int | None = None
     output_type: str | None = None
+    metadata: dict[str, Any] | None = None
     generation_kwargs: dict[str, Any] | None = None
     metric_list: list[MetricSpec] | None = None
 
