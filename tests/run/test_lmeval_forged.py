@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import run_cli
-from tests.lmeval_pack import DUMMY, copied, resolved_pack
+from tests.helpers import init_repo, run_cli
+from tests.lmeval_pack import DUMMY, copied, pack_catalog, resolved_pack
 from tests.run.test_lmeval import STRICT, failed, report, rows
 
 
@@ -118,4 +118,17 @@ def test_a_task_version_the_task_config_contradicts_fails(resolved: Path, tmp_pa
     results.write_text(json.dumps(data))
     assert failed(report(resolved, tmp_path / "run")) == [
         ("tinymath version (configs metadata, which versions contradicts)", "fail", "1.0", "2.0")
+    ]
+
+
+def test_compare_shows_no_score_for_one_written_as_1e999(tmp_path: Path) -> None:
+    """JSON's `1e999` reads as infinity: `compare` showed it as `inf%`, "better" than the baseline."""
+    root = pack_catalog(init_repo(tmp_path / "catalog"))
+    results, data = endpoint_run(tmp_path / "run")
+    results.write_text(json.dumps(data).replace(f'"{STRICT}": 0.0', f'"{STRICT}": 1e999', 1))
+    shown = run_cli("compare", f"a={DUMMY}", f"b={tmp_path / 'run'}", "-C", root).stdout
+    assert shown.splitlines() == [
+        "BENCHMARK  METRIC                A (BASELINE)  B",
+        "gsm8k      Exact match (strict)  0.0%          -",
+        "0 regressions against a",
     ]
