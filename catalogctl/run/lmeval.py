@@ -152,13 +152,13 @@ def read_lmeval(path: Path) -> LmEvalRun:
 
 def task_metrics(run: LmEvalRun) -> dict[str, dict[str, float | None]]:
     """Each task's (or group's) metric values by their verbatim `metric,filter` keys, stderrs left
-    out, NaN as None; a group's subtasks are left out (the group scores them)."""
+    out, NaN and infinities (JSON's 1e999) as None; a group's subtasks are left out (the group scores them)."""
     inside = {task for tasks in run.data.group_subtasks.values() for task in tasks}
     blocks = {**{t: b for t, b in run.data.results.items() if t not in inside}, **run.data.groups}
     found: dict[str, dict[str, float | None]] = {}
     for task, block in blocks.items():
         found[task] = {
-            key: None if math.isnan(value) else float(value)
+            key: float(value) if math.isfinite(value) else None
             for key, value in block.items()
             if "," in key and "_stderr," not in key and isinstance(value, int | float) and not isinstance(value, bool)
         }
