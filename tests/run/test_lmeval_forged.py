@@ -132,3 +132,15 @@ def test_compare_shows_no_score_for_one_written_as_1e999(tmp_path: Path) -> None
         "gsm8k      Exact match (strict)  0.0%          -",
         "0 regressions against a",
     ]
+
+
+def test_the_max_tokens_an_endpoint_was_sent_is_the_one_compared(resolved: Path, tmp_path: Path) -> None:
+    """lm-eval 0.4.13's API models send `max_tokens` where a task sets it, `max_gen_toks` only
+    otherwise (`lm_eval/models/openai_completions.py`, `_create_payload`): a file setting both
+    passed on its `max_gen_toks` while the endpoint was asked for 4096 tokens."""
+    results, data = endpoint_run(tmp_path / "run")
+    data["configs"]["tinymath"]["generation_kwargs"]["max_tokens"] = 4096
+    results.write_text(json.dumps(data))
+    assert failed(report(resolved, tmp_path / "run")) == [
+        ("tinymath max_new_tokens (max_tokens)", "fail", 256, 4096)
+    ]
