@@ -34,6 +34,9 @@ GENERATION_KEYS: dict[str, tuple[str, ...]] = {
     "top_k": ("top_k",),
     "max_new_tokens": ("max_gen_toks", "max_new_tokens", "max_tokens", "max_completion_tokens"),
 }
+# lm-eval 0.4.13's API models (the API_TYPES) send `max_tokens` where the task sets it, else
+# `max_gen_toks` (`lm_eval/models/openai_completions.py`, `_create_payload`): the others they pass on as is.
+API_MAX_TOKENS = ("max_tokens", "max_gen_toks")
 # lm-eval's keys of the model in `model_args`, in the order it reads them (`GeneralConfigTracker.
 # _get_model_name`, lm_eval/loggers/evaluation_tracker.py): an adapter names the model evaluated.
 _MODEL_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
@@ -83,6 +86,13 @@ def api_type(run: LmEvalRun) -> str | None:
     """The contract's API type of the run's lm-eval model (None: not an API model, or unrecorded)."""
     model = run.data.config.model if run.data.config is not None else None
     return API_TYPES.get(model) if model else None
+
+
+def generation_names(run: LmEvalRun, key: str) -> tuple[str, ...]:
+    """lm-eval's names of a contract's generation key, in the order the run's model reads them."""
+    if key == "max_new_tokens" and api_type(run) is not None:
+        return API_MAX_TOKENS
+    return GENERATION_KEYS.get(key, ())
 
 
 def generation_of(config: TaskConfig | None) -> dict[str, Any]:

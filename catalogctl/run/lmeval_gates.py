@@ -24,10 +24,10 @@ from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.lmeval import HINT, LmEvalRun, read_lmeval
 from catalogctl.run.lmeval_facts import (
-    GENERATION_KEYS,
     check_gen_kwargs,
     check_tasks,
     contract_metric_keys,
+    generation_names,
     generation_ran,
     greedy,
     metric_values,
@@ -104,7 +104,7 @@ def _generation_integrity(
     for task in tasks:
         ran = generation_ran(run, task)
         for key, value in expected.items():
-            names = GENERATION_KEYS.get(key, ())
+            names = generation_names(run, key)
             name = next((n for n in names if n in ran), None)
             if name is not None:
                 _number(run, task, name, ran[name])

@@ -141,6 +141,4 @@ def test_the_max_tokens_an_endpoint_was_sent_is_the_one_compared(resolved: Path,
     results, data = endpoint_run(tmp_path / "run")
     data["configs"]["tinymath"]["generation_kwargs"]["max_tokens"] = 4096
     results.write_text(json.dumps(data))
-    assert failed(report(resolved, tmp_path / "run")) == [
-        ("tinymath max_new_tokens (max_tokens)", "fail", 256, 4096)
-    ]
+    assert failed(report(resolved, tmp_path / "run")) == [("tinymath max_new_tokens (max_tokens)", "fail", 256, 4096)]
