@@ -144,6 +144,16 @@ def test_the_max_tokens_an_endpoint_was_sent_is_the_one_compared(resolved: Path,
     assert failed(report(resolved, tmp_path / "run")) == [("tinymath max_new_tokens (max_tokens)", "fail", 256, 4096)]
 
 
+@pytest.mark.parametrize("task", ["t" * 300, "../../../../dev/zero", "nul\u0000task"])
+def test_a_task_no_file_can_be_named_after_is_read_without_samples(resolved: Path, tmp_path: Path, task: str) -> None:
+    """lm-eval names a samples file after its task; a results key no file name can hold (too long
+    for the file system: once an internal error, exit 70) is a task without one, and not graded."""
+    results, data = endpoint_run(tmp_path / "run")
+    data["results"][task] = {"exact_match,none": 1.0}
+    results.write_text(json.dumps(data))
+    assert json.loads(run_cli("check", resolved, tmp_path / "run", "--format", "json").stdout)["valid"] is True
+
+
 @pytest.mark.xfail(reason="runner.version is not compared with lm_eval_version yet (see the breaklm report)")
 def test_a_run_of_a_harness_version_the_pack_is_not_written_for_is_not_valid(resolved: Path, tmp_path: Path) -> None:
     """The gsm8k pack is written for lm-eval `>=0.4,<0.5` (runner.version); the results file
