@@ -144,10 +144,21 @@ def read_lmeval(path: Path) -> LmEvalRun:
     run = LmEvalRun(file=file, data=data, stamp=match.group("stamp") if match else None, config_keys=keys)
     samples = {}
     for task in data.results:
-        name = run.samples_name(task)
-        if name is not None and (file.parent / name).is_file():
-            samples[task] = read_samples(file.parent / name)
+        found = _beside(file, run.samples_name(task))
+        if found is not None:
+            samples[task] = read_samples(found)
     return LmEvalRun(file=file, data=data, stamp=run.stamp, config_keys=keys, samples=samples)
+
+
+def _beside(file: Path, name: str | None) -> Path | None:
+    """The file `name` beside `file`, if there is one: a task is any text, and a name no file in
+    that folder can have (a separator, a NUL, too long for the file system) names none."""
+    if name is None or "/" in name or "\0" in name:
+        return None
+    try:
+        return file.parent / name if (file.parent / name).is_file() else None
+    except OSError:  # ENAMETOOLONG: pathlib's is_file passes it on
+        return None
 
 
 def task_metrics(run: LmEvalRun) -> dict[str, dict[str, float | None]]:
