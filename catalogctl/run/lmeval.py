@@ -144,21 +144,32 @@ def read_lmeval(path: Path) -> LmEvalRun:
     run = LmEvalRun(file=file, data=data, stamp=match.group("stamp") if match else None, config_keys=keys)
     samples = {}
     for task in data.results:
-        name = run.samples_name(task)
-        if name is not None and (file.parent / name).is_file():
-            samples[task] = read_samples(file.parent / name)
+        found = _beside(file, run.samples_name(task))
+        if found is not None:
+            samples[task] = read_samples(found)
     return LmEvalRun(file=file, data=data, stamp=run.stamp, config_keys=keys, samples=samples)
+
+
+def _beside(file: Path, name: str | None) -> Path | None:
+    """The file `name` beside `file`, if there is one: a task is any text, and a name no file in
+    that folder can have (a separator, a NUL, too long for the file system) names none."""
+    if name is None or "/" in name or "\0" in name:
+        return None
+    try:
+        return file.parent / name if (file.parent / name).is_file() else None
+    except OSError:  # ENAMETOOLONG: pathlib's is_file passes it on
+        return None
 
 
 def task_metrics(run: LmEvalRun) -> dict[str, dict[str, float | None]]:
     """Each task's (or group's) metric values by their verbatim `metric,filter` keys, stderrs left
-    out, NaN as None; a group's subtasks are left out (the group scores them)."""
+    out, NaN and infinities (JSON's 1e999) as None; a group's subtasks are left out (the group scores them)."""
     inside = {task for tasks in run.data.group_subtasks.values() for task in tasks}
     blocks = {**{t: b for t, b in run.data.results.items() if t not in inside}, **run.data.groups}
     found: dict[str, dict[str, float | None]] = {}
     for task, block in blocks.items():
         found[task] = {
-            key: None if math.isnan(value) else float(value)
+            key: float(value) if math.isfinite(value) else None
             for key, value in block.items()
             if "," in key and "_stderr," not in key and isinstance(value, int | float) and not isinstance(value, bool)
         }

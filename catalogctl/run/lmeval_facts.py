@@ -34,6 +34,9 @@ GENERATION_KEYS: dict[str, tuple[str, ...]] = {
     "top_k": ("top_k",),
     "max_new_tokens": ("max_gen_toks", "max_new_tokens", "max_tokens", "max_completion_tokens"),
 }
+# lm-eval 0.4.13's API models (the API_TYPES) send `max_tokens` where the task sets it, else
+# `max_gen_toks` (`lm_eval/models/openai_completions.py`, `_create_payload`): the others they pass on as is.
+API_MAX_TOKENS = ("max_tokens", "max_gen_toks")
 # lm-eval's keys of the model in `model_args`, in the order it reads them (`GeneralConfigTracker.
 # _get_model_name`, lm_eval/loggers/evaluation_tracker.py): an adapter names the model evaluated.
 _MODEL_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
@@ -85,6 +88,13 @@ def api_type(run: LmEvalRun) -> str | None:
     return API_TYPES.get(model) if model else None
 
 
+def generation_names(run: LmEvalRun, key: str) -> tuple[str, ...]:
+    """lm-eval's names of a contract's generation key, in the order the run's model reads them."""
+    if key == "max_new_tokens" and api_type(run) is not None:
+        return API_MAX_TOKENS
+    return GENERATION_KEYS.get(key, ())
+
+
 def generation_of(config: TaskConfig | None) -> dict[str, Any]:
     """A task's generation settings as it ran (lm-eval merges `--gen_kwargs` into them)."""
     return dict(config.generation_kwargs or {}) if config is not None else {}
@@ -96,12 +106,26 @@ def greedy(settings: dict[str, Any]) -> bool:
     return settings.get("do_sample") is False and "temperature" not in settings
 
 
+def given_gen_kwargs(run: LmEvalRun) -> dict[str, Any]:
+    """The command line's `--gen_kwargs`, as `config.gen_kwargs` records it (a string or a mapping)."""
+    config = run.data.config
+    stated = config.gen_kwargs if config is not None else None
+    return parse_args_string(stated) if isinstance(stated, str) else dict(stated or {})
+
+
+def generation_ran(run: LmEvalRun, task: str) -> dict[str, Any]:
+    """A task's generation settings as it ran: lm-eval 0.4.13 merges `--gen_kwargs` into the
+    `generation_kwargs` of each `generate_until` task (`lm_eval/evaluator.py`, `simple_evaluate`),
+    so a setting the command line gave counts even where the task's config omits it."""
+    config = run.data.configs.get(task)
+    merged = config is None or config.output_type in (None, "generate_until")
+    return {**generation_of(config), **(given_gen_kwargs(run) if merged else {})}
+
+
 def check_gen_kwargs(run: LmEvalRun, tasks: list[str]) -> None:
     """`config.gen_kwargs` (the command line's) and each task's `generation_kwargs` (what ran,
     the command line's merged in) agree: a file that says both is refused when they differ."""
-    config = run.data.config
-    stated = config.gen_kwargs if config is not None else None
-    given = parse_args_string(stated) if isinstance(stated, str) else dict(stated or {})
+    given = given_gen_kwargs(run)
     for task in tasks:
         ran = generation_of(run.data.configs.get(task))
         for key, value in given.items():
@@ -137,6 +161,8 @@ def _number(run: LmEvalRun, task: str, key: str) -> float | None:
     value = _block(run, task)[key]
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InputsUnusable(f"{run.file}: results.{task}.{key} is not a number: {value!r}", HINT)
+    if math.isinf(value):  # JSON's 1e999: no score a run can have
+        raise InputsUnusable(f"{run.file}: results.{task}.{key} is not a finite number: {value!r}", HINT)
     return None if math.isnan(value) else float(value)
 
 

@@ -16,18 +16,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from catalogctl.errors import InputsUnusable
 from catalogctl.model.documents.resolved import ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, CheckReport, GateResult
 from catalogctl.run.gates import GATES, Run
 from catalogctl.run.identity import verify_identity
-from catalogctl.run.lmeval import LmEvalRun, read_lmeval
+from catalogctl.run.lmeval import HINT, LmEvalRun, read_lmeval
 from catalogctl.run.lmeval_facts import (
-    GENERATION_KEYS,
     check_gen_kwargs,
     check_tasks,
     contract_metric_keys,
-    generation_of,
+    generation_names,
+    generation_ran,
     greedy,
     metric_values,
     pack_tasks,
@@ -101,11 +102,12 @@ def _generation_integrity(
         dict(entries[0]["generation"]) if len(entries) == 1 else dict(contract["accuracy"]["generation"])
     )
     for task in tasks:
-        ran = generation_of(run.data.configs.get(task))
+        ran = generation_ran(run, task)
         for key, value in expected.items():
-            names = GENERATION_KEYS.get(key, ())
+            names = generation_names(run, key)
             name = next((n for n in names if n in ran), None)
             if name is not None:
+                _number(run, task, name, ran[name])
                 shown = f"{task} {key}" if name == key else f"{task} {key} ({name})"
                 checks.append(_equal(shown, value, ran[name]))
             elif key == "temperature" and greedy(ran):
@@ -116,6 +118,12 @@ def _generation_integrity(
             else:
                 checks.append(_equal(f"{task} {key}", value, None, f"lm-eval has no setting for {key}"))
     return checks
+
+
+def _number(run: LmEvalRun, task: str, name: str, value: Any) -> None:
+    """A generation setting the contract fixes is a number (a JSON `null` reads as unrecorded)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise InputsUnusable(f"{run.file}: configs.{task}.generation_kwargs.{name} is not a number: {value!r}", HINT)
 
 
 _OWN = {"dataset_integrity": _dataset_integrity, "generation_integrity": _generation_integrity}
@@ -148,9 +156,17 @@ def _task_checks(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Ch
         recorded = data.n_shot.get(task, config.num_fewshot if config is not None else None)
         note = "" if recorded is not None else "the results file records no n-shot"
         checks.append(_equal(f"{task} n-shot", shots, recorded, note))
+        stated = config.num_fewshot if config is not None else None
+        if stated is not None and stated != recorded:  # lm-eval writes n-shot from it: the file was edited
+            checks.append(_equal(f"{task} num_fewshot (configs, which n-shot contradicts)", shots, stated))
     checks.append(_evaluated(run, task))
     if task in versions:
-        checks.append(_version(task, versions[task], data.versions.get(task)))
+        recorded_version = data.versions.get(task)
+        checks.append(_version(f"{task} version vs runner.task_versions", versions[task], recorded_version))
+        stated = (config.metadata or {}).get("version") if config is not None else None
+        if stated is not None and not _same_version(stated, recorded_version):  # lm-eval writes one from the other
+            what = f"{task} version (configs metadata, which versions contradicts)"
+            checks.append(_version(what, versions[task], stated))
     if task in hashes:
         recorded_hash = data.task_hashes.get(task)
         note = "" if recorded_hash else "the run recorded no task hash (lm-eval writes it with --log_samples)"
@@ -200,17 +216,21 @@ def _evaluated(run: LmEvalRun, task: str) -> Check:
     return _equal(what, counts.original, counts.effective)
 
 
-def _version(task: str, pinned: str, recorded: Any) -> Check:
-    what = f"{task} version vs runner.task_versions"
+def _version(what: str, pinned: str, recorded: Any) -> Check:
     if recorded is None:
         return Check(what=what, expected=pinned, status="unknown", note="the results file records no version")
-    same = str(recorded) == pinned
-    if not same:
-        try:
-            same = float(recorded) == float(pinned)
-        except (TypeError, ValueError):
-            same = False
+    same = _same_version(recorded, pinned)
     return Check(what=what, expected=pinned, observed=str(recorded), status="pass" if same else "fail")
+
+
+def _same_version(recorded: Any, pinned: Any) -> bool:
+    """The same version, written as text or as a number (YAML's `version: 1` is "1.0")."""
+    if str(recorded) == str(pinned):
+        return True
+    try:
+        return float(recorded) == float(pinned)
+    except (TypeError, ValueError):
+        return False
 
 
 def _recomputed(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Check]:
@@ -227,7 +247,11 @@ def _recomputed(run: LmEvalRun, contract: dict[str, Any], task: str) -> list[Che
     means = {m.metric for m in (config.metric_list or []) if m.aggregation == "mean"} if config is not None else set()
     for key, (owner, value) in metric_values(run, [task], contract_metric_keys(contract)).items():
         metric, _, filter_name = key.partition(",")
-        if owner != task or metric not in means or value is None:
+        if owner != task or value is None:
+            continue
+        if metric not in means:  # an edited metric_list must not spare a score its samples
+            note = f"configs.{task}.metric_list gives {metric} no mean aggregation: not recomputed"
+            checks.append(Check(what=f"{key} recomputed from the samples", expected=value, status="unknown", note=note))
             continue
         mean = samples.mean(metric, filter_name)
         note = "" if mean is not None else f"the samples hold no numeric {metric} for filter {filter_name}"

@@ -42,6 +42,8 @@ class TaskConfig(_Read):
     """A task's configuration as the run used it (`configs[task]`), CLI overrides merged."""
 
     num_fewshot: int | None = None
+    output_type: str | None = None
+    metadata: dict[str, Any] | None = None
     generation_kwargs: dict[str, Any] | None = None
     metric_list: list[MetricSpec] | None = None
 
