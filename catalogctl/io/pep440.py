@@ -4,6 +4,7 @@ itself uses: a runner's `version` (`>=0.4,<0.5`) means what pip would install fo
 from __future__ import annotations
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 
 def specifier_problem(text: str) -> str | None:
@@ -16,3 +17,13 @@ def specifier_problem(text: str) -> str | None:
     except InvalidSpecifier:
         return f"`{text}` is not a PEP 440 version specifier"
     return None
+
+
+def allows(specifier: str, version: str) -> bool | None:
+    """Whether `version` is one `specifier` allows (pre-releases too: a harness records what ran);
+    None when `version` is not a PEP 440 version."""
+    try:
+        parsed = Version(version)
+    except InvalidVersion:
+        return None
+    return SpecifierSet(specifier).contains(parsed, prereleases=True)

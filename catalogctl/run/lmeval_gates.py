@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogctl.errors import InputsUnusable
+from catalogctl.io.pep440 import allows
 from catalogctl.model.documents.resolved import ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, CheckReport, GateResult
@@ -132,7 +133,7 @@ _OWN = {"dataset_integrity": _dataset_integrity, "generation_integrity": _genera
 def lmeval_gate(run: LmEvalRun, contract: dict[str, Any], tasks: list[str]) -> GateResult:
     """The settings the contract fixes, as lm-eval recorded them, and the results file held
     against its samples files: a hard gate of its own."""
-    checks = [_limit(run)]
+    checks = [_limit(run), *_harness_version(run, contract)]
     for task in tasks:
         checks += _task_checks(run, contract, task)
     checks += _reported(run, contract, tasks)
@@ -188,6 +189,21 @@ def _reported(run: LmEvalRun, contract: dict[str, Any], tasks: list[str]) -> lis
         else:
             checks.append(Check(what=f"{key} ({task})", expected="reported", observed=value, status="pass"))
     return checks
+
+
+def _harness_version(run: LmEvalRun, contract: dict[str, Any]) -> list[Check]:
+    """The lm-eval that ran, held to the versions the pack is written for (`runner.version`):
+    scores of one task move across harness versions (lm-evaluation-harness #2211, #2322)."""
+    wanted = (contract.get("runner") or {}).get("version")
+    if wanted is None:
+        return []
+    what = "lm-eval version (lm_eval_version) vs runner.version"
+    recorded = run.data.lm_eval_version
+    if recorded is None:
+        return [Check(what=what, expected=wanted, status="unknown", note="the results file records no lm_eval_version")]
+    allowed = allows(wanted, recorded)
+    note = "" if allowed is not None else "not a PEP 440 version"
+    return [Check(what=what, expected=wanted, observed=recorded, status="pass" if allowed else "fail", note=note)]
 
 
 def _limit(run: LmEvalRun) -> Check:

@@ -52,6 +52,7 @@ def test_the_packs_invocation_run_by_the_dummy_model_passes_every_row_but_its_ap
     samples = next(DUMMY.glob("*/samples_tinymath_*.jsonl")).name
     assert rows(gates["lmeval_run"]) == [
         ("limit (config.limit)", "pass", "none", "none"),
+        ("lm-eval version (lm_eval_version) vs runner.version", "pass", ">=0.4,<0.5", "0.4.13"),
         ("tinymath n-shot", "pass", 5, 5),
         ("tinymath documents evaluated (n-samples)", "pass", 20, 20),
         ("tinymath version vs runner.task_versions", "pass", "1.0", "1.0"),
@@ -160,6 +161,7 @@ def test_a_published_results_file_is_read_and_judged(tmp_path: Path) -> None:
     unknown = [row[0] for gate in gates.values() for row in rows(gate) if row[1] == "unknown"]
     assert unknown == [
         "api_type",  # hf: no API
+        "lm-eval version (lm_eval_version) vs runner.version",  # this file records only git_hash 59170e85
         "asdiv_cot_llama task hash recomputed from samples_asdiv_cot_llama_2024-08-21T04-31-41.160720.jsonl",
     ]
 
@@ -346,7 +348,7 @@ def test_unrecorded_and_nan_facts_are_unknown(resolved: Path, tmp_path: Path) ->
     ]
     data["versions"]["tinymath"] = 1  # YAML's `version: 1`: the pin "1.0" is the same number
     results.write_text(json.dumps(data))
-    assert rows(report(resolved, tmp_path / "run")["lmeval_run"])[3] == (
+    assert rows(report(resolved, tmp_path / "run")["lmeval_run"])[4] == (
         "tinymath version vs runner.task_versions",
         "pass",
         "1.0",
