@@ -18,6 +18,7 @@ from catalogctl.release.trust import SignatureFlags
 from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
 from catalogctl.run.endpoints import read_run_folder
 from catalogctl.run.gates import GATES, Run
+from catalogctl.run.harness import HARNESS_LAYOUTS, HarnessLayout, read_harness
 from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
@@ -205,6 +206,8 @@ def check_files(
         return grade_loadgen(config, results, proven)
     if layout == "mllog-runs":
         return grade_runs(config, results, proven)
+    if layout in HARNESS_LAYOUTS:
+        return grade_harness(config, results, proven, layout)
     run = load_results(results, config)
     trained = run.training.time_to_train_ms if run.training is not None else None
     return grade(config, run, proven).model_copy(update={"layout": layout, "time_to_train_ms": trained})
@@ -227,6 +230,14 @@ def grade_loadgen(config: ResolvedConfig, folder: Path, proven_against: str | No
     results = loadgen_results(run, config.contract)
     report = grade(config, results, proven_against, load=run_load(run), names_model=False)
     return report.model_copy(update={"gates": [*report.gates, loadgen_gate(run)], "layout": "loadgen"})
+
+
+def grade_harness(config: ResolvedConfig, path: Path, proven_against: str | None, layout: HarnessLayout) -> CheckReport:
+    """An evaluation harness's own output (evalscope, inspect_ai): the contract's gates on what it
+    recorded, then its record against what the contract fixes (`evalscope_run`, `inspect_run`)."""
+    results, gate = read_harness(path, layout, config.contract)
+    report = grade(config, results, proven_against)
+    return report.model_copy(update={"gates": [*report.gates, gate], "layout": layout})
 
 
 def grade_runs(config: ResolvedConfig, folder: Path, proven_against: str | None) -> CheckReport:

@@ -22,6 +22,7 @@ from catalogctl.model.documents.results import RunResults
 from catalogctl.model.documents.submission import ConcurrencyLoad, describe_load
 from catalogctl.model.reports.check import Check, GateResult, Layout
 from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
+from catalogctl.run.harness import HARNESS_HINT, harness_layout
 from catalogctl.run.loadgen import is_loadgen_folder
 from catalogctl.run.mllog import is_mllog, mllog_files
 from catalogctl.run.shape import rule, shape_problems
@@ -32,6 +33,7 @@ LAYOUTS_HINT = (
     "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
     "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder); "
     "a LoadGen output folder (mlperf_log_detail.txt, mlperf_log_summary.txt); "
+    f"{HARNESS_HINT}; "
     "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each)"
 )
 POINT_DIR = re.compile(r"r(\d+)")
@@ -94,6 +96,9 @@ class PointRead:
 
 def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
+    harness = harness_layout(path)  # an evaluation harness's own output (run/harness.py)
+    if harness is not None:
+        return harness
     if not path.is_dir():
         return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
     _refuse_ambiguous(path)

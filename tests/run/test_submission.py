@@ -56,7 +56,8 @@ def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp
         "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
         "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or "
         "results/<system>/<model>/ folder); a LoadGen output folder (mlperf_log_detail.txt, "
-        "mlperf_log_summary.txt); or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), "
+        "mlperf_log_summary.txt); an evalscope output folder (configs/task_config.yaml, reports/) or report "
+        "JSON; an inspect_ai JSON log; or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), "
         "or a folder of them (one run each)\n"
     )
 

@@ -73,7 +73,9 @@ class GateResult(Report):
         return "pass"
 
 
-Layout = Literal["results", "run-folder", "point", "submission", "loadgen", "mllog", "mllog-runs"]
+Layout = Literal[
+    "results", "run-folder", "point", "submission", "loadgen", "mllog", "mllog-runs", "evalscope", "inspect"
+]
 
 
 class PointCheck(Report):
@@ -135,7 +137,8 @@ class CheckReport(Report):
         "results",
         description="what `check` read: a results file, an endpoints run folder, a submission point folder "
         "(r<N>/), a submission tree (one verdict per point in `points`), a LoadGen output folder, an MLLOG "
-        "result file, or a folder of MLLOG result files (mllog-runs: one verdict per run in `runs`)",
+        "result file, a folder of MLLOG result files (mllog-runs: one verdict per run in `runs`), an evalscope "
+        "output folder or report, or an inspect_ai JSON log",
     )
     gates: list[GateResult] = Field(
         description="the run's gates; for a submission tree the tree's own (see `points`); for a folder of MLLOG "
