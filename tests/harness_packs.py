@@ -24,13 +24,16 @@ SERVED = "mock-gsm8k"
 
 def add_packs(root: Path) -> Path:
     """The catalog at `root` with the test packs: dataset gsm8k-mini, benchmarks gsm8k-evalscope and
-    gsm8k-inspect, and their metrics appended to the registry."""
+    gsm8k-inspect, and their metrics appended to the registry (each harness's, unless the registry
+    has them already: a shipped pack may name the same metric)."""
     suite = root / "benchmark_suite"
     shutil.copy(PACKS / "gsm8k-mini.yaml", suite / "datasets")
-    for name in ("gsm8k-evalscope.yaml", "gsm8k-inspect.yaml"):
-        shutil.copy(PACKS / name, suite / "benchmarks")
-    with (suite / "metrics.yaml").open("a", encoding="utf-8") as registry:
-        registry.write((PACKS / "metrics.yaml").read_text(encoding="utf-8"))
+    registry = suite / "metrics.yaml"
+    for harness, key in (("evalscope", "accuracy:mean"), ("inspect", "match/accuracy")):
+        shutil.copy(PACKS / f"gsm8k-{harness}.yaml", suite / "benchmarks")
+        if f"  - key: {key}\n" not in registry.read_text(encoding="utf-8"):
+            with registry.open("a", encoding="utf-8") as out:
+                out.write((PACKS / f"metrics-{harness}.yaml").read_text(encoding="utf-8"))
     return root
 
 

@@ -27,10 +27,22 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seed]:
 
 def test_every_layout_has_a_seed_that_checks(seeds: dict[str, Seed]) -> None:
     expected = {"results", "results-failing", "run-folder", "point", "submission", "mllog", "mllog-runs"}
+    expected |= {"evalscope", "inspect"}
     assert expected <= seeds.keys()
 
 
-LAYOUTS = ["results", "results-failing", "run-folder", "point", "submission", "mllog", "mllog-runs", "loadgen"]
+LAYOUTS = [
+    "results",
+    "results-failing",
+    "run-folder",
+    "point",
+    "submission",
+    "mllog",
+    "mllog-runs",
+    "loadgen",
+    "evalscope",
+    "inspect",
+]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -25,7 +25,8 @@ from tests.harness_packs import (
     pack_catalog,
     resolved_file,
 )
-from tests.helpers import replace_in, run_cli
+from tests.helpers import replace_in, run_cli, write
+from tests.run_results import resealed
 
 
 @pytest.fixture
@@ -222,6 +223,16 @@ def test_a_generation_setting_of_the_wrong_type_is_refused_naming_its_key(
     key = old.split(":")[0].strip()
     result = run_cli("check", resolved, run, code=2)
     assert f"error: {run / EVALSCOPE_CONFIG}: generation_config.{key} is " in result.stderr
+
+
+def test_a_resealed_contract_whose_primary_metric_is_no_name_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Found by the fuzzer (tests/check_fuzz.py): `primary_metric` is no key a gate reads, so the
+    # resolved contract's typing let a list through to the harness gate, which crashed on it.
+    data = json.loads(resolved.read_text(encoding="utf-8"))
+    data["contract"]["accuracy"]["primary_metric"] = ["accuracy:mean"]
+    edited = write(tmp_path, "edited.json", json.dumps(resealed(data)))
+    result = run_cli("check", edited, EVALSCOPE_RUN, code=2)
+    assert "contract.accuracy.primary_metric is a list, not a string" in result.stderr
 
 
 @pytest.mark.slow
