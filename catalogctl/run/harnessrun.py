@@ -102,8 +102,10 @@ def require_runner(harness: str, contract: Mapping[str, Any]) -> list[str]:
     runner = contract.get("runner") or {}
     name = runner.get("name")
     if name != harness:
-        said = f"runner is {name}" if name else "names no runner: the MLCommons endpoints client runs it"
-        raise InputsUnusable(f"this is an {harness} run; the contract's {said}", _HINT)
+        said = (
+            f"the contract's runner is {name}" if name else "the contract names no runner: the endpoints client runs it"
+        )
+        raise InputsUnusable(f"this is an {harness} run; {said}", _HINT)
     return list(runner.get("tasks") or [])
 
 
