@@ -16,8 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from catalogctl.errors import InputsUnusable
-from catalogctl.model.documents.results import AccuracyResult, GenerationUsed, RunResults, SeedsUsed
+from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, GateResult, Status
 
 _RATIO = ("percent", "fraction")
@@ -151,37 +153,50 @@ def harness_results(run: HarnessRun, contract: Mapping[str, Any]) -> RunResults:
     dataset = _dataset_of(run, contract)["dataset"]["id"]
     scored = _scored_key(run, contract)
     unit = (contract.get("metrics") or {}).get(scored or "", {}).get("unit", "fraction")
-    accuracy = AccuracyResult(
-        dataset=dataset,
-        scale=unit if unit in _RATIO else "fraction",
-        pooled_score=run.metrics.get(scored) if scored else None,
-        samples_scored=run.samples_scored,
-    )
     named = [k for k in contract.get("metrics") or {} if k in run.metrics and k != scored]
-    return RunResults.model_validate(
-        {
-            "benchmark": contract["id"],
-            "source": run.source,
-            "api_type": run.api_type,
-            "model": run.model,
-            "seeds": SeedsUsed(model_seed=run.model_seed),
-            "generation": [GenerationUsed(phase="accuracy", dataset=dataset, **run.generation)],
-            "accuracy": [accuracy],
-            "metrics": {k: run.metrics[k] for k in named},
-        }
-    )
+    data = {
+        "benchmark": contract["id"],
+        "source": run.source,
+        "api_type": run.api_type,
+        "model": run.model,
+        "seeds": {"model_seed": run.model_seed},
+        "generation": [{"phase": "accuracy", "dataset": dataset, **run.generation}],
+        "accuracy": [
+            {
+                "dataset": dataset,
+                "scale": unit if unit in _RATIO else "fraction",
+                "pooled_score": run.metrics.get(scored) if scored else None,
+                "samples_scored": run.samples_scored,
+            }
+        ],
+        "metrics": {k: run.metrics[k] for k in named},
+    }
+    try:
+        return RunResults.model_validate(data)
+    except ValidationError as exc:  # ids and keys of a contract edited and resealed: no results of it
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputsUnusable(f"{run.source} cannot be results of this contract ({where}: {first['msg']})") from None
+
+
+def _scalar(value: Any) -> Any:
+    """A value as a check shows it: a list or a mapping (a range of samples, a contract edited and
+    resealed) as its text, never taken for a scalar it could equal."""
+    return value if value is None or isinstance(value, bool | int | float | str) else str(value)
 
 
 def _row(what: str, expected: Any, observed: Any, note: str = "") -> Check:
+    expected, observed = _scalar(expected), _scalar(observed)
     status: Status = "unknown" if expected is None or observed is None else "pass"
-    if status == "pass" and expected != observed:
+    same = expected == observed and isinstance(expected, bool) == isinstance(observed, bool)  # 0 is not False
+    if status == "pass" and not same:
         status = "fail"
     return Check(what=what, expected=expected, observed=observed, status=status, note=note)
 
 
 def _setting(recorded: Recorded, expected: Any) -> Check:
     if isinstance(expected, str) and expected.startswith("<"):  # pending in the contract
-        return Check(what=recorded.what, expected=expected, observed=recorded.value, status="unknown")
+        return Check(what=recorded.what, expected=expected, observed=_scalar(recorded.value), status="unknown")
     return _row(recorded.what, expected, recorded.value, recorded.note)
 
 
@@ -199,7 +214,7 @@ def _limit_row(run: HarnessRun) -> Check:
     if value is None:
         return _row(run.limit.what, "none", None, run.limit.note)
     status: Status = "pass" if value == "none" else "fail"
-    return Check(what=run.limit.what, expected="none", observed=value, status=status)
+    return Check(what=run.limit.what, expected="none", observed=_scalar(value), status=status)
 
 
 def _metric_rows(run: HarnessRun, contract: Mapping[str, Any]) -> list[Check]:

@@ -235,6 +235,17 @@ def test_a_resealed_contract_whose_primary_metric_is_no_name_is_refused(resolved
     assert "contract.accuracy.primary_metric is a list, not a string" in result.stderr
 
 
+def test_a_resealed_contract_whose_dataset_has_no_id_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Found by the fuzzer: the run's results are of the contract's dataset ids, which a resealed
+    # contract may leave empty; they then make no results (catalogctl/results/v1), and no crash.
+    data = json.loads(resolved.read_text(encoding="utf-8"))
+    data["contract"]["accuracy"]["datasets"][0]["dataset"]["id"] = ""
+    edited = write(tmp_path, "edited.json", json.dumps(resealed(data)))
+    result = run_cli("check", edited, EVALSCOPE_RUN, code=2)
+    assert f"error: evalscope output {EVALSCOPE_RUN} (gsm8k) cannot be results of this contract (" in result.stderr
+    assert ".dataset: `` is not a valid id" in result.stderr
+
+
 @pytest.mark.slow
 def test_evalscope_itself_writes_what_check_grades_as_the_committed_run(resolved: Path, tmp_path: Path) -> None:
     """Run the fixture's script (evalscope's mock_llm, offline) and grade its fresh output."""

@@ -94,6 +94,11 @@ def test_a_limited_run_is_never_valid(resolved: Path, tmp_path: Path) -> None:
     assert ("limit", "fail", "none", 3) in rows
 
 
+def test_a_run_of_a_range_of_samples_is_a_limited_run(resolved: Path, tmp_path: Path) -> None:
+    log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["config"].update(limit=[1, 4]))
+    assert ("limit", "fail", "none", "[1, 4]") in gate_rows(check(resolved, log), "inspect_run")[1]
+
+
 def test_a_run_of_chosen_samples_is_a_limited_run(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["config"].update(sample_id=[1, 2]))
     assert ("limit", "fail", "none", "sample_id [1, 2]") in gate_rows(check(resolved, log), "inspect_run")[1]
