@@ -18,6 +18,7 @@ Exit codes (every verb):
 | 9 | `resolve`, `preflight`: the release commit is not on the default branch (`release-unreachable`) |
 | 10 | `preflight`, `resolve`, `export mlperf`: a required signature is missing, bad, untrusted (`signature-invalid`) |
 | 11 | `verify`, `preflight`: a derived seed set does not follow from the beacon round it records (`seeds-underived`) |
+| 12 | `verify`, `preflight`: a seed set imported from LoadGen lacks its mlperf.conf seeds (`seeds-not-shipped`) |
 | 70 | internal error: a bug in catalogctl (one line; rerun with `--traceback` and report it) |
 | 130 | interrupted (Ctrl-C) |
 """
@@ -192,6 +193,7 @@ CHECK_EXIT_CODES: dict[str, int] = {
     "release-unreachable": 9,  # the release commit is not on the default branch (the remote's, in preflight)
     "signature-invalid": 10,  # the tag's signature is missing, bad, unknown, revoked or expired, when required
     "seeds-underived": 11,  # a derived seed set does not follow from (or has no valid) recorded beacon round
+    "seeds-not-shipped": 12,  # a set imported from a LoadGen release does not hold what its mlperf.conf sets
 }
 
 

@@ -112,6 +112,7 @@ def make_seeds(root: Path, *, loadgen: bool = True) -> list[Seed]:
         Seed("point", resolved["deepseek-r1"], point_folder(root / "r32", Point(32)), False),
         Seed("submission", resolved["deepseek-r1"], _submission(root), False),
         *_training_seeds(root, resolved["llm-post-training"]),
+        _lmeval_seed(root),
         *_harness_seeds(root, catalog),
     ]
     if loadgen:
@@ -152,6 +153,14 @@ def _harness_seeds(root: Path, catalog: Path) -> list[Seed]:
         Seed("evalscope", config["gsm8k-evalscope"], Path(shutil.copytree(EVALSCOPE_RUN, root / "evalscope")), False),
         Seed("inspect", config["gsm8k-inspect"], Path(shutil.copy(INSPECT_LOG, root / "inspect.json")), False),
     ]
+
+
+def _lmeval_seed(root: Path) -> Seed:
+    """lm-eval's dummy model run by the gsm8k pack on the tests' task: it calls no API, so no
+    input of it may pass (generation_integrity's api_type is unknown)."""
+    from tests.lmeval_pack import DUMMY, resolved_pack
+
+    return Seed("lm-eval", resolved_pack(root / "lmeval"), DUMMY, False)
 
 
 def _loadgen_seed(root: Path) -> list[Seed]:

@@ -4,10 +4,12 @@ LoadGen keeps global state between runs in one process (a second `FromConfig` lo
 files are used" as an error and leaves the seeds at 0), so each test run is a subprocess:
 
     python tests/loadgen_run.py OUTDIR RESOLVED [--scenario Offline] [--min-duration MS] [--seeds Q,S,C]
+                                                [--conf-seeds]
 
 The settings come from `FromConfig` (LoadGen's embedded mlperf.conf and an empty user.conf), then
 catalogctl's `loadgen_settings` applies the resolved config; `--min-duration` and `--seeds` (qsl,
-sample index, schedule) then override what it set, as a runner that ignores the contract would.
+sample index, schedule) then override what it set, as a runner that ignores the contract would,
+and `--conf-seeds` puts back the seeds `FromConfig` set, as a runner that keeps mlperf.conf's would.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def main() -> None:
     parser.add_argument("--scenario", default="Offline")
     parser.add_argument("--min-duration", type=int)
     parser.add_argument("--seeds")
+    parser.add_argument("--conf-seeds", action="store_true")
     args = parser.parse_args()
     args.outdir.mkdir(parents=True, exist_ok=True)
     settings = lg.TestSettings()
@@ -36,12 +39,15 @@ def main() -> None:
     # A model name mlperf.conf does not know: only its `*.*` and `*.<scenario>` keys apply (its
     # deepseek-r1 keys ask for token latencies, which this trivial SUT does not report).
     settings.FromConfig(str(args.outdir / "user.conf"), "catalogctl-trivial", args.scenario)
+    conf_seeds = settings.qsl_rng_seed, settings.sample_index_rng_seed, settings.schedule_rng_seed
     settings.scenario = getattr(lg.TestScenario, args.scenario)
     settings.mode = lg.TestMode.PerformanceOnly
     settings.server_target_qps = 5000
     loadgen_settings(args.resolved, settings)
     if args.min_duration is not None:
         settings.min_duration_ms = args.min_duration
+    if args.conf_seeds:
+        settings.qsl_rng_seed, settings.sample_index_rng_seed, settings.schedule_rng_seed = conf_seeds
     if args.seeds:
         settings.qsl_rng_seed, settings.sample_index_rng_seed, settings.schedule_rng_seed = (
             int(s) for s in args.seeds.split(",")

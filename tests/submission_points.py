@@ -46,6 +46,7 @@ class Accuracy:
     samples: int = 4388
     tokens_per_sample: float = 3825.634229717411
     inline_samples: int | None = None
+    inline_score: float | None = None  # the inline entry's score; None: the accuracy run's
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class Point:
     """One measurement point: its concurrency, what point.yaml declares, and what the client
     recorded (`recorded` seeds, default the declared ones; `model_seed` written as
     model_params.seed only when `record_model_seed`; `load`, default the point's concurrency, as
-    point.yaml declares; `duration_s`, default the fixture's). `accuracy` None: no accuracy run."""
+    point.yaml declares; `duration_s` and `samples`, default the fixture's). `accuracy` None: no
+    accuracy run."""
 
     concurrency: int
     declared: dict[str, int] = field(default_factory=lambda: dict(SET_A))
@@ -66,6 +68,7 @@ class Point:
     offline: str | None = None
     load: dict[str, Any] | None = None
     duration_s: float | None = None
+    samples: int | None = None  # result_summary.json's samples issued and completed; default the fixture's
     accuracy: Accuracy | None = field(default_factory=Accuracy)
     served_model: str | None = None  # config.yaml's model_params.name; default the fixture's
     extra: dict[str, Any] = field(default_factory=dict)
@@ -133,6 +136,8 @@ def _summary(recorded: dict[str, int], point: Point) -> str:
     data["run_config"]["load_pattern"] = {"target_qps": None, "target_concurrency": None, **_load(point)}
     if point.duration_s is not None:
         data["duration_ns"] = int(point.duration_s * 1e9)
+    if point.samples is not None:
+        data.update(n_samples_issued=point.samples, n_samples_completed=point.samples, n_samples_failed=0)
     return json.dumps(data, indent=2) + "\n"
 
 
@@ -144,6 +149,8 @@ def _accuracy_results(accuracy: Accuracy) -> str:
     entry["output_sequence_lengths"]["avg"] = accuracy.tokens_per_sample
     if accuracy.inline_samples is not None:
         inline = {**entry, "dataset_name": "performance", "dataset_type": "performance"}
+        if accuracy.inline_score is not None:
+            inline["score"] = accuracy.inline_score
         inline.update(unit_samples=accuracy.inline_samples, total_samples=accuracy.inline_samples)
         inline["response_counts"] = {**entry["response_counts"], "issued": accuracy.inline_samples}
         inline["response_counts"]["scored"] = accuracy.inline_samples

@@ -25,6 +25,8 @@ pytestmark = pytest.mark.bench
         ("site.py", ["--n", "40", "--cohorts", "3", "--repeat", "1"], {"n", "cohorts", "pages", "ratio"}),
         ("gate.py", ["--n", "100", "--repeat", "1", "--quiet"], {"n", "median_s", "peak_rss_mb", "ratio", "targets"}),
         ("fuzz_check.py", ["--cases", "40", "--no-loadgen"], {"cases", "crashes", "forged", "outcomes"}),
+        ("conformance_logs.py", ["--count", "24"], {"logs", "judgements", "agree", "rules", "undocumented"}),
+        ("conformance_trees.py", ["--count", "5", "--seed", "1"], {"trees", "judgements", "agree", "rows"}),
     ],
 )
 def test_a_bench_script_runs_and_reports(script: str, args: list[str], keys: set[str]) -> None:

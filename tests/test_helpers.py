@@ -21,7 +21,7 @@ def test_an_unexpected_exit_code_shows_the_command_both_streams_and_the_error(ca
         "\n".join(report)
     )
     # A verdict is no crash: nothing raised, so no traceback follows the (empty) stderr.
-    assert report[-2:] == ["working tree: invalid (1 error, 18 warnings, 18 pending values)", "--- stderr ---"]
+    assert report[-2:] == ["working tree: invalid (1 error, 20 warnings, 20 pending values)", "--- stderr ---"]
 
 
 def test_a_handled_error_shows_its_message_and_where_it_was_raised(tmp_path: Path) -> None:

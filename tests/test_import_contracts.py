@@ -28,6 +28,7 @@ BAD_IMPORTS = {
     "jinja2-in-the-site-renderer": ("catalogctl/render/_stray_jinja2.py", "import jinja2"),
     "deepdiff-in-the-field-diff": ("catalogctl/diff/_stray_deepdiff.py", "import deepdiff"),
     "py-ecc-in-the-beacon-check": ("catalogctl/catalog/_stray_py_ecc.py", "from py_ecc import optimized_bls12_381"),
+    "packaging-in-the-pep440-module": ("catalogctl/model/_stray_packaging.py", "from packaging.version import Version"),
 }
 
 

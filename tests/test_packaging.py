@@ -88,7 +88,7 @@ def test_the_optional_dependencies_are_grouped_and_test_installs_every_group_the
     assert len(names) == len(set(names)), names
     by_group = {g: {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in extras[g]} for g in named}
     assert {"pytest", "ruff", "mypy", "import-linter", "towncrier", "setuptools"} <= by_group["dev"]
-    assert {"endpoints-submission-cli", "mlcommons-loadgen", "mlperf-logging"} == by_group["conformance"]
+    assert {"endpoints-submission-cli", "mlcommons-loadgen", "mlperf-logging", "lm-eval"} == by_group["conformance"]
     assert by_group["browser"] == {"playwright"}
     assert {"build", "twine"} == by_group["release"]
 

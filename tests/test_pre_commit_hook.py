@@ -64,7 +64,7 @@ def test_a_bad_commit_is_refused_with_the_error_and_its_position(hooked: Path) -
     replace_in(hooked, GSM8K, "num_repeats: 1", "num_repeats: true")
     done = commit(hooked, "Break gsm8k")
     assert done.returncode == 1
-    # --errors-only: the error and the summary, not the 18 pending values.
+    # --errors-only: the error and the summary, not the 20 pending values.
     assert done.stderr.splitlines()[1:] == [
         "catalogctl validate......................................................Failed",
         "- hook id: catalogctl-validate",
@@ -72,7 +72,7 @@ def test_a_bad_commit_is_refused_with_the_error_and_its_position(hooked: Path) -
         "",
         "benchmark_suite/benchmarks/gsm8k.yaml:21:20: error schema-wrong-type: accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)",
-        "working tree: invalid (1 error, 18 warnings, 18 pending values)",
+        "working tree: invalid (1 error, 20 warnings, 20 pending values)",
         "",
     ]
     assert git(hooked, "rev-parse", "HEAD") == before

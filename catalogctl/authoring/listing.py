@@ -59,7 +59,12 @@ def _benchmark_row(catalog: Catalog, ident: str, pending: dict[tuple[str, str], 
     model, datasets = catalog.dependencies(ident)
     blocking = sum(pending.get(key, 0) for key in catalog.sources_of(ident))
     bench = catalog.benchmarks[ident]
-    return BenchmarkRow(id=ident, kind=bench.kind, title=bench.title, model=model, datasets=datasets, pending=blocking)
+    runner = None
+    if isinstance(bench, InferenceBenchmark):
+        runner = bench.runner.name if bench.runner is not None else "endpoints"
+    return BenchmarkRow(
+        id=ident, kind=bench.kind, title=bench.title, model=model, runner=runner, datasets=datasets, pending=blocking
+    )
 
 
 def find(catalog: Catalog, ident: str, *, resolved: bool = False) -> ShowResult:

@@ -50,6 +50,7 @@ def _documents() -> dict[str, Any]:
 def _outputs() -> dict[str, Any]:
     """What the verbs write with `--format json`, by the name in their `schema` field."""
     from catalogctl.model.reports.check import CheckReport
+    from catalogctl.model.reports.compare import CompareReport
     from catalogctl.model.reports.dataset_verification import DatasetsReport
     from catalogctl.model.reports.diff import DiffReport
     from catalogctl.model.reports.export import MlperfExport
@@ -57,6 +58,7 @@ def _outputs() -> dict[str, Any]:
     from catalogctl.model.reports.listing import Listing, ShowResult
     from catalogctl.model.reports.release import Releases, Verification
     from catalogctl.model.reports.review import ReviewResult
+    from catalogctl.model.reports.runner import RunnerConfigReport
     from catalogctl.model.reports.validation import ValidationReport
 
     return {
@@ -67,6 +69,8 @@ def _outputs() -> dict[str, Any]:
         "cohorts": Releases,
         "verify": Verification,
         "check": CheckReport,
+        "compare": CompareReport,
+        "runner-config": RunnerConfigReport,
         "gates": GateListing,
         "datasets-verify": DatasetsReport,
         "ci": ReviewResult,

@@ -19,7 +19,7 @@ from typing import Any
 
 from catalogctl import errors
 from catalogctl.authoring.site_cohorts import CohortTrees, cohort_heads, cohort_page
-from catalogctl.authoring.site_contract import contract_sections
+from catalogctl.authoring.site_contract import contract_sections, runner_line
 from catalogctl.authoring.site_source import Fingerprints, Lazy, SiteSource, as_json, inputs_digest
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.config import layout_for
@@ -306,6 +306,7 @@ def _benchmark_page(
         summary=localized(bench.summary, bench.i18n, "summary"),
         owners=list(bench.owners),
         model=model,
+        runner=runner_line(bench),
         datasets=datasets,
         metrics=metric_keys(bench),
         digest=digest,

@@ -28,6 +28,7 @@ def _window(seed_set: SeedSet, chain: BeaconChain | None) -> SeedWindow:
         scheduler_rng_seed=str(seed_set.scheduler_rng_seed),
         sample_index_rng_seed=str(seed_set.sample_index_rng_seed),
         model_seed=str(seed_set.model_seed),
+        qsl_rng_seed=None if seed_set.qsl_rng_seed is None else str(seed_set.qsl_rng_seed),
         introduced_in=seed_set.introduced_in,
         valid_through=seed_set.valid_through,
         provenance=seed_provenance(seed_set, chain),

@@ -8,6 +8,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from catalogctl.model import AnyBenchmark, InferenceBenchmark
 from catalogctl.model.reports.site import Fact, Localized, Section, Table
 
 # Top-level keys that are the page's heading, not the contract's body.
@@ -148,3 +149,19 @@ def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) 
         else:
             sections.append(Section(title=title, facts=[Fact(label=key, value=text(value))]))
     return sections
+
+
+def runner_line(bench: AnyBenchmark) -> str | None:
+    """The harness that runs an inference benchmark in one line (`lm-eval · tasks gsm8k · lm-eval
+    >=0.4,<0.5`); None for a training benchmark, whose run writes MLLOG logs."""
+    if not isinstance(bench, InferenceBenchmark):
+        return None
+    runner = bench.runner
+    if runner is None:
+        return "endpoints (the MLCommons endpoints client)"
+    parts: list[str] = [runner.name]
+    if runner.tasks:
+        parts.append("tasks " + ", ".join(runner.tasks))
+    if runner.version:
+        parts.append(f"{runner.name} {runner.version}")
+    return " · ".join(parts)

@@ -65,6 +65,8 @@ def _fields(model: type[BaseModel]) -> tuple[tuple[str, bool], ...]:
 # A drafter is identified by its weights' checksum (or, with no weights, by the target's and its
 # configuration: such entries fall back to sorting).
 IDENTITY_KEYS = ("id", "key", "dataset", "gbs", "weight_checksum")
+# Lists whose order is their meaning (a runner's `extra_args`, a command line's words): kept as they are.
+ORDERED_KEYS = frozenset({"extra_args"})
 
 
 def canonical_form(value: Any, shared: Shared | None = None) -> Any:
@@ -79,8 +81,12 @@ def canonical_form(value: Any, shared: Shared | None = None) -> Any:
                 hit = shared[(id(value), "canonical", False)] = (value, canonical_form(value))
             return hit[1]
     if isinstance(value, dict):
-        # A value that is neither a dict nor a list is its own form: no call made for it.
-        return {k: canonical_form(v, shared) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+        # A value that is neither a dict nor a list is its own form: no call made for it. A
+        # harness's arguments keep their order: `-T fewshot=5` is not `fewshot=5 -T`.
+        return {
+            k: v if k in ORDERED_KEYS else canonical_form(v, shared) if isinstance(v, (dict, list)) else v
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value):
             for key in IDENTITY_KEYS:

@@ -6,6 +6,7 @@ import functools
 
 from catalogctl.catalog.beacon_rules import check_beacon_rulesets
 from catalogctl.catalog.catalogwide import check_catalogwide
+from catalogctl.catalog.crossref_runner import RunnerChecks
 from catalogctl.catalog.crossref_training import TrainingChecks
 from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.facts import ENTITY_KINDS, facts_of
@@ -18,8 +19,9 @@ from catalogctl.model import Dataset, InferenceBenchmark, Pending
 from catalogctl.model.documents.benchmark import REQUIREMENT_METRICS, Accuracy
 
 
-class _Checker(TrainingChecks):
-    """The checks of a dataset and of a benchmark (a training one's: `crossref_training`)."""
+class _Checker(TrainingChecks, RunnerChecks):
+    """The checks of a dataset and of a benchmark (a training one's: `crossref_training`; a
+    runner's: `crossref_runner`)."""
 
     # -- benchmarks -----------------------------------------------------------------------
 
@@ -67,6 +69,7 @@ class _Checker(TrainingChecks):
     def inference(self, bench: InferenceBenchmark, here: Location) -> None:
         gates = set(bench.postprocessing.gates)
         self.drafters(bench, here)
+        self.runner(bench, here)
         if bench.performance is not None:
             perf = here.child("performance")
             for index, name in enumerate(bench.performance.datasets):

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # not imported at run time: a remembered verdict needs neithe
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The sources a single file's verdict depends on (relative to the package).
 _RULE_SOURCES = ("model", "catalog/validation.py", "catalog/loader.py", "catalog/diagnostics.py", "errors.py")
-_RULE_FILES = ("io/yamlbuild.py", "io/yamlio.py")
+_RULE_FILES = ("io/yamlbuild.py", "io/yamlio.py", "io/pep440.py")  # pep440: a runner's version
 # The sources a whole catalog's verdict depends on: the single-file rules and the cross-document ones.
 VERDICT_SOURCES = (
     "model",
@@ -49,6 +49,7 @@ VERDICT_SOURCES = (
     "io/gitrepo.py",  # how a ref's tree is listed and read
     "io/yamlio.py",
     "io/yamlbuild.py",
+    "io/pep440.py",
     "errors.py",
     "words.py",
 )
@@ -85,7 +86,7 @@ def sources_digest(names: tuple[str, ...]) -> str:
 
 # The libraries whose behaviour or wording is part of a verdict (pydantic's messages, ruamel's
 # parser): another version, or ruamel without its C parser, is another key.
-_LIBRARIES = ("pydantic", "pydantic-core", "ruamel.yaml")
+_LIBRARIES = ("pydantic", "pydantic-core", "ruamel.yaml", "packaging")
 
 
 @functools.cache

@@ -1,6 +1,7 @@
 """Where a seed set's seeds come from, as the site, `cohorts` and `verify` show it: drawn by
-`freeze`, imported from a seed file (`imported_from`), or derived from a beacon round
-(`derived_from`; README, "Seeds from a public beacon")."""
+`freeze`, imported from a seed file (`imported_from`) or from a LoadGen release's mlperf.conf
+(`imported_from_loadgen`), or derived from a beacon round (`derived_from`; README, "Seeds from a
+public beacon")."""
 
 from __future__ import annotations
 
@@ -15,7 +16,20 @@ DRAWN = "drawn by `catalogctl freeze` with Python's secrets module (no import an
 def seed_provenance(seed_set: SeedSet, chain: BeaconChain | None) -> SeedProvenance:
     """The provenance of `seed_set`; `chain` is the one the suite pins (its name and the round's
     time are shown when the set records that chain)."""
-    imported, derived = seed_set.imported_from, seed_set.derived_from
+    imported, derived, loadgen = seed_set.imported_from, seed_set.derived_from, seed_set.imported_from_loadgen
+    if loadgen is not None:
+        return SeedProvenance(
+            id=seed_set.id,
+            kind="loadgen",
+            statement=f"scheduler_rng_seed, sample_index_rng_seed and qsl_rng_seed imported by `catalogctl freeze "
+            f"--loadgen-seeds` from the mlperf.conf of {loadgen.package} {loadgen.version} (built into {loadgen.file}, "
+            f"sha256 {loadgen.sha256[:12]}…): LoadGen's schedule_rng_seed, sample_index_rng_seed and qsl_rng_seed; "
+            "model_seed drawn with Python's secrets module (mlperf.conf has none)",
+            package=loadgen.package,
+            version=loadgen.version,
+            file=loadgen.file,
+            sha256=loadgen.sha256,
+        )
     if imported is not None:
         stated = f"; the file states its source: {imported.source}" if imported.source else ""
         return SeedProvenance(

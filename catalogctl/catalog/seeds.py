@@ -17,7 +17,7 @@ from catalogctl.catalog.cohorts import Cohort
 from catalogctl.errors import CatalogError, UsageError
 from catalogctl.model import SeedSet
 from catalogctl.model.documents.beacon import BeaconDerivation
-from catalogctl.model.documents.seeds import PublishedSeedFile, SeedFile, SeedImport, SeedValues
+from catalogctl.model.documents.seeds import LoadGenImport, PublishedSeedFile, SeedFile, SeedImport, SeedValues
 from catalogctl.model.documents.suite import SeedRotation
 
 
@@ -100,16 +100,18 @@ def next_seed_sets(
     new_id: str | None = None,
     derived_from: BeaconDerivation | None = None,
     imported_from: SeedImport | None = None,
+    loadgen: tuple[int, LoadGenImport] | None = None,
 ) -> tuple[list[SeedSet], SeedSet | None]:
     """The seed sets of a new cohort: the sets of the previous cohort still valid, plus a new set
     when rotation is due, with `new_values` (imported) or fresh ones. `published` is every set
-    of every frozen cohort: ids are never reused. Returns (sets, the new set)."""
+    of every frozen cohort: ids are never reused. `loadgen` is the QSL seed and the record of a
+    set imported from a LoadGen release. Returns (sets, the new set)."""
     valid = valid_sets(carried, cohort)
     if not rotation_due(rotation, cohort, published):
         if new_values is not None:
             raise UsageError(
                 f"no new seed set is due at {cohort}: the policy rotates every {rotation.rotate_every} cohorts",
-                "drop --seeds; the sets still valid are carried over",
+                f"drop {'--loadgen-seeds' if loadgen else '--seeds'}; the sets still valid are carried over",
             )
         return valid, None
     values = new_values or generate()
@@ -123,6 +125,8 @@ def next_seed_sets(
         valid_through=advance(cohort, rotation.valid_for - 1).id,
         derived_from=derived_from,
         imported_from=imported_from,
+        qsl_rng_seed=loadgen[0] if loadgen else None,
+        imported_from_loadgen=loadgen[1] if loadgen else None,
     )
     return [*valid, new_set], new_set
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import typer
 
-from catalogctl.cli import catalog, datasets, gate, release, run, site
+from catalogctl.cli import catalog, compare, datasets, gate, release, run, site
 from catalogctl.cli.boundary import guarded
 from catalogctl.cli.common import app
 from catalogctl.cli.examples import examples_of
@@ -30,6 +30,7 @@ COMMANDS: Commands = (
     ("preflight", run.preflight),
     ("check", run.check),
     ("runner-config", run.runner_config),
+    ("compare", compare.compare),
     ("gates", run.list_gates),
     ("metrics", run.list_metrics),
     ("ci", gate.ci),

@@ -35,6 +35,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "catalogctl check resolved.json results/ --format markdown",
     ),
     "runner-config": ("catalogctl runner-config resolved.json -o r8/",),
+    "compare": (
+        "catalogctl compare base=runs/base/ tuned=runs/tuned/",
+        "catalogctl compare base.json tuned.json --all-metrics --format markdown",
+    ),
     "gates": ("catalogctl gates", "catalogctl gates --format json"),
     "metrics": ("catalogctl metrics", "catalogctl metrics --ref 2026-10-C1 --format json"),
     "ci": ("catalogctl ci --base main", "catalogctl ci --base origin/main --format github --today 2026-10-01"),

@@ -125,6 +125,14 @@ def freeze(
         str | None,
         typer.Option("--seed-set", metavar="ID", help="The set of a seedset.yaml to import, when it has several."),
     ] = None,
+    loadgen_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--loadgen-seeds",
+            help="Adopt the seeds the installed LoadGen release ships (mlcommons-loadgen's mlperf.conf: its "
+            "schedule, sample index and QSL seeds) for the new seed set; its model_seed is drawn.",
+        ),
+    ] = False,
     beacon_round: Annotated[
         Path | None,
         typer.Option(
@@ -206,6 +214,7 @@ def freeze(
         signing_format=signing_format.value if signing_format else None,
         signature=signature,
         beacon=BeaconRequest(round_file=beacon_round, relay=fetch_beacon, name_round=name_round),
+        loadgen_seeds=loadgen_seeds,
     )
     if beacon_round is not None and fetch_beacon is not None:
         raise UsageError("--beacon-round and --fetch-beacon both supply the round", "pass one of them")
@@ -309,9 +318,11 @@ def verify(
     """Check a cohort's release: its tag, digests and signature.
 
     The tag exists, is annotated, points at the commit that added the ruleset, carries its digest,
-    every contract digest matches, every seed set derived from a beacon round follows from it, and
-    (when required) a trusted signer signed it. Exit 1 with the differences; 11 when a derived seed
-    set does not follow from its recorded round (seeds-underived).
+    every contract digest matches, every seed set derived from a beacon round follows from it, every
+    set imported from a LoadGen release holds what its mlperf.conf sets (where that release is
+    installed; a note says so where it is not), and (when required) a trusted signer signed it.
+    Exit 1 with the differences; 11 when a derived seed set does not follow from its recorded round
+    (seeds-underived); 12 when a set imported from LoadGen does not hold its seeds (seeds-not-shipped).
     """
     from catalogctl.api import verify_release
     from catalogctl.errors import CHECK_EXIT_CODES

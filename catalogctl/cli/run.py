@@ -176,31 +176,37 @@ def runner_config(
     resolved: Annotated[Path, typer.Argument(help="The resolved config of the run (from resolve or preflight).")],
     output: Annotated[
         Path,
-        typer.Option(
-            "--output", "-o", rich_help_panel=OUTPUT, help="The folder to write config.yaml and point.yaml into."
-        ),
+        typer.Option("--output", "-o", rich_help_panel=OUTPUT, help="The folder to write the runner's files into."),
     ],
     force: Annotated[
         bool, typer.Option("--force", rich_help_panel=OUTPUT, help="Replace existing files of other content.")
     ] = False,
+    fmt: Annotated[
+        ListFormat, typer.Option("--format", "-f", rich_help_panel=OUTPUT, help="text or json.")
+    ] = ListFormat.text,
 ) -> None:
-    """Write the endpoints client's files from a resolved config.
+    """Write what runs the contract, for the harness it names.
 
-    Its config.yaml and a point.yaml skeleton.
-    The resolved config is read and proven as check reads it. Model, datasets, generation, streaming,
-    seeds, minimum duration and sample count come from the contract; endpoints and load from the
-    submission. What only the submitter knows is left as a placeholder (<TBD: ...> in config.yaml,
-    null with a <TBD: ...> comment in point.yaml) that the client, the official checker and check
-    refuse. Exit 0 when written; 2 when the resolved config is not usable, or a file of other
-    content is in the way (without --force).
+    The files of the contract's runner, from a resolved config.
+    The resolved config is read and proven as check reads it. The endpoints client (a contract
+    without runner) gets its config.yaml and a point.yaml skeleton: model, datasets, generation,
+    streaming, seeds, minimum duration and sample count from the contract, endpoints and load from
+    the submission, and what only the submitter knows left as a placeholder (<TBD: ...> in
+    config.yaml, null with a <TBD: ...> comment in point.yaml) that the client, the official
+    checker and check refuse. lm-eval, evalscope and inspect get run-<runner>.sh, the harness's
+    command line (printed too) with the tasks, few-shot count, generation, seed, concurrency and an
+    output folder for check. Exit 0 when written; 2 when the resolved config is not usable, its
+    runner is external (nothing to configure) or cannot take a setting the contract fixes, or a
+    file of other content is in the way (without --force).
     """
-    from catalogctl.run.runner import write_runner_files
+    from catalogctl.render.runner import REPORTERS, runner_notes
+    from catalogctl.run.runner_config import write_runner_config
 
-    files, paths = write_runner_files(resolved, output, force=force)
-    for path in paths:
-        typer.echo(f"wrote {path}", err=True)
-    for placeholder in files.placeholders:
-        typer.echo(f"to fill: {placeholder}", err=True)
+    report = write_runner_config(resolved, output, force=force)
+    if fmt is ListFormat.text:
+        for note in runner_notes(report):
+            typer.echo(note, err=True)
+    out(REPORTERS[fmt](report))
 
 
 def list_gates(

@@ -82,9 +82,10 @@ def _fsync_folder(folder: Path) -> None:
         os.close(handle)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`.
-    A failure leaves `path` as it was (and no temporary file) and is an environment error."""
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write to a temporary file beside `path`, flush it to disk, then rename it over `path`
+    (with permissions `mode`: 0o755 for a script). A failure leaves `path` as it was (and no
+    temporary file) and is an environment error."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -95,7 +96,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
         _fsync_folder(path.parent)
     except BaseException as exc:

@@ -83,11 +83,12 @@ def derive_new_set(
     previous: Ruleset | None,
     published: list[SeedSet],
     request: BeaconRequest,
-    importing: bool,
+    importing: str,
 ) -> Derived | None:
     """The new set derived from the round the previous release named, when the suite derives
     seeds, that release named one and rotation is due; None otherwise (the set is then drawn or
-    imported, as before). Round data given when no set is derived is refused."""
+    imported, as before). Round data given when no set is derived is refused, and so is an import
+    (`importing` names its option, "" when there is none) of a set that is to be derived."""
     chain = suite.policies.seed_beacon
     named = previous.next_seed_round if previous is not None else None
     due = rotation_due(suite.policies.seed_rotation, cohort, published)
@@ -114,7 +115,7 @@ def derive_new_set(
         raise UsageError(
             f"the release of {previous.cohort} named beacon round {named.round} for this set: it is derived, "
             "not imported",
-            "drop --seeds; pass --beacon-round FILE or --fetch-beacon URL",
+            f"drop {importing}; pass --beacon-round FILE or --fetch-beacon URL",
         )
     if not request.supplied:
         raise UsageError(

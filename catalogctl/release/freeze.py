@@ -51,6 +51,7 @@ from catalogctl.release.calendar import freeze_warnings
 from catalogctl.release.changelog import changelog_section, unreleased_notes, upsert_section
 from catalogctl.release.plan import (
     carried_over,
+    check_resumed_loadgen,
     check_resumed_seeds,
     members,
     previous_ruleset,
@@ -85,6 +86,7 @@ class FreezeRequest:
     signing_format: str | None = None  # ssh or openpgp; default: git config gpg.format, else ssh
     signature: SignatureFlags | None = None  # the trust a signed tag must pass (default: environment, git config)
     beacon: BeaconRequest = field(default_factory=BeaconRequest)  # round data, under a beacon seed policy
+    loadgen_seeds: bool = False  # import the new set from the installed LoadGen release's mlperf.conf
 
 
 class _Freeze:
@@ -299,12 +301,20 @@ class _Freeze:
                 check_resumed_seeds(
                     resumed, self.cohort, self.request.seeds_file, self.ruleset_rel, self.request.seed_set
                 )
+            if self.request.loadgen_seeds:
+                check_resumed_loadgen(resumed, self.cohort, self.ruleset_rel)
             self.check_resumed_against_published(catalog, resumed)
             sets, frozen_at = list(resumed.seed_sets), resumed.frozen_at
             named = resumed.next_seed_round
         else:
             sets, note = seed_sets(
-                catalog, self.cohort, previous, self.request.seeds_file, self.request.seed_set, self.request.beacon
+                catalog,
+                self.cohort,
+                previous,
+                self.request.seeds_file,
+                self.request.seed_set,
+                self.request.beacon,
+                self.request.loadgen_seeds,
             )
             if note:
                 self.notes.append(note)

@@ -8,6 +8,7 @@ from pathlib import Path
 from catalogctl.catalog.cohorts import MLCOMMONS, Calendar, Cohort
 from catalogctl.catalog.diagnostics import did_you_mean
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.loadgen_seeds import describe, import_loadgen_seeds, installed_loadgen, shipped_problem
 from catalogctl.catalog.seeds import next_seed_sets, read_seed_file, unique_sets
 from catalogctl.errors import CatalogError, CatalogInvalid, Diagnostic, UsageError, error
 from catalogctl.io.tree import Tree
@@ -126,15 +127,26 @@ def seed_sets(
     seeds_file: Path | None,
     set_id: str | None = None,
     beacon: BeaconRequest | None = None,
+    loadgen: bool = False,
 ) -> tuple[list[SeedSet], str]:
     """The cohort's seed sets (a new one only when rotation is due: derived from the beacon round
-    the previous release named, imported from `seeds_file`, or drawn), and a note on the new set
-    ("" when none)."""
+    the previous release named, imported from `seeds_file` or from the installed LoadGen release
+    (`loadgen`), or drawn), and a note on the new set ("" when none)."""
     suite = catalog.suite
     assert suite is not None  # a valid catalog has one
+    if loadgen and seeds_file is not None:
+        raise UsageError("--seeds and --loadgen-seeds both import the new seed set", "pass one of them")
     published = unique_sets(s for r in catalog.rulesets.values() if r.cohort != cohort.id for s in r.seed_sets)
-    derived = derive_new_set(suite, cohort, previous, published, beacon or BeaconRequest(), seeds_file is not None)
+    option = "--seeds" if seeds_file is not None else "--loadgen-seeds" if loadgen else ""
+    derived = derive_new_set(suite, cohort, previous, published, beacon or BeaconRequest(), option)
     imported, record = imported_seeds(seeds_file, cohort, set_id) if seeds_file is not None else (None, None)
+    from_loadgen, installed = None, None
+    if loadgen:
+        if set_id is not None:
+            raise UsageError("--seed-set picks a set of a published seedset.yaml, not of LoadGen", "drop --seed-set")
+        installed = installed_loadgen()
+        values, qsl, source = import_loadgen_seeds(installed)
+        imported, from_loadgen = SeedFile(**values.model_dump()), (qsl, source)
     sets, new_set = next_seed_sets(
         suite.policies.seed_rotation,
         cohort,
@@ -144,12 +156,15 @@ def seed_sets(
         derived.set_id if derived else imported.id if imported else None,
         derived.derived_from if derived else None,
         record,
+        from_loadgen,
     )
     if new_set is None:
         return sets, ""
     origin = (
         f"derived from round {derived.derived_from.round} of {suite.policies.seed_beacon.name}"
         if derived and suite.policies.seed_beacon
+        else f"imported from {describe(installed)}; its model_seed drawn"
+        if installed
         else "imported"
         if imported
         else "drawn"
@@ -170,6 +185,29 @@ def check_resumed_seeds(
         raise UsageError(
             f"the interrupted freeze left {ruleset_rel} with {written}, not the seeds of {seeds_file}",
             f"remove {ruleset_rel} to start this freeze over, or rerun without --seeds",
+        )
+
+
+def check_resumed_loadgen(resumed: Ruleset, cohort: Cohort, ruleset_rel: str) -> None:
+    """A rerun with --loadgen-seeds must find the interrupted freeze's new set imported from the
+    LoadGen release installed now, holding what it ships."""
+    new = [s for s in resumed.seed_sets if s.introduced_in == cohort.id]
+    source = new[0].imported_from_loadgen if new else None
+    if source is None:
+        problem = "no new seed set imported from LoadGen"
+    else:
+        where = f"seed set {new[0].id} imported from {source.package} {source.version}"
+        installed = installed_loadgen()
+        if installed is None:
+            problem = f"{where}, and it is not installed now"
+        elif installed.version != source.version:
+            problem = f"{where}, but {installed.version} is installed now"
+        else:
+            problem = shipped_problem(new[0], installed)
+    if problem:
+        raise UsageError(
+            f"the interrupted freeze left {ruleset_rel} with {problem}",
+            f"remove {ruleset_rel} to start this freeze over, or rerun without --loadgen-seeds",
         )
 
 

@@ -10,6 +10,7 @@ from catalogctl.catalog.contract import contract_digest
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.loadgen_seeds import installed_loadgen
 from catalogctl.catalog.seed_origin import set_provenance
 from catalogctl.catalog.seeds import valid_sets
 from catalogctl.catalog.source import no_such_cohort, resolve_ref, ruleset_commit
@@ -18,7 +19,7 @@ from catalogctl.io import gitrepo, gittags, gittree
 from catalogctl.model.reports.release import CohortInfo, NextCohort, Releases, Signature, TagStatus, Verification
 from catalogctl.release.beacon_naming import released_rulesets
 from catalogctl.release.ruleset import parse_ruleset, remember_ruleset, ruleset_digest
-from catalogctl.release.seed_provenance import derived_seed_results
+from catalogctl.release.seed_provenance import derived_seed_results, shipped_seed_results
 from catalogctl.release.statement import ReleaseState, state_release
 from catalogctl.release.trust import SignatureCheck, Trust
 
@@ -171,4 +172,10 @@ def verify_cohort(
     result.problems.extend(problems)
     if problems and not result.failed_check:
         result.failed_check = "seeds-underived"
+    shipped = shipped_seed_results(ruleset, installed_loadgen)
+    result.passed.extend(shipped.passed)
+    result.problems.extend(shipped.problems)
+    result.unchecked.extend(shipped.unchecked)
+    if shipped.problems and not result.failed_check:
+        result.failed_check = "seeds-not-shipped"
     return result

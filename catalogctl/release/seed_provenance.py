@@ -1,13 +1,17 @@
-"""Whether a release's derived seed sets follow from the beacon rounds its ruleset records: the
-check `verify` and `preflight` share (README, "Seeds from a public beacon"). Offline: the rounds'
-signatures are checked against the chain the suite pins."""
+"""Whether a release's seed sets follow from the sources their ruleset records, the checks `verify`
+and `preflight` share: a derived set from its beacon round (README, "Seeds from a public beacon";
+offline, the round's signature checked against the chain the suite pins), a set imported from a
+LoadGen release from that release's mlperf.conf (where that release is installed)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from catalogctl.catalog.beacon_seeds import derived_set_problem
 from catalogctl.catalog.index import Catalog
+from catalogctl.catalog.loadgen_seeds import shipped_problem
+from catalogctl.io.loadgen_package import InstalledLoadGen
 from catalogctl.model import Ruleset, SeedSet
 
 # A cohort's ruleset as its release tag carries it (None without one): see `beacon_naming`.
@@ -77,3 +81,41 @@ def citation_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) ->
         f"seed set {seed_set.id}, derived from beacon round {source.round}: it cites the release of "
         f"{source.named_in} as naming the round, but {said}"
     )
+
+
+@dataclass
+class ShippedResults:
+    """For the sets of a ruleset imported from a LoadGen release: what passed, what failed, and
+    what could not be checked here (the release not installed, or another one)."""
+
+    passed: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)
+
+
+def shipped_seed_results(ruleset: Ruleset, installed: Callable[[], InstalledLoadGen | None]) -> ShippedResults:
+    """Read the installed LoadGen release again (`installed`, called only when a set was imported
+    from one) and compare each such set with what it ships: its mlperf.conf's digest and seeds."""
+    results = ShippedResults()
+    imported = [s for s in ruleset.seed_sets if s.imported_from_loadgen is not None]
+    here = installed() if imported else None
+    for seed_set in imported:
+        source = seed_set.imported_from_loadgen
+        assert source is not None
+        named = f"{source.package} {source.version}"
+        if here is None or here.version != source.version:
+            found = "it is not installed here" if here is None else f"{source.package} {here.version} is installed"
+            results.unchecked.append(
+                f"seed set {seed_set.id}: not compared with the mlperf.conf of {named} ({found}; "
+                f"`pip install {source.package}=={source.version}` to compare)"
+            )
+            continue
+        problem = shipped_problem(seed_set, here)
+        if problem:
+            results.problems.append(problem)
+        else:
+            results.passed.append(
+                f"seed set {seed_set.id}: the seeds of {named}'s mlperf.conf (sha256 {source.sha256[:12]}…), "
+                "read again here"
+            )
+    return results

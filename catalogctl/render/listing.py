@@ -18,7 +18,7 @@ from catalogctl.render.common import as_json, table
 
 # Each kind of listing: the field holding its rows, and the columns shown.
 COLUMNS: dict[type[Listing], tuple[str, list[str]]] = {
-    BenchmarkListing: ("benchmarks", ["id", "kind", "title", "model", "datasets", "pending"]),
+    BenchmarkListing: ("benchmarks", ["id", "kind", "title", "model", "runner", "datasets", "pending"]),
     ModelListing: ("models", ["id", "reference_id", "sha", "pending"]),
     DatasetListing: ("datasets", ["id", "samples", "description", "pending"]),
     MetricListing: ("metrics", ["key", "label", "unit", "direction"]),

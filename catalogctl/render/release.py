@@ -143,6 +143,7 @@ def cohorts_problems_text(releases: Releases, asked: bool) -> str:
 def verify_text(result: Verification) -> str:
     """Each check, then the verdict."""
     lines = [f"ok    {line}" for line in result.passed] + [f"FAIL  {line}" for line in result.problems]
+    lines += [f"note  {line}" for line in result.unchecked]
     if result.signature is not None and not result.signature.required and result.signature.state != "unsigned":
         lines.append(f"note  {result.signature.message} (a signature is not required)")
     against = f" (contracts at {result.checked_against})" if result.checked_against else ""

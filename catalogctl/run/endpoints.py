@@ -27,6 +27,7 @@ from catalogctl.model.documents.results import (
     LoadUsed,
     PerformanceResult,
     RunResults,
+    SeedName,
     SeedsUsed,
 )
 from catalogctl.run.shape import Rule, rule, shape_problems
@@ -44,6 +45,13 @@ _GENERATION_KEYS = ("temperature", "top_p", "top_k", "max_new_tokens", "min_new_
 # server's chat template takes it from `chat_template_kwargs`, in model_params or a dataset's override.
 CHAT_TEMPLATE_KEYS = ("reasoning_effort",)
 NS_PER_MS = 1_000_000
+# The seeds config.yaml records that an API's adapter never sends to the server (mlcommons/endpoints
+# ea332753): src/inference_endpoint/openai/completions_adapter.py builds its request (dataset_transforms,
+# encode_query, and TextCompletionRequest in openai/types.py) with no `seed`, where openai_msgspec_adapter.py
+# sends model_params.seed; endpoint_client/config.py ADAPTER_MAP picks the adapter by api_type. (The
+# sglang adapter sends none either; the catalog has no sglang API type.)
+_UNSENT_SEEDS: dict[str, tuple[SeedName, ...]] = {"openai_completions": ("model_seed",)}
+_ADAPTERS = {"openai_completions": "src/inference_endpoint/openai/completions_adapter.py"}
 
 # The containers the reader descends into, per file: checked before anything is read from them,
 # so that a truncated or hand-edited file is a message naming the key, not a crash.
@@ -233,14 +241,30 @@ def _json_if_present(path: Path) -> Any:
     return _json(path) if path.is_file() else None
 
 
+def unsent_seeds(config: Any) -> dict[SeedName, str]:
+    """The seeds `config` (the client's config.yaml) records that its API's adapter never sent,
+    each with why: a value the run never applied is no evidence of the seed used."""
+    api_type = str((config.get("endpoint_config") or {}).get("api_type"))
+    recorded = {"model_seed": (config.get("model_params") or {}).get("seed")}
+    return {
+        name: f"config.yaml's model_params.seed ({recorded[name]}) was never sent: the endpoints client's "
+        f"{api_type} adapter sends no seed (mlcommons/endpoints ea332753, {_ADAPTERS[api_type]})"
+        for name in _UNSENT_SEEDS.get(api_type, ())
+        if recorded[name] is not None
+    }
+
+
 def _seeds(config: Any, summary: Any) -> SeedsUsed:
-    """The seeds as configured (the client records no others); no model seed in v6.1 files."""
+    """The seeds as configured (the client records no others), less those its adapter never sent;
+    no model seed in v6.1 files."""
     runtime = (config.get("settings") or {}).get("runtime") or {}
     run_config = (summary or {}).get("run_config") or {}
+    unsent = unsent_seeds(config)
     return SeedsUsed(
         scheduler_rng_seed=runtime.get("scheduler_random_seed", run_config.get("scheduler_random_seed")),
         sample_index_rng_seed=runtime.get("dataloader_random_seed", run_config.get("dataloader_random_seed")),
-        model_seed=(config.get("model_params") or {}).get("seed"),
+        model_seed=None if "model_seed" in unsent else (config.get("model_params") or {}).get("seed"),
+        not_applied=unsent or None,
     )
 
 

@@ -29,7 +29,8 @@ from catalogctl.model.documents.submission import describe_load, load_concurrenc
 from catalogctl.model.reports.check import Check
 from catalogctl.model.reports.gates import GateInfo, GateListing
 from catalogctl.run.aggregate import NotEvaluable, combine, dataset_score, in_range, to_scale, weights_of
-from catalogctl.run.training_gates import schedule_rows
+from catalogctl.run.declared import evidence
+from catalogctl.run.training_gates import schedule_rows, stop_row
 from catalogctl.run.training_gates import training_rules as hyperparameter_rows
 
 
@@ -52,10 +53,10 @@ class Run:
 GateFunction = Callable[[Run], list[Check]]
 
 
-def _equal(what: str, expected: Any, observed: Any, unit: str = "") -> Check:
+def _equal(what: str, expected: Any, observed: Any, unit: str = "", exact: bool = False) -> Check:
     if (isinstance(expected, str) and expected.startswith("<")) or observed is None:  # pending, or not reported
         return Check(what=what, expected=expected, observed=observed, status="unknown", unit=unit)
-    if isinstance(expected, float) or isinstance(observed, float):
+    if not exact and (isinstance(expected, float) or isinstance(observed, float)):
         same = abs(float(expected) - float(observed)) <= 1e-9 * max(1.0, abs(float(expected)))
     else:
         same = expected == observed
@@ -105,21 +106,22 @@ def model_integrity(run: Run) -> list[Check]:
 
 
 def _generation_checks(
-    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults
+    label: str, expected: ContractGeneration, phase: str, dataset: str | None, results: RunResults, exact: bool = False
 ) -> list[Check]:
     entries = [g for g in results.generation if g.phase == phase and g.dataset == dataset]
     if not entries and dataset is not None:
         entries = [g for g in results.generation if g.phase == phase and g.dataset is None]
     observed = entries[0].model_dump() if entries else {}
-    return [_equal(f"{label} {key}", value, observed.get(key)) for key, value in expected.items()]
+    return [_equal(f"{label} {key}", value, observed.get(key), exact=exact) for key, value in expected.items()]
 
 
 def generation_integrity(run: Run) -> list[Check]:
     """api_type and the sampling parameters used equal the contract's, per phase and dataset."""
     contract, results = run.terms, run.results
     checks: list[Check] = []
-    if contract["kind"] == "training":
-        return _generation_checks("validation", contract["validation"]["generation"], "validation", None, results)
+    if contract["kind"] == "training":  # exactly, as the official training rules compare (==)
+        validation = contract["validation"]["generation"]
+        return _generation_checks("validation", validation, "validation", None, results, exact=True)
     checks.append(_equal("api_type", contract["api_type"], results.api_type))
     performance = contract.get("performance")
     if performance:
@@ -133,13 +135,23 @@ def generation_integrity(run: Run) -> list[Check]:
 def seeds(run: Run) -> list[Check]:
     """The run used exactly the resolved seed set."""
     used = run.results.seeds.model_dump()
+    unsent = run.results.seeds.not_applied or {}
     checks = [
-        _equal(name, run.seeds[name], used.get(name))
+        _equal(name, run.seeds[name], None if name in unsent else used.get(name)).model_copy(
+            update={"note": unsent.get(name, "")}
+        )
         for name in ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
     ]
     if used["qsl_rng_seed"] is not None:  # LoadGen's third stream also chooses samples (run/loadgen.py)
-        what = "qsl_rng_seed (the set's sample_index_rng_seed)"
-        checks.insert(2, _equal(what, run.seeds["sample_index_rng_seed"], used["qsl_rng_seed"]))
+        # A set imported from a LoadGen release holds mlperf.conf's own QSL seed; any other set
+        # gives LoadGen its sample_index_rng_seed there.
+        own = run.seeds.get("qsl_rng_seed")
+        what, expected = (
+            ("qsl_rng_seed", own)
+            if own is not None
+            else ("qsl_rng_seed (the set's sample_index_rng_seed)", run.seeds["sample_index_rng_seed"])
+        )
+        checks.insert(2, _equal(what, expected, used["qsl_rng_seed"]))
         if used["model_seed"] is None:  # LoadGen has no model seed: the set maps onto its three streams
             note = "LoadGen has no model seed (it is the SUT's own); its three seeds are checked above"
             checks[-1] = Check(what="model_seed", expected=run.seeds["model_seed"], status="not-applicable", note=note)
@@ -152,7 +164,14 @@ Requirement = Literal[
 # Each requirement, the fact it bounds (named as the run reports it, read as an attribute so
 # that mypy checks it), whether it is a lower bound, and its unit.
 _PERFORMANCE_BOUNDS: list[tuple[Requirement, str, Callable[[PerformanceResult], float | None], bool, str]] = [
-    ("min_duration_ms", "duration_ms", lambda p: p.duration_ms, True, "ms"),
+    # §4.4: on the steady-state window's issue-time span where the run states one, else the whole run
+    (
+        "min_duration_ms",
+        "duration_ms",
+        lambda p: p.duration_ms if p.window_duration_ms is None else p.window_duration_ms,
+        True,
+        "ms",
+    ),
     ("min_sample_count", "sample_count", lambda p: p.sample_count, True, ""),
     ("min_context_length", "context_length", lambda p: p.context_length, True, ""),
     ("max_ttft_latency_ms", "ttft_p99_ms", lambda p: p.ttft_p99_ms, False, "ms"),
@@ -189,7 +208,8 @@ def requirements(run: Run) -> list[Check]:
             if requirement in performance["requirements"]:
                 limit, tier = per_load(performance["requirements"][requirement], run.load, requirement)
                 value = observed(measured) if measured is not None else None
-                checks.append(_bound(fact + tier, value, limit, at_least, unit))
+                label, note = evidence(fact, measured)
+                checks.append(_bound(label + tier, value, limit, at_least, unit).model_copy(update={"note": note}))
     accuracy = run.terms.get("accuracy")
     if accuracy:
         # Only the contract's datasets count, each once: another dataset's samples are no evidence.
@@ -288,7 +308,12 @@ def accuracy_gate(run: Run) -> list[Check]:
 def quality_target(run: Run) -> list[Check]:
     """The validation metric reached the quality target.
 
-    Beyond it, where the target's bound is `>` (MLPerf Training: some eval_accuracy > 0.69)."""
+    Beyond it, where the target's bound is `>` (MLPerf Training: some eval_accuracy > 0.69); and
+    the run says so: run_stop's status is `success` (`training_gates.stop_row`)."""
+    return [_reached(run), stop_row(run.results.training)]
+
+
+def _reached(run: Run) -> Check:
     target = run.terms["quality_target"]
     metric = run.terms["metrics"][target["metric"]]
     at_least = metric["direction"] != "lower"
@@ -297,18 +322,16 @@ def quality_target(run: Run) -> list[Check]:
     evaluations = run.results.training.evaluations if run.results.training is not None else []
     if value is None and evaluations and all(e.accuracy is None for e in evaluations):  # as mllog logs a divergence
         note = "every evaluation logged its accuracy as NaN (a diverged run)"
-        return [
-            _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
-                update={"observed": "NaN", "status": "fail", "note": note}
-            )
-        ]
+        return _bound(target["metric"], None, target["target"], at_least, strict=strict).model_copy(
+            update={"observed": "NaN", "status": "fail", "note": note}
+        )
     if value is not None and metric["unit"] in ("percent", "fraction"):
         try:
             value = to_scale(in_range(value, metric["unit"], target["metric"]), metric["unit"], target["scale"])
         except NotEvaluable as exc:  # a value off its scale says nothing about the target: not evaluable
             check = _bound(target["metric"], None, target["target"], at_least, strict=strict)
-            return [check.model_copy(update={"note": str(exc)})]
-    return [_bound(target["metric"], value, target["target"], at_least, strict=strict)]
+            return check.model_copy(update={"note": str(exc)})
+    return _bound(target["metric"], value, target["target"], at_least, strict=strict)
 
 
 def evaluation_schedule(run: Run) -> list[Check]:
@@ -316,7 +339,7 @@ def evaluation_schedule(run: Run) -> list[Check]:
     formula = run.terms["evaluation_schedule"]["first_evaluation_samples"]
     training = run.results.training
     if training is not None and training.evaluations:  # every evaluation logged: each one's point
-        return schedule_rows(formula, training)
+        return schedule_rows(formula, training, run.terms["metrics"][run.terms["quality_target"]["metric"]]["unit"])
     if training is None or training.gbs is None:
         return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
     try:

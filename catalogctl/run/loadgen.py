@@ -12,8 +12,10 @@ Seeds. A seed set has three seeds; LoadGen has three random streams, and no mode
 - `sample_index_rng_seed` (which loaded sample each query carries) is the set's
   `sample_index_rng_seed`;
 - `qsl_rng_seed` (which samples are loaded, when the performance set is smaller than the library)
-  is the set's `sample_index_rng_seed` too: both choose the samples, as the endpoints client's one
-  `dataloader_random_seed` does, and a seed the set does not fix is one a submitter could tune;
+  is the set's own `qsl_rng_seed` when it has one (a set imported from a LoadGen release's
+  mlperf.conf, `freeze --loadgen-seeds`), else its `sample_index_rng_seed`: both choose the
+  samples, as the endpoints client's one `dataloader_random_seed` does, and a seed the set does
+  not fix is one a submitter could tune;
 - `model_seed` is the SUT's: LoadGen never sees it, so from a LoadGen folder the `seeds` gate's
   `model_seed` check is `unknown` and the gate is not evaluable -- never a pass.
 
@@ -268,7 +270,7 @@ def apply_settings(config: ResolvedConfig, settings: Any) -> Any:
     the settings' scenario (set `scenario` first) and the minimum sample count when the contract
     has one. Call it after `FromConfig`, which would put back mlperf.conf's seeds."""
     seeds = config.seeds
-    settings.qsl_rng_seed = seeds.sample_index_rng_seed
+    settings.qsl_rng_seed = seeds.sample_index_rng_seed if seeds.qsl_rng_seed is None else seeds.qsl_rng_seed
     settings.sample_index_rng_seed = seeds.sample_index_rng_seed
     settings.schedule_rng_seed = seeds.scheduler_rng_seed
     scenario = _scenario_name(settings)

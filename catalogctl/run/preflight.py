@@ -16,6 +16,7 @@ from catalogctl import words
 from catalogctl.catalog.config import config_for, layout_for
 from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
+from catalogctl.catalog.loadgen_seeds import installed_loadgen
 from catalogctl.errors import (
     CatalogError,
     CheckFailed,
@@ -30,7 +31,7 @@ from catalogctl.io.urls import local_path, redact_url
 from catalogctl.model.documents.resolved import RemoteVerification, ResolvedConfig
 from catalogctl.release.beacon_naming import released_rulesets
 from catalogctl.release.ruleset import parse_ruleset
-from catalogctl.release.seed_provenance import derived_seed_results
+from catalogctl.release.seed_provenance import derived_seed_results, shipped_seed_results
 from catalogctl.release.statement import ReleaseState, require_release
 from catalogctl.release.trust import SignatureFlags, Trust, trust_for
 from catalogctl.run.resolve import read_submission, resolve_at, signer_of
@@ -92,6 +93,23 @@ def check_derived_seeds(repo: gitrepo.Repository, state: ReleaseState, release: 
             problems[0],
             f"do not run with these seeds; `catalogctl verify {state.cohort}` lists every set, and the README's "
             '"Seeds from a public beacon" says how to re-derive one by hand',
+        )
+
+
+def check_shipped_seeds(state: ReleaseState, layout: Layout) -> None:
+    """Every seed set of the release imported from a LoadGen release holds what that release's
+    mlperf.conf sets, where that release is installed (`seeds-not-shipped` otherwise); elsewhere
+    `catalogctl verify` says it could not compare."""
+    if state.ruleset_text is None:
+        return
+    ruleset = parse_ruleset(state.ruleset_text, layout.ruleset_path(state.cohort))
+    problems = shipped_seed_results(ruleset, installed_loadgen).problems
+    if problems:
+        raise CheckFailed(
+            "seeds-not-shipped",
+            problems[0],
+            f"do not run with these seeds; `catalogctl verify {state.cohort}` lists every set, and "
+            "docs/explanation/seeds.md says what a set imported from LoadGen holds",
         )
 
 
@@ -271,6 +289,7 @@ def preflight(
     cohort = submission.submission_ref.cohort
     state, release = check_checkout(repo, cohort, layout, trust_for(repo, signature))
     check_derived_seeds(repo, state, release, layout)
+    check_shipped_seeds(state, layout)
     signed = state.signature if state.signature and state.signature.state == "good" else None
     tag = gittags.tag_object(repo, cohort) if signed else None
     unverified = RemoteVerification(verified=False, note="--offline: the remote was not contacted")

@@ -70,7 +70,7 @@ def resolve_at(
         submission_ref=submission_data["submission_ref"],
         contract=contract,
         sources=dataset_sources(catalog, contract),
-        seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump()),
+        seeds=ResolvedSeeds(id=seeds.id, **seeds.seed_values().model_dump(), qsl_rng_seed=seeds.qsl_rng_seed),
         endpoint_config=submission_data.get("endpoint_config"),
         settings=submission.settings,
         training=submission.training,

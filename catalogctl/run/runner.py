@@ -1,5 +1,6 @@
-"""The runner's configuration from a resolved config: the endpoints client's `config.yaml` and a
-§8.3 `point.yaml` skeleton (the proposal's step 3: the inlined contract becomes what runs).
+"""The endpoints client's configuration from a resolved config: its `config.yaml` and a §8.3
+`point.yaml` skeleton (the proposal's step 3: the inlined contract becomes what runs). Only for a
+contract the endpoints client runs: `run.runner_config` picks the files of the contract's runner.
 
 Neither format is this tool's: `config.yaml` is the client's `BenchmarkConfig` (mlcommons/endpoints
 ea332753, src/inference_endpoint/config/schema.py), `point.yaml` the checker's `PointConfig`
@@ -18,18 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from catalogctl import words
 from catalogctl.errors import InputsUnusable
-from catalogctl.io.files import write_atomic, write_state
 from catalogctl.io.yamlio import dump_yaml
 from catalogctl.model.documents.resolved import ContractGeneration, ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.submission import PoissonLoad, Settings
-from catalogctl.run.check import read_resolved
 from catalogctl.run.gates import per_load
-from catalogctl.run.integrity import verify_config
 from catalogctl.run.submission import SUBMITTER_FIELDS
 
 # Keys of the client's schema (mlcommons/endpoints ea332753, config/schema.py) that no fixture config
@@ -188,6 +184,8 @@ def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
     ]
     links = [config.sources[i] for i in ids if i in config.sources]
     seeds = config.seeds
+    # No client file records the context length: the submitter declares it (run/declared.py)
+    declares = ["context_length"] if performance and "min_context_length" in performance["requirements"] else []
     return {
         "concurrency": concurrency,
         "dataset": ids[0] if ids else None,
@@ -207,6 +205,7 @@ def point_skeleton(config: ResolvedConfig) -> dict[str, Any]:
         "seed_set": seeds.id,
         "target_cohort": config.provenance.cohort,
         **dict.fromkeys(POINT_PLACEHOLDERS),
+        **dict.fromkeys(declares),
     }
 
 
@@ -217,9 +216,11 @@ def runner_files(config: ResolvedConfig) -> RunnerFiles:
         **POINT_PLACEHOLDERS,
         "dataset_link": "a link to the data (the catalog gives no source)",
         "concurrency": "the point's concurrency: a Poisson load has none, and §6.1 takes it only offline",
+        "context_length": "the longest context, in tokens, the served endpoint accepts (the contract's "
+        "min_context_length bounds it; no client file records it)",
     }
     text = dump_yaml(point)
-    left = [k for k in notes if point.get(k) is None]
+    left = [k for k in notes if k in point and point[k] is None]
     for key in left:
         text = re.sub(rf"^{key}: null$", f"{key}: null  # <TBD: {notes[key]}>", text, count=1, flags=re.M)
     client = dump_yaml(client_config(config))
@@ -227,25 +228,3 @@ def runner_files(config: ResolvedConfig) -> RunnerFiles:
     header = f"# Written by catalogctl runner-config from the resolved config of {config.contract['id']} "
     header += f"({config.provenance.cohort}). Fill every <TBD: ...> before the run.\n"
     return RunnerFiles(header + client, header + text, (*pending, *(f"point.yaml {k}" for k in left)))
-
-
-def write_runner_files(resolved: Path, folder: Path, *, force: bool = False) -> tuple[RunnerFiles, list[Path]]:
-    """Read and prove `resolved` as `check` does, then write `config.yaml` and `point.yaml` into
-    `folder` atomically; a different existing file is refused unless `force`."""
-    config, written = read_resolved(resolved)
-    verify_config(config, str(resolved), written)
-    files = runner_files(config)
-    targets = [(folder / "config.yaml", files.config_yaml), (folder / "point.yaml", files.point_yaml)]
-    # A symlink is refused, never followed (as `export mlperf`), even with --force, before any write.
-    hint = "remove it, or write into another folder (-o)"
-    states = [write_state(p, text.encode("utf-8"), "nothing was written", hint) for p, text in targets]
-    if not force:
-        clash = [str(p) for (p, _), state in zip(targets, states, strict=True) if state == "replaced"]
-        if clash:
-            raise InputsUnusable(
-                f"{words.listed(clash)} already {words.noun(len(clash), 'exists', 'exist')} with other content",
-                "pass --force to replace them, or write into another folder (-o)",
-            )
-    for path, text in targets:
-        write_atomic(path, text.encode("utf-8"))
-    return files, [p for p, _ in targets]

@@ -21,8 +21,15 @@ from catalogctl.model.documents.resolved import ResolvedConfig
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.documents.submission import ConcurrencyLoad, describe_load
 from catalogctl.model.reports.check import Check, GateResult, Layout
-from catalogctl.run.endpoints import POINT_FOLDER_FILES, ClientFiles, client_results, read_client_files
-from catalogctl.run.harness import HARNESS_HINT, harness_layout
+from catalogctl.run.declared import with_declarations
+from catalogctl.run.endpoints import (
+    POINT_FOLDER_FILES,
+    ClientFiles,
+    client_results,
+    read_client_files,
+    unsent_seeds,
+)
+from catalogctl.run.harnesses import HARNESSES, harness_of
 from catalogctl.run.loadgen import is_loadgen_folder
 from catalogctl.run.mllog import is_mllog, mllog_files
 from catalogctl.run.shape import rule, shape_problems
@@ -33,8 +40,8 @@ LAYOUTS_HINT = (
     "(point.yaml, config.yaml, result_summary.json, accuracy_results.json, system_desc.json); a "
     "submission tree (<org>/<submission_id>/ or its results/, results/<system>/ or results/<system>/<model>/ folder); "
     "a LoadGen output folder (mlperf_log_detail.txt, mlperf_log_summary.txt); "
-    f"{HARNESS_HINT}; "
-    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each)"
+    "or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), or a folder of them (one run each); "
+    "and of the evaluation harnesses: " + "; ".join(harness.reads for harness in HARNESSES)
 )
 POINT_DIR = re.compile(r"r(\d+)")
 # What the checker requires in every point folder (its layout.REQUIRED_RUN_FILES): without them
@@ -75,6 +82,8 @@ _POINT_SHAPE = (
     rule("runtime_settings.runtime", "mapping"),
     rule("seed_set?", "string"),
     rule("target_cohort?", "string"),
+    rule("steady_state?", "mapping"),
+    rule("steady_state?.window?", "mapping"),
 )
 
 
@@ -96,11 +105,11 @@ class PointRead:
 
 def detect_layout(path: Path) -> Layout:
     """Which layout `path` is; a folder of none is refused, naming the layouts `check` reads."""
-    harness = harness_layout(path)  # an evaluation harness's own output (run/harness.py)
-    if harness is not None:
-        return harness
     if not path.is_dir():
-        return "mllog" if path.is_file() and is_mllog(path) else "results"  # a missing path: its reader says so
+        if path.is_file() and is_mllog(path):
+            return "mllog"
+        harness = harness_of(path)
+        return "results" if harness is None else harness.layout  # a missing path: its reader says so
     _refuse_ambiguous(path)
     if (path / "point.yaml").is_file():
         return "point"
@@ -108,6 +117,9 @@ def detect_layout(path: Path) -> Layout:
         return "run-folder"  # without config.yaml, the run folder reader says so
     if is_loadgen_folder(path):
         return "loadgen"
+    harness = harness_of(path)  # before the submission tree: lm-eval's --output_path is often `results/`
+    if harness is not None:
+        return harness.layout
     if _results_dir(path) is not None or _point_dirs(path) or any(_point_dirs(d) for d in _subdirs(path)):
         return "submission"
     found = mllog_files(path)
@@ -209,7 +221,9 @@ def read_point(folder: Path, contract: Mapping[str, Any]) -> PointRead:
         seed_set=point.get("seed_set") or None,
         target_cohort=point.get("target_cohort") or None,
         files=files,
-        results=client_results(files, contract, f"submission point {folder}"),
+        results=with_declarations(
+            client_results(files, contract, f"submission point {folder}"), point, folder / "point.yaml"
+        ),
         load_pattern=str(point["runtime_settings"].get("load_pattern", "concurrency")),
         model_name=None if point.get("model_name") is None else str(point["model_name"]),
     )
@@ -282,7 +296,10 @@ def _compare(what: str, expected: Any, observed: Any, note: str = "") -> Check:
 
 
 def _recorded(point: PointRead, name: str) -> list[tuple[str, Any]]:
-    """(where, value) for each place the client recorded seed `name`."""
+    """(where, value) for each place the client recorded seed `name`, less a seed its adapter
+    never sent (no evidence of what ran: the `seeds` gate says why)."""
+    if name in unsent_seeds(point.files.config):
+        return []
     node: Any = point.files.config
     for key in _CONFIG_KEYS[name]:
         node = node.get(key) if isinstance(node, dict) else None

@@ -10,6 +10,7 @@ from typing import Any
 from catalogctl.catalog.formula import FormulaError, evaluate
 from catalogctl.model.documents.results import TrainingResult
 from catalogctl.model.reports.check import Check, Status
+from catalogctl.run.aggregate import NotEvaluable, in_range
 
 _DIVERGED = "accuracy logged as NaN (a diverged evaluation)"
 
@@ -23,7 +24,10 @@ def _same(what: str, expected: Any, observed: Any) -> Check:
 
 def _formula_row(what: str, formula: str, gbs: int | None, observed: Any, tolerance: float) -> Check:
     """A value of a formula of gbs, within an absolute tolerance (the official `abs(v - x) < tol`)."""
-    if gbs is None or not isinstance(observed, int | float):
+    if observed is not None and (not isinstance(observed, int | float) or isinstance(observed, bool)):
+        note = f"logged as {observed!r}, not a number"  # the official `abs(v - x) < tol` fails on it
+        return Check(what=what, expected=formula, observed=observed, status="fail", note=note)
+    if gbs is None or observed is None:
         note = "gbs not logged" if gbs is None else "not logged"
         return Check(what=what, expected=formula, status="unknown", note=note)
     try:
@@ -35,9 +39,10 @@ def _formula_row(what: str, formula: str, gbs: int | None, observed: Any, tolera
     return Check(what=what, expected=expected, observed=observed, status="pass" if ok else "fail", note=note)
 
 
-def schedule_rows(formula: str, training: TrainingResult) -> list[Check]:
+def schedule_rows(formula: str, training: TrainingResult, unit: str) -> list[Check]:
     """Each evaluation exactly where the schedule puts it: the first at the formula, each later one
-    a global batch after the last one that was on time (the official `next_validation_samples`)."""
+    a global batch after the last one that was on time (the official `next_validation_samples`),
+    and its accuracy a number on the metric's scale (`unit`; the official `0.0 <= v['value'] <= 1.0`)."""
     gbs = training.gbs
     if gbs is None:
         return [Check(what="first evaluation", expected=formula, status="unknown", note="gbs not reported")]
@@ -52,8 +57,9 @@ def schedule_rows(formula: str, training: TrainingResult) -> list[Check]:
         on_time = observed == due
         status: Status = "pass" if on_time else ("unknown" if observed is None else "fail")
         note = "" if observed is not None else "no samples_count"
-        if evaluation.accuracy is None:  # the official `0.0 <= v['value'] <= 1.0` fails a NaN
-            status, note = "fail", "; ".join(filter(None, [note, _DIVERGED]))
+        off_scale = _off_scale(evaluation.accuracy, unit)
+        if evaluation.accuracy is None or off_scale:  # the official `0.0 <= v['value'] <= 1.0` fails both
+            status, note = "fail", "; ".join(filter(None, [note, off_scale or _DIVERGED]))
         rows.append(
             Check(
                 what=f"evaluation {number} at gbs {gbs}",
@@ -67,6 +73,17 @@ def schedule_rows(formula: str, training: TrainingResult) -> list[Check]:
         if on_time:  # the official POST: the schedule moves on whatever the accuracy
             due += gbs
     return rows
+
+
+def _off_scale(accuracy: float | None, unit: str) -> str:
+    """Why an accuracy is not a score on `unit` ("" when it is, or is not logged)."""
+    if accuracy is None:
+        return ""
+    try:
+        in_range(accuracy, unit, "accuracy")
+    except NotEvaluable as exc:
+        return str(exc)
+    return ""
 
 
 def training_rules(contract: Mapping[str, Any], gbs_owned: int | None, training: TrainingResult | None) -> list[Check]:
@@ -106,8 +123,35 @@ def training_rules(contract: Mapping[str, Any], gbs_owned: int | None, training:
             rows.append(_formula_row(key, optimizer[name], gbs, logged.get(key), optimizer["tolerance"]))
     per_prompt = limits["generations_per_prompt"]
     rows.append(_same("num_generations_per_prompt", per_prompt, logged.get("num_generations_per_prompt")))
-    prompts = logged.get("num_prompts_per_step")
-    product = prompts * per_prompt if isinstance(prompts, int) else None
-    shown = gbs if product is not None else None  # without the prompts logged, not evaluable
-    rows.append(_same("global_batch_size = num_prompts_per_step x generations", product, shown))
+    rows.append(_product_row(logged.get("num_prompts_per_step"), per_prompt, gbs))
     return rows
+
+
+def _product_row(prompts: Any, per_prompt: int, gbs: int | None) -> Check:
+    """The batch is num_prompts_per_step x generations (the official `s['global_batch_size'] ==
+    s['num_prompts_per_step'] * v['value']`); prompts logged as anything but an integer fail it."""
+    what = "global_batch_size = num_prompts_per_step x generations"
+    if prompts is None or (isinstance(prompts, int) and not isinstance(prompts, bool)):
+        product = prompts * per_prompt if prompts is not None else None
+        return _same(what, product, gbs if product is not None else None)  # no prompts logged: not evaluable
+    note = f"num_prompts_per_step logged as {prompts!r}, not an integer"
+    return Check(what=what, expected="an integer x " + str(per_prompt), observed=gbs, status="fail", note=note)
+
+
+def stop_row(training: TrainingResult | None) -> Check:
+    """run_stop's status: `success`. The official common rules fail a run_stop without a status;
+    a status other than `success` (the reference logs `aborted` when the target is not reached) is
+    a run that says it did not converge, which the RCP checker counts as not converged, whatever
+    its evaluations (mlperf-logging 4.1.68, rcp_checker/rcp_checker.py, `read_submission_file`)."""
+    what, expected = "run_stop status", "success"
+    status = training.status if training is not None else None
+    if status is None:
+        if training is not None and training.stopped:
+            note = "run_stop logged no status (the official common rules require one)"
+            return Check(what=what, expected=expected, status="fail", note=note)
+        note = "run_stop not logged" if training is not None and training.stopped is False else "not reported"
+        return Check(what=what, expected=expected, status="unknown", note=note)
+    if status == expected:
+        return Check(what=what, expected=expected, observed=status, status="pass")
+    note = f"the run says it ended `{status}`: not a converged run, whatever its evaluations"
+    return Check(what=what, expected=expected, observed=status, status="fail", note=note)

@@ -121,7 +121,7 @@ def test_a_ref_is_published_as_it_was(catalog_repo: Path, tmp_path: Path) -> Non
 
 def test_the_exit_codes_are_the_table_of_errors() -> None:
     codes = {e.code: e.meaning for e in exit_codes()}
-    assert sorted(codes) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 70, 130]
+    assert sorted(codes) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 70, 130]
     assert codes[7] == "`resolve`, `preflight`: the submission does not fit the cohort (`submission-mismatch`)"
 
 

@@ -99,7 +99,7 @@ def test_display_and_formatting_changes_keep_every_digest(catalog_dir: Path, rel
             ["gpt-oss-120b"],
         ),
         ("datasets/mlperf_deepseek_r1.yaml", "  sha256: 36facfae", "  sha256: 46facfae", ["deepseek-r1"]),
-        ("models/llama3-1-8b.yaml", "sha: 0e9e39f2", "sha: 1e9e39f2", ["gsm8k", "llama3-1-8b"]),
+        ("models/llama3-1-8b.yaml", "sha: 0e9e39f2", "sha: 1e9e39f2", ["ceval", "gsm8k", "llama3-1-8b"]),
         (
             "metrics.yaml",
             "direction: lower\n    ratio: false\n    description: 99th percentile of the time from",
@@ -158,3 +158,12 @@ def test_a_shared_memo_resolves_the_same_contracts_and_builds_each_entity_once(c
     first, again = (resolve_contract(catalog, "gsm8k", display=False, shared=shared) for _ in range(2))
     assert first["model"] is again["model"]
     assert first["metrics"] == again["metrics"]
+
+
+def test_reordering_a_runners_arguments_changes_the_digest(catalog_dir: Path) -> None:
+    """`extra_args` is a command line: its order is its meaning, unlike a list of gates."""
+    gsm8k = "benchmark_suite/benchmarks/gsm8k.yaml"
+    replace_in(catalog_dir, gsm8k, "  batch_size: auto\n", '  batch_size: auto\n  extra_args: ["-w", "--seed", "7"]\n')
+    before = contract_digest(load(catalog_dir).catalog, "gsm8k")
+    replace_in(catalog_dir, gsm8k, '["-w", "--seed", "7"]', '["--seed", "-w", "7"]')
+    assert contract_digest(load(catalog_dir).catalog, "gsm8k") != before

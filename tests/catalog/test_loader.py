@@ -31,7 +31,7 @@ def test_loading_a_tag_equals_loading_the_working_tree_at_that_commit(catalog_re
     at_tag = load_catalog(catalog_repo, ref="v1")
     working = load_catalog(catalog_repo)
     same_content(at_tag, working)
-    assert len(at_tag.catalog.benchmarks) == 5
+    assert len(at_tag.catalog.benchmarks) == 6
     assert at_tag.catalog.label.startswith("v1 (")
 
 

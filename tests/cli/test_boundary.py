@@ -39,7 +39,7 @@ def test_every_command_is_registered_inside_the_boundary() -> None:
     for group in app.registered_groups:
         assert group.typer_instance is not None
         infos += group.typer_instance.registered_commands
-    assert len(infos) == 22
+    assert len(infos) == 23
     unguarded = [i.name for i in infos if not getattr(i.callback, "__catalogctl_boundary__", False)]
     assert unguarded == []
 

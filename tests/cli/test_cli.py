@@ -17,7 +17,7 @@ def test_validate_shipped_catalog_exits_0_and_lists_pending_values(catalog_dir: 
     out, err = done.stdout, done.stderr
     assert err == ""
     lines = out.splitlines()
-    assert lines[-1] == "working tree: valid (0 errors, 18 warnings, 18 pending values)"
+    assert lines[-1] == "working tree: valid (0 errors, 20 warnings, 20 pending values)"
     assert lines[0] == (
         "benchmark_suite/datasets/aime25.yaml:7:8: warning pending-value: dataset `aime25`: "
         "source.url is pending (<TBD>); blocks freezing gpt-oss-120b"
@@ -31,7 +31,7 @@ def test_validate_with_errors_exits_1(catalog_dir: Path) -> None:
         "benchmark_suite/benchmarks/gsm8k.yaml:21:20: error schema-wrong-type: accuracy.datasets[0].num_repeats: "
         "should be a valid integer (got True)"
     ) in out.splitlines()
-    assert out.splitlines()[-1] == "working tree: invalid (1 error, 18 warnings, 18 pending values)"
+    assert out.splitlines()[-1] == "working tree: invalid (1 error, 20 warnings, 20 pending values)"
 
 
 def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
@@ -43,8 +43,8 @@ def test_validate_json_has_the_documented_shape(catalog_dir: Path) -> None:
     assert report["valid"] is False
     assert report["summary"] == {
         "errors": 1,
-        "warnings": 18,
-        "pending": 18,
+        "warnings": 20,
+        "pending": 20,
         "not_selected": 0,
     }  # the benchmark is not blamed
     errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
@@ -98,18 +98,27 @@ def test_no_catalog_exits_2(tmp_path: Path) -> None:
 
 def test_ls_benchmarks_table(catalog_dir: Path) -> None:
     out = run_cli("ls", "-C", str(catalog_dir)).stdout
-    assert out.splitlines()[0].split() == ["ID", "KIND", "TITLE", "MODEL", "DATASETS", "PENDING"]
+    assert out.splitlines()[0].split() == ["ID", "KIND", "TITLE", "MODEL", "RUNNER", "DATASETS", "PENDING"]
     gpt = next(line for line in out.splitlines() if line.startswith("gpt-oss-120b "))
     assert "gpt_oss_perf, aime25, gpqa, livecodebench" in gpt
     assert gpt.rstrip().endswith("8")
 
 
 def test_ls_json_for_each_kind(catalog_dir: Path) -> None:
-    for kind, count in (("benchmarks", 5), ("models", 4), ("datasets", 8), ("metrics", 16)):
+    for kind, count in (("benchmarks", 6), ("models", 4), ("datasets", 9), ("metrics", 17)):
         out = run_cli("ls", kind, "-C", str(catalog_dir), "--format", "json").stdout
         data = json.loads(out)
         assert data["schema"] == "catalogctl/ls/v1"
         assert len(data[kind]) == count
+    rows = json.loads(run_cli("ls", "-C", str(catalog_dir), "-f", "json").stdout)["benchmarks"]
+    assert [(r["id"], r["runner"]) for r in rows] == [
+        ("ceval", "evalscope"),
+        ("deepseek-r1", "endpoints"),
+        ("gpt-oss-120b", "endpoints"),
+        ("gsm8k", "lm-eval"),
+        ("llama3-1-8b", "endpoints"),
+        ("llm-post-training", None),
+    ]
     data = json.loads(run_cli("ls", "models", "-C", str(catalog_dir), "-f", "json").stdout)
     assert data["models"][-1] == {
         "id": "qwen3-5-397b-a17b",
@@ -183,7 +192,7 @@ def test_terminal_output_is_coloured_by_rich(catalog_dir: Path, monkeypatch: pyt
     print_validation_rich(ValidationReport.of(result.catalog.label, result.diagnostics))
     text = buffer.getvalue()
     assert "\x1b[1;31merror schema-invalid-value\x1b[0m" in text
-    assert "working tree: invalid (1 error, 18 warnings, 18 pending values)" in text
+    assert "working tree: invalid (1 error, 20 warnings, 20 pending values)" in text
 
 
 def test_an_unwritable_output_is_an_environment_error(tmp_path: Path) -> None:
@@ -221,3 +230,16 @@ def test_help_imports_no_heavy_library() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
     assert (done.returncode, done.stderr) == (0, "[]\n")
     assert "Usage: catalogctl" in done.stdout
+
+
+def test_show_prints_a_packs_runner_and_its_resolved_contract_keeps_it(catalog_dir: Path) -> None:
+    shown = run_cli("show", "ceval", "-C", str(catalog_dir)).stdout
+    assert "\nrunner:\n  name: evalscope\n  tasks:\n  - ceval\n  version: '>=1.14,<2'\n" in shown
+    resolved = json.loads(run_cli("show", "gsm8k", "-C", str(catalog_dir), "--resolved", "-f", "json").stdout)
+    assert resolved["document"]["runner"] == {
+        "name": "lm-eval",
+        "tasks": ["gsm8k"],
+        "version": ">=0.4,<0.5",
+        "batch_size": "auto",
+        "task_versions": {"gsm8k": "3.0"},
+    }

@@ -87,7 +87,7 @@ def test_every_summary_is_one_short_sentence() -> None:
 
 
 def test_validate_takes_the_repository_as_c_or_as_path(catalog_dir: Path, tmp_path: Path) -> None:
-    last = "working tree: valid (0 errors, 18 warnings, 18 pending values)"
+    last = "working tree: valid (0 errors, 20 warnings, 20 pending values)"
     assert run_cli("validate", "-C", catalog_dir).stdout.splitlines()[-1] == last
     assert run_cli("validate", catalog_dir).stdout.splitlines()[-1] == last
     assert run_cli("validate", catalog_dir, "-C", catalog_dir).stdout.splitlines()[-1] == last

@@ -162,6 +162,7 @@ def test_freeze_help_lists_its_options_panel_by_panel(monkeypatch: pytest.Monkey
             "--remove",
             "--seeds",
             "--seed-set",
+            "--loadgen-seeds",
             "--beacon-round",
             "--fetch-beacon",
             "--name-round",

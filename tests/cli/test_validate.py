@@ -22,7 +22,7 @@ FIRST_PENDING = (
 
 @pytest.fixture
 def broken(catalog_dir: Path) -> Path:
-    """The shipped catalog with one error (and its 18 pending values)."""
+    """The shipped catalog with one error (and its 20 pending values)."""
     replace_in(catalog_dir, GSM8K, "num_repeats: 1", "num_repeats: true")
     return catalog_dir
 
@@ -54,18 +54,18 @@ def test_errors_only_prints_the_errors_and_the_summary(broken: Path, option: str
     done = run_cli("validate", str(broken), option, code=1)
     assert done.stdout.splitlines() == [
         WRONG_TYPE,
-        "working tree: invalid (1 error, 18 warnings, 18 pending values)",
+        "working tree: invalid (1 error, 20 warnings, 20 pending values)",
     ]
 
 
 def test_errors_only_on_a_valid_catalog_prints_only_the_summary(catalog_dir: Path) -> None:
     done = run_cli("validate", str(catalog_dir), "-q")
-    assert done.stdout == "working tree: valid (0 errors, 18 warnings, 18 pending values)\n"
+    assert done.stdout == "working tree: valid (0 errors, 20 warnings, 20 pending values)\n"
 
 
 def test_ignore_drops_codes_and_they_no_longer_fail(broken: Path) -> None:
     done = run_cli("validate", str(broken), "--ignore", "pending-value,schema-wrong-type")
-    assert done.stdout == "working tree: valid (0 errors, 0 warnings, 0 pending values; 19 not selected)\n"
+    assert done.stdout == "working tree: valid (0 errors, 0 warnings, 0 pending values; 21 not selected)\n"
 
 
 def test_select_keeps_only_the_codes_named_repeatable_and_comma_separated(broken: Path) -> None:
@@ -74,7 +74,7 @@ def test_select_keeps_only_the_codes_named_repeatable_and_comma_separated(broken
     )
     assert done.stdout.splitlines() == [
         WRONG_TYPE,
-        "working tree: invalid (1 error, 0 warnings, 0 pending values; 18 not selected)",
+        "working tree: invalid (1 error, 0 warnings, 0 pending values; 20 not selected)",
     ]
 
 
@@ -82,7 +82,7 @@ def test_ignore_wins_over_select(broken: Path) -> None:
     args = ("--select", "schema-wrong-type,pending-value", "--ignore", "pending-value")
     done = run_cli("validate", str(broken), *args, code=1)
     assert done.stdout.splitlines()[-1] == (
-        "working tree: invalid (1 error, 0 warnings, 0 pending values; 18 not selected)"
+        "working tree: invalid (1 error, 0 warnings, 0 pending values; 20 not selected)"
     )
 
 
@@ -101,9 +101,9 @@ def test_github_annotations_are_capped_as_ci_caps_them(catalog_dir: Path) -> Non
     lines = run_cli("validate", str(catalog_dir), "--format", "github").stdout.splitlines()
     assert len([line for line in lines if line.startswith("::warning ")]) == 10
     assert lines[-2:] == [
-        "0 more errors and 8 more warnings are not annotated (GitHub shows 10 of each per step): "
+        "0 more errors and 10 more warnings are not annotated (GitHub shows 10 of each per step): "
         "run `catalogctl validate` for the full report",
-        "working tree: valid (0 errors, 18 warnings, 18 pending values)",
+        "working tree: valid (0 errors, 20 warnings, 20 pending values)",
     ]
 
 
@@ -120,7 +120,7 @@ def test_json_keeps_every_selected_diagnostic_even_with_errors_only(broken: Path
     report = json.loads(
         run_cli("validate", str(broken), "-f", "json", "-q", "--ignore", "pending-value", code=1).stdout
     )
-    assert report["summary"] == {"errors": 1, "warnings": 0, "pending": 0, "not_selected": 18}
+    assert report["summary"] == {"errors": 1, "warnings": 0, "pending": 0, "not_selected": 20}
     assert [d["code"] for d in report["diagnostics"]] == ["schema-wrong-type"]
 
 

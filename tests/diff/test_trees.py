@@ -123,7 +123,7 @@ def test_metric_change_reaches_benchmarks_through_requirements(catalog_repo: Pat
     report = diff_refs(catalog_repo, "v1")
     assert changes(report) == [("contract", "metric", "ttft_p99_ms", "modified", "direction")]
     assert report.changes[0].impact == ["gpt-oss-120b"]
-    assert report.changes[0].line == 69
+    assert report.changes[0].line == 84
 
 
 def test_recipe_change_impacts_only_its_users(catalog_repo: Path) -> None:
@@ -159,11 +159,12 @@ def test_rename_is_one_rename(catalog_repo: Path) -> None:
     )
     (models / "llama3-1-8b.yaml").unlink()
     write(catalog_repo, "benchmark_suite/models/llama-3-1-8b.yaml", text)
-    for bench in ("gsm8k", "llama3-1-8b"):
+    for bench in ("ceval", "gsm8k", "llama3-1-8b"):
         path = f"benchmark_suite/benchmarks/{bench}.yaml"
         replace_in(catalog_repo, path, "model: llama3-1-8b", "model: llama-3-1-8b")
     report = diff_refs(catalog_repo, "v1")
     assert changes(report) == [
+        ("contract", "benchmark", "ceval", "modified", "model"),
         ("contract", "benchmark", "gsm8k", "modified", "model"),
         ("contract", "benchmark", "llama3-1-8b", "modified", "model"),
         ("contract", "model", "llama-3-1-8b", "renamed", "renamed_from"),

@@ -64,7 +64,7 @@ def test_validate(catalog_dir: Path) -> None:
         f"{GSM8K}:4:9: error yaml-reserved-scalar: plain `=` is YAML's value key, which readers do not agree on "
         '(write "=" in quotes for a string)'
     )
-    assert lines[-1] == "working tree: invalid (1 error, 18 warnings, 18 pending values)"
+    assert lines[-1] == "working tree: invalid (1 error, 20 warnings, 20 pending values)"
 
 
 def test_ci_still_writes_its_annotations_and_comment(catalog_repo: Path, tmp_path: Path) -> None:

@@ -79,3 +79,66 @@ def test_a_metric_key_stays_a_plain_name(key: str) -> None:
         Metric.model_validate(
             {"key": key, "label": "L", "unit": "fraction", "direction": "higher", "ratio": True, "description": "D"}
         )
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"version": "=>0.4"}, "`=>0.4` is not a PEP 440 version specifier: write one such as >=0.4,<0.5"),
+        ({"version": "0.4.13"}, "`0.4.13` is not a PEP 440 version specifier"),
+        ({"version": " "}, "an empty specifier allows every version"),
+        ({"tasks": ["gsm8k", "gsm8k"]}, "task `gsm8k` is listed twice"),
+        ({"extra_args": ["--limit", "10"]}, "`--limit` would run part of the data or score none of it"),
+        ({"extra_args": ["--limit=10"]}, "`--limit=10` would run part of the data"),
+        ({"extra_args": ["-x"]}, "`-x` would run part of the data or score none of it"),
+        ({"extra_args": ["-L10"]}, "`-L10` would run part of the data"),
+        ({"extra_args": ["--lim", "10"]}, "`--lim` would run part of the data"),
+        ({"extra_args": ["--gen_kw", "temperature=1"]}, "`--gen_kw` is written by runner-config"),
+        ({"extra_args": ["--num_fewshot", "0"]}, "`--num_fewshot` is written by runner-config from the contract"),
+        ({"rubric": "mlcommons/helpfulness"}, "runner `lm-eval` has no judge to grade with a rubric"),
+    ],
+)
+def test_what_an_lm_eval_pack_may_not_state(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        runner(**{"name": "lm-eval", "tasks": ["gsm8k"], **fields})
+
+
+def test_arguments_that_only_look_like_those_options_are_taken() -> None:
+    args = ["--confirm_run_unsafe_code", "-w", "--seed", "-1", "--device=cpu"]
+    assert runner(name="lm-eval", tasks=["gsm8k"], extra_args=args).extra_args == args
+
+
+@pytest.mark.parametrize("version", [">=0.4,<0.5", "==0.4.13", "~=1.14", "==0.3.*"])
+def test_pep_440_specifiers_are_taken(version: str) -> None:
+    assert runner(name="lm-eval", tasks=["gsm8k"], version=version).version == version
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"name": "evalscope", "batch_size": "auto"}, "`auto` is lm-eval's batch size: evalscope takes an integer"),
+        ({"name": "inspect", "batch_size": 8}, "runner `inspect` takes no `batch_size`"),
+        ({"name": "evalscope", "task_hashes": {"ceval": "a" * 64}}, "`task_hashes` are lm-eval's"),
+        ({"name": "evalscope", "extra_args": ["--dataset-args", "{}"]}, "`--dataset-args` is written by"),
+        ({"name": "inspect", "extra_args": ["--sample-id", "3"]}, "`--sample-id` would run part of the data"),
+    ],
+)
+def test_what_other_harnesses_may_not_state(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        runner(**{"tasks": ["ceval"], **fields})
+
+
+@pytest.mark.parametrize("name", ["endpoints", "external"])
+def test_runners_without_a_command_line_take_no_batch_size_or_arguments(name: str) -> None:
+    with pytest.raises(ValidationError, match=f"runner `{name}` takes no `batch_size`"):
+        runner(name=name, batch_size=4)
+    with pytest.raises(ValidationError, match=f"runner `{name}` takes no `extra_args`"):
+        runner(name=name, extra_args=["--verbose"])
+
+
+def test_a_rubric_goes_to_a_judge() -> None:
+    assert runner(name="inspect", tasks=["inspect_evals/healthbench"], rubric="openai/healthbench").rubric
+    assert runner(name="evalscope", tasks=["alpaca_eval"], rubric="tatsu-lab/alpaca_eval").rubric
+    assert runner(name="external", rubric="lmarena/arena-hard").rubric
+    with pytest.raises(ValidationError, match="runner `endpoints` has no judge"):
+        runner(name="endpoints", rubric="lmarena/arena-hard")

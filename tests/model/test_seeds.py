@@ -20,9 +20,47 @@ SEED_FIELDS = ["scheduler_rng_seed", "sample_index_rng_seed", "model_seed"]
 
 def test_documents_list_the_id_first_then_the_seeds() -> None:
     # The order rulesets are written in and the resolved config's keys: unchanged by the shared base.
-    provenance = ["derived_from", "imported_from"]
-    assert list(SeedSet.model_fields) == ["id", *SEED_FIELDS, "introduced_in", "valid_through", *provenance]
-    assert list(ResolvedSeeds.model_fields) == ["id", *SEED_FIELDS]
+    # LoadGen's QSL seed, in a set imported from a LoadGen release, follows the three.
+    provenance = ["derived_from", "imported_from", "imported_from_loadgen"]
+    assert list(SeedSet.model_fields) == [
+        "id",
+        *SEED_FIELDS,
+        "qsl_rng_seed",
+        "introduced_in",
+        "valid_through",
+        *provenance,
+    ]
+    assert list(ResolvedSeeds.model_fields) == ["id", *SEED_FIELDS, "qsl_rng_seed"]
+
+
+LOADGEN = {"package": "mlcommons-loadgen", "version": "6.0.17", "file": "mlperf_loadgen.so", "sha256": "f6" * 32}
+WINDOW = {"introduced_in": "2026-09-C0", "valid_through": "2026-10-C1"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"qsl_rng_seed": 5}, "qsl_rng_seed and imported_from_loadgen come together"),
+        ({"imported_from_loadgen": LOADGEN}, "qsl_rng_seed and imported_from_loadgen come together"),
+        (
+            {
+                "qsl_rng_seed": 5,
+                "imported_from_loadgen": LOADGEN,
+                "imported_from": {"file": "s.yaml", "sha256": "a" * 64},
+            },
+            "a seed set has one origin, not imported_from and imported_from_loadgen",
+        ),
+        ({"qsl_rng_seed": 0, "imported_from_loadgen": LOADGEN}, "0 is no seed here"),
+        ({"qsl_rng_seed": 5, "imported_from_loadgen": {**LOADGEN, "package": "mlperf-loadgen"}}, "mlcommons-loadgen"),
+    ],
+)
+def test_a_set_holds_a_qsl_seed_only_as_imported_from_loadgen(extra: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        SeedSet.model_validate({"id": "A", **SET_A, **WINDOW, **extra})
+    imported = SeedSet.model_validate(
+        {"id": "A", **SET_A, **WINDOW, "qsl_rng_seed": 5, "imported_from_loadgen": LOADGEN}
+    )
+    assert imported.qsl_rng_seed == 5
 
 
 def test_sets_compare_by_their_seed_values() -> None:

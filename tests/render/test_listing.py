@@ -9,7 +9,7 @@ from catalogctl.render.listing import listing_text
 
 
 def _row(ident: str, title: str) -> BenchmarkRow:
-    return BenchmarkRow(id=ident, kind="inference", title=title, model="m", datasets=["d"], pending=0)
+    return BenchmarkRow(id=ident, kind="inference", title=title, model="m", runner="lm-eval", datasets=["d"], pending=0)
 
 
 def test_columns_align_by_display_width_for_cjk_and_emoji() -> None:
@@ -20,10 +20,10 @@ def test_columns_align_by_display_width_for_cjk_and_emoji() -> None:
         benchmarks=[_row("a", "GSM8K"), _row("b", "数学の文章題"), _row("c", "🚀 fast math")],
     )
     assert listing_text(listing).splitlines() == [
-        "ID  KIND       TITLE         MODEL  DATASETS  PENDING",
-        "a   inference  GSM8K         m      d         0",
-        "b   inference  数学の文章題  m      d         0",
-        "c   inference  🚀 fast math  m      d         0",
+        "ID  KIND       TITLE         MODEL  RUNNER   DATASETS  PENDING",
+        "a   inference  GSM8K         m      lm-eval  d         0",
+        "b   inference  数学の文章題  m      lm-eval  d         0",
+        "c   inference  🚀 fast math  m      lm-eval  d         0",
     ]
 
 

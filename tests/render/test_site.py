@@ -27,7 +27,7 @@ def test_the_cli_builds_every_page(catalog_repo: Path, tmp_path: Path) -> None:
     repo = three_cohorts(catalog_repo, tmp_path)
     out = tmp_path / "site"
     result = run_cli("site", "-o", out, "-C", repo)
-    assert result.stdout == f"wrote 13 pages (3 cohorts, 5 benchmarks) to {out}\n"
+    assert result.stdout == f"wrote 14 pages (3 cohorts, 6 benchmarks) to {out}\n"
     files = set(snapshot(out))
     assert {"index.html", "cohorts/index.html", "benchmarks/index.html", "how-to-submit/index.html"} <= files
     assert {f"cohorts/{c}/index.html" for c in ("2026-09-C0", "2026-09-C1", "2026-10-C0")} <= files

@@ -280,13 +280,13 @@ def test_the_cli_says_what_a_rebuild_removed(catalog_repo: Path, tmp_path: Path)
     write(out, "CNAME", "catalog.example.org\n")
     (catalog_repo / "benchmark_suite/benchmarks/gsm8k.yaml").unlink()  # the catalog drops a benchmark
     result = catalogctl_site(out, catalog_repo)
-    assert result.stdout == f"wrote 9 pages (0 cohorts, 4 benchmarks) to {out}; removed 1 stale file\n"
+    assert result.stdout == f"wrote 10 pages (0 cohorts, 5 benchmarks) to {out}; removed 1 stale file\n"
     assert result.stderr == ""
     assert not (out / "benchmarks/gsm8k").exists()  # its folder, emptied, goes too
     assert (out / "CNAME").read_text() == "catalog.example.org\n"
     git(catalog_repo, "checkout", "--", "benchmark_suite/benchmarks/gsm8k.yaml")
     result = catalogctl_site(out, catalog_repo)
-    assert result.stdout == f"wrote 10 pages (0 cohorts, 5 benchmarks) to {out}\n"
+    assert result.stdout == f"wrote 11 pages (0 cohorts, 6 benchmarks) to {out}\n"
     assert (out / "benchmarks/gsm8k/index.html").is_file()
 
 
@@ -294,7 +294,7 @@ def test_force_writes_into_a_folder_and_deletes_nothing(catalog_repo: Path, tmp_
     folder = notes(tmp_path / "www")
     write(folder, "index.html", "my home page\n")
     result = catalogctl_site(folder, catalog_repo, "--force")
-    assert result.stdout == f"wrote 10 pages (0 cohorts, 5 benchmarks) to {folder}\n"
+    assert result.stdout == f"wrote 11 pages (0 cohorts, 6 benchmarks) to {folder}\n"
     assert tree(folder)["todo.md"] == b"- call Ann\n"
     assert tree(folder)["2026/march.md"] == b"# March\n"
     assert "my home page" not in (folder / "index.html").read_text()  # --force: a path the site writes is overwritten

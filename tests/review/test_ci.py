@@ -65,8 +65,8 @@ def test_removing_a_referenced_dataset_fails(frozen: Path) -> None:
     done = gate(frozen, "-f", "github", code=1)
     assert done.stdout.splitlines() == [
         "::error file=benchmark_suite/benchmarks/gsm8k.yaml,line=19,col=16,title=catalogctl ref-unknown-dataset::"
-        "unknown dataset `gsm8k` (known: aime25, cnn_dailymail, gpqa, gpt_oss_perf, livecodebench, mlperf_deepseek_r1, "
-        "r2e-gym-subset) [fingerprint 8c0d545d420e8028]",
+        "unknown dataset `gsm8k` (known: aime25, ceval, cnn_dailymail, gpqa, gpt_oss_perf, livecodebench, "
+        "mlperf_deepseek_r1, r2e-gym-subset) [fingerprint 8c0d545d420e8028]",
         "::error file=rulesets/2026-09-C0.yaml,line=11,col=7,title=catalogctl frozen-reference-removed::dataset "
         "`gsm8k` was removed, but frozen cohort 2026-09-C0 uses it through benchmark `gsm8k`; 2026-09-C0 still has "
         "valid seed sets (keep it until the cohorts that use it expire; add what replaces it beside it) "
@@ -116,6 +116,7 @@ def test_renaming_a_referenced_model_is_reported_as_a_rename(frozen: Path) -> No
     (frozen / model).unlink()
     write(frozen, "benchmark_suite/models/llama3-1-8b-instruct.yaml", text)
     replace_in(frozen, GSM8K, "model: llama3-1-8b", "model: llama3-1-8b-instruct")
+    replace_in(frozen, "benchmark_suite/benchmarks/ceval.yaml", "model: llama3-1-8b", "model: llama3-1-8b-instruct")
     llama = "benchmark_suite/benchmarks/llama3-1-8b.yaml"
     replace_in(frozen, llama, "model: llama3-1-8b", "model: llama3-1-8b-instruct")
     done = gate(frozen, code=1)
@@ -144,6 +145,22 @@ def test_a_contract_change_in_the_latest_cohort_is_a_warning(frozen: Path) -> No
         "contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 keeps its frozen "
         "contract [fingerprint 794cfe5cf11721b0]"
     )
+
+
+def test_a_runner_change_in_the_latest_cohort_is_a_contract_change(frozen: Path) -> None:
+    """A pack's harness (its tasks, its few-shot count) changes what runs: the gate says so as it
+    says it of a sampling setting."""
+    replace_in(frozen, GSM8K, "num_fewshot: 5", "num_fewshot: 8")
+    replace_in(frozen, GSM8K, "  batch_size: auto\n", "  batch_size: 16\n")
+    done = gate(frozen)
+    assert [line.rsplit(" [", 1)[0] for line in done.stdout.splitlines()[:-1]] == [
+        f"{GSM8K}:16:3: warning contract-change-next-freeze: benchmark gsm8k: preprocessing.num_fewshot 5 -> 8: "
+        "changes the contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 "
+        "keeps its frozen contract",
+        f'{GSM8K}:46:3: warning contract-change-next-freeze: benchmark gsm8k: runner.batch_size "auto" -> 16: '
+        "changes the contract of gsm8k (cohort 2026-09-C0); it takes effect only at the next freeze, 2026-09-C0 "
+        "keeps its frozen contract",
+    ]
 
 
 def test_pending_values_warn_only_in_the_files_the_pull_request_edits(frozen: Path) -> None:

@@ -199,7 +199,7 @@ def test_a_line_appended_to_a_frozen_ruleset_is_pointed_at(frozen: Path) -> None
     path.write_text(path.read_text() + "# reviewed\n")
     assert findings(frozen) == [
         "rulesets/2026-09-C0.yaml:23:1: error ruleset-modified: frozen ruleset 2026-09-C0 was modified: its text "
-        "changed (revert the edit; a cohort changes only by freezing the next one) [8f52142fa5f56d88]"
+        "changed (revert the edit; a cohort changes only by freezing the next one) [f9ea12ae2234d29e]"
     ]
 
 

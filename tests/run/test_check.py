@@ -201,6 +201,9 @@ def test_results_of_another_benchmark_are_refused(pinned: Path) -> None:
 # -- the post-training benchmark -----------------------------------------------------------------
 
 
+SUCCESS = Shown("run_stop status", "success", "success", "pass")  # the run says it converged
+
+
 def training_results(**overrides: Any) -> RunResults:
     data: dict[str, Any] = {
         "benchmark": "llm-post-training",
@@ -214,7 +217,7 @@ def training_results(**overrides: Any) -> RunResults:
         "datasets": [{"dataset": "r2e-gym-subset", "phase": "validation", "sha256": None}],
         "generation": [{"phase": "validation", "temperature": 0.1, "top_p": 0.95}],
         "metrics": {"pass_at_4": 0.70},
-        "training": {"gbs": 512, "first_evaluation_samples": 5120},
+        "training": {"gbs": 512, "first_evaluation_samples": 5120, "status": "success"},
     }
     data.update(overrides)
     return RunResults.model_validate(data)
@@ -225,9 +228,11 @@ def test_post_training_follows_the_official_rules_exactly(pinned: Path) -> None:
     config = resolved_config(pinned, "llm-post-training")
     at_target = check_run(
         config,
-        training_results(metrics={"pass_at_4": 0.69}, training={"gbs": 256, "first_evaluation_samples": 4864}),
+        training_results(
+            metrics={"pass_at_4": 0.69}, training={"gbs": 256, "first_evaluation_samples": 4864, "status": "success"}
+        ),
     )
-    assert gate(at_target, "quality_target") == ("fail", [Shown("pass_at_4", "> 0.69", "0.69", "fail")])
+    assert gate(at_target, "quality_target") == ("fail", [Shown("pass_at_4", "> 0.69", "0.69", "fail"), SUCCESS])
     assert gate(at_target, "evaluation_schedule") == (
         "fail",
         [Shown("first evaluation at gbs 256", "4608 samples", "4864 samples", "fail")],
@@ -237,7 +242,7 @@ def test_post_training_follows_the_official_rules_exactly(pinned: Path) -> None:
 def test_post_training_quality_target_and_schedule(pinned: Path) -> None:
     config = resolved_config(pinned, "llm-post-training")
     report = check_run(config, training_results())
-    assert gate(report, "quality_target") == ("pass", [Shown("pass_at_4", "> 0.69", "0.7", "pass")])
+    assert gate(report, "quality_target") == ("pass", [Shown("pass_at_4", "> 0.69", "0.7", "pass"), SUCCESS])
     assert gate(report, "evaluation_schedule") == (
         "pass",
         [Shown("first evaluation at gbs 512", "5120 samples", "5120 samples", "pass")],
@@ -245,7 +250,10 @@ def test_post_training_quality_target_and_schedule(pinned: Path) -> None:
     missed = check_run(
         config, training_results(metrics={"pass_at_4": 0.68}, training={"gbs": 256, "first_evaluation_samples": 4000})
     )
-    assert gate(missed, "quality_target")[1] == [Shown("pass_at_4", "> 0.69", "0.68", "fail")]
+    assert gate(missed, "quality_target")[1] == [
+        Shown("pass_at_4", "> 0.69", "0.68", "fail"),
+        Shown("run_stop status", "success", "not reported", "unknown"),
+    ]
     assert gate(missed, "evaluation_schedule")[1] == [
         Shown("first evaluation at gbs 256", "4608 samples", "4000 samples", "fail")
     ]
@@ -253,7 +261,10 @@ def test_post_training_quality_target_and_schedule(pinned: Path) -> None:
     # Not reported is not a measured miss: the gate cannot be evaluated, and the run is not valid.
     assert gate(unknown, "quality_target") == (
         "not-evaluable",
-        [Shown("pass_at_4", "> 0.69", "not reported", "unknown")],
+        [
+            Shown("pass_at_4", "> 0.69", "not reported", "unknown"),
+            Shown("run_stop status", "success", "not reported", "unknown"),
+        ],
     )
     assert gate(unknown, "evaluation_schedule")[1] == [
         Shown("first evaluation", "gbs * ceil(2.5 + 3840 / gbs)", "gbs not reported", "unknown")
@@ -459,7 +470,8 @@ def test_a_fact_the_run_did_not_report_has_one_status_in_every_gate(pinned: Path
     }
     training = check_run(resolved_config(pinned, "llm-post-training"), training_results(metrics={}, training=None))
     shown = {g.name: (g.verdict, [c.status for c in g.checks]) for g in training.gates}
-    assert shown["quality_target"] == shown["evaluation_schedule"] == ("not-evaluable", ["unknown"])
+    assert shown["evaluation_schedule"] == ("not-evaluable", ["unknown"])
+    assert shown["quality_target"] == ("not-evaluable", ["unknown", "unknown"])
     assert shown["training_rules"][0] == "not-evaluable"
     assert set(shown["training_rules"][1]) == {"unknown"}
     assert not report.passed
@@ -487,7 +499,7 @@ def test_a_reported_ratio_metric_out_of_range_cannot_pass(pinned: Path) -> None:
     # As in accuracy_gate: a value off its scale cannot be judged, so the gate is not evaluable.
     assert gate(report, "quality_target") == (
         "not-evaluable",
-        [Shown("pass_at_4", "> 0.69", "pass_at_4: 69 is not a fraction (0..1)", "unknown")],
+        [Shown("pass_at_4", "> 0.69", "pass_at_4: 69 is not a fraction (0..1)", "unknown"), SUCCESS],
     )
     assert not report.passed
 
@@ -497,7 +509,8 @@ def test_a_lower_is_better_quality_metric_off_its_scale_keeps_its_bound(pinned: 
     data["contract"]["metrics"]["pass_at_4"]["direction"] = "lower"  # a contract frozen so
     report = check_run(ResolvedConfig.model_validate(resealed(data)), training_results(metrics={"pass_at_4": 69.0}))
     assert gate(report, "quality_target")[1] == [
-        Shown("pass_at_4", "<= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "unknown")
+        Shown("pass_at_4", "<= 0.69", "pass_at_4: 69 is not a fraction (0..1)", "unknown"),
+        SUCCESS,
     ]
 
 

@@ -31,14 +31,16 @@ OTHER = {"scheduler_rng_seed": 1, "sample_index_rng_seed": 2, "model_seed": 3}
 ROWS: tuple[tuple[str, str | None, str, str], ...] = (
     ("declared seeds are the set's", "seed-runtime-match", "point_declaration", "declared vs seed set"),
     ("the set is published", "seed-set-membership", "point_declaration", "seed_set declared vs"),
-    ("the set's window covers the cohort", "seed-set-adoption", "point_declaration", "target_cohort declared vs"),
+    ("the target cohort is the submission's", "seed-set-adoption", "point_declaration", "target_cohort declared vs"),
     ("recorded seeds are the declared", None, "point_declaration", "recorded in"),
     ("accuracy (exact_match)", "accuracy-gate", "accuracy_gate", "exact_match"),
     ("output length (TOKENS_PER_SAMPLE)", None, "accuracy_gate", "TOKENS_PER_SAMPLE"),
     ("accuracy samples", "accuracy-sample-count", "requirements", "accuracy samples scored"),
     ("minimum duration", "point-duration", "requirements", "duration_ms"),
     ("performance samples", "min-query-count", "requirements", "sample_count"),
-    ("the benchmark's model", "model-name-valid", "identity", ""),
+    # model-name-valid reads point.yaml's model_name (against its allowed models), never the model the
+    # client served: catalogctl's row of it is point_declaration's, as model-name-consistency's.
+    ("model_name is an allowed model", "model-name-valid", "point_declaration", "model_name declared vs"),
     ("model_name is the model folder's", "model-name-consistency", "point_declaration", "model_name declared vs"),
 )
 # What each side says on every case: the checker has no row for these (`none`), catalogctl does.
@@ -132,9 +134,9 @@ EXPECTED: dict[str, dict[str, tuple[str, str]]] = {
     "a set never published": {
         "declared seeds are the set's": ("none", "fail"),
         "the set is published": ("fail", "fail"),
-        "the set's window covers the cohort": ("none", "pass"),
+        "the target cohort is the submission's": ("none", "pass"),
     },
-    "a set past its window": {"the set's window covers the cohort": ("fail", "fail")},
+    "a set past its window": {"the target cohort is the submission's": ("fail", "fail")},
     "accuracy below the gate": {"accuracy (exact_match)": ("fail", "fail")},
     # The checker multiplies a score in [0, 1] by 100: 0.9 % passes as 90 %.
     "a 0.9 % score": {"accuracy (exact_match)": ("pass", "fail")},
@@ -142,11 +144,15 @@ EXPECTED: dict[str, dict[str, tuple[str, str]]] = {
     "too few accuracy samples": {"accuracy samples": ("pass", "fail")},
     "output longer than the reference": {"output length (TOKENS_PER_SAMPLE)": ("none", "fail")},
     "points under the minimum duration": {"minimum duration": ("fail", "fail")},
-    "a model_name not the model folder's": {"model_name is the model folder's": ("fail", "fail")},
+    # llama3_1-8b is an allowed model, of another benchmark: catalogctl's one row of the model fails.
+    "a model_name not the model folder's": {
+        "model_name is an allowed model": ("pass", "fail"),
+        "model_name is the model folder's": ("fail", "fail"),
+    },
     "a model not the benchmark's": {row: ("pass", "refused") for row, rule, _, _ in ROWS if rule}
     | dict.fromkeys(ALWAYS, ("none", "refused"))
     | {
-        "the benchmark's model": ("fail", "refused"),
+        "model_name is an allowed model": ("fail", "refused"),
         "performance samples": ("none", "refused"),
         "model_name is the model folder's": ("fail", "refused"),
     },
@@ -178,7 +184,6 @@ def _catalog_verdicts(report: dict[str, Any]) -> dict[str, str]:
         ]
         statuses = {c["status"] for c in checks}
         found[row] = "fail" if "fail" in statuses else "pass" if "pass" in statuses else "none"
-    found["the benchmark's model"] = "pass"  # verify_identity: a run of another model is refused
     return found
 
 

@@ -5,7 +5,6 @@ rule by rule."""
 from __future__ import annotations
 
 import json
-import logging
 import math
 from importlib.resources import files
 from pathlib import Path
@@ -13,31 +12,16 @@ from typing import Any
 
 import pytest
 import yaml
-from mlperf_logging import mllog
 
 from catalogctl.model.reports.check import CheckReport
 from catalogctl.run.check import check_files
+from tests.conformance import log_verdicts, logs
 from tests.helpers import run_cli, write
 from tests.run_results import pin_all, resolved_config
 
 GBS = 512
-# The official rule (a KEY of closed_qwen35_397b_grpo.yaml, or its ATLEAST_ONE_CHECK) -> catalogctl's
-# gate and row; every other row of training_rules is named by the MLLOG key it judges.
-OFFICIAL_TO_CATALOGCTL: dict[str, list[tuple[str, str]]] = {
-    "eval_accuracy": [("evaluation_schedule", "evaluation ")],
-    "eval_accuracy > target_accuracy": [("quality_target", "pass_at_4")],
-    "num_generations_per_prompt": [
-        ("training_rules", "num_generations_per_prompt"),
-        ("training_rules", "global_batch_size = num_prompts_per_step x generations"),
-    ],
-    "num_prompts_per_step": [("training_rules", "global_batch_size = num_prompts_per_step x generations")],
-    "generation_validation_rollout_temperature": [("generation_integrity", "validation temperature")],
-    "generation_validation_rollout_top_p": [("generation_integrity", "validation top_p")],
-}
-
-
-def rows_of(official: str) -> list[tuple[str, str]]:
-    return OFFICIAL_TO_CATALOGCTL.get(official, [("training_rules", official)])
+# The official rule -> catalogctl's rows: the map the generated conformance sample uses.
+RULES = {rule.name: rule for rule in log_verdicts.RULES}
 
 
 def write_log(
@@ -47,77 +31,10 @@ def write_log(
     train_ms: int = 3_600_000,
     **changed: Any,
 ) -> Path:
-    """A complete closed-division result log, written by mllog with a fresh handler of its own;
-    run_stop is `train_ms` after run_start."""
-    logger = logging.getLogger(f"catalogctl-test-mllog:{path}")  # a fresh one per file: mllog keeps the last
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    handler = logging.FileHandler(path, mode="w")
-    logger.addHandler(handler)
-    mllog.config(logger=logger)
-    log = mllog.get_mllogger()
-    clock = iter(range(1_000_000, 10_000_000, 1000))
-    hyper: dict[str, Any] = {
-        "global_batch_size": gbs,
-        "num_prompts_per_step": gbs // 16,
-        "num_generations_per_prompt": 16,
-        "max_sequence_length": 65536,
-        "eval_samples": 251,
-        "train_samples": 700,
-        "init_checkpoint_step": 0,
-        "max_steps": 100,
-        "opt_name": "adamw",
-        "opt_base_learning_rate": 1e-6 * (gbs / 256) ** 0.5,
-        "opt_adamw_beta_1": 0.9,
-        "opt_adamw_beta_2": 0.999,
-        "opt_adamw_epsilon": 1e-8,
-        "opt_adamw_weight_decay": 0.0,
-        "opt_gradient_clip_norm": 0.125 * (256 / gbs) ** 0.5,
-        "opt_learning_rate_warmup_steps": 0,
-        "opt_learning_rate_decay_schedule": "constant",
-        "generation_training_rollout_temperature": 1.0,
-        "generation_training_rollout_top_p": 1.0,
-        "generation_validation_rollout_temperature": 0.1,
-        "generation_validation_rollout_top_p": 0.95,
-        "gradient_accumulation_steps": 32,
-        "seed": 42,
-        **changed,
-    }
-    c = mllog.constants
-    try:
-        for key, value in (
-            (c.SUBMISSION_BENCHMARK, c.QWEN35_397B_GRPO),
-            (c.SUBMISSION_ORG, "Example Labs"),
-            (c.SUBMISSION_PLATFORM, "64xGB300"),
-            (c.SUBMISSION_DIVISION, "closed"),
-            (c.SUBMISSION_STATUS, "onprem"),
-            (c.CACHE_CLEAR, True),
-        ):
-            log.event(key=key, value=value, time_ms=next(clock))
-        log.start(key=c.INIT_START, time_ms=next(clock))
-        for key, value in hyper.items():
-            log.event(key=key, value=value, time_ms=next(clock))
-        for key in ("lowest_numerical_precision_in_linear", "lowest_numerical_precision_in_attn"):
-            log.event(key=key, value="bfloat16", time_ms=next(clock))
-        log.event(key="lowest_numerical_precision_in_comm", value="bfloat16", time_ms=next(clock))
-        for key in ("tensor_parallelism", "pipeline_parallelism", "context_parallelism", "expert_parallelism"):
-            log.event(key=key, value=1, time_ms=next(clock))
-        log.event(key="micro_batch_size", value=1, time_ms=next(clock))
-        log.event(key="config_filename", value="config.yaml", time_ms=next(clock))
-        log.end(key=c.INIT_STOP, time_ms=next(clock))
-        start = next(clock)
-        log.start(key=c.RUN_START, time_ms=start)
-        for samples, accuracy in evals or [(5120, 0.62), (5632, 0.70)]:
-            log.start(key=c.BLOCK_START, metadata={"samples_count": samples - gbs}, time_ms=next(clock))
-            log.end(key=c.BLOCK_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
-            log.start(key=c.EVAL_START, metadata={"samples_count": samples}, time_ms=next(clock))
-            log.event(key=c.EVAL_ACCURACY, value=accuracy, metadata={"samples_count": samples}, time_ms=next(clock))
-            log.end(key=c.EVAL_STOP, metadata={"samples_count": samples}, time_ms=next(clock))
-        log.end(key=c.RUN_STOP, metadata={"status": "success"}, time_ms=start + train_ms)
-    finally:
-        logger.removeHandler(handler)
-        handler.close()
-    return path
+    """A complete closed-division result log, written by mllog (`tests.conformance.logs`); the
+    hyper-parameters `changed` as given; run_stop is `train_ms` after run_start."""
+    evaluations = tuple(evals or [(5120, 0.62), (5632, 0.70)])
+    return logs.write(path, logs.Log(gbs=gbs, values=changed, evals=evaluations, train_ms=train_ms))
 
 
 def official_failures(path: Path) -> set[str]:
@@ -177,16 +94,16 @@ def test_catalogctl_judges_as_the_official_checker(resolved: Path, tmp_path: Pat
     failed = catalogctl_failures(report)
 
     def judged_by(rule: str) -> set[tuple[str, str]]:
-        return {(g, w) for g, w in failed if any(g == mg and w.startswith(m) for mg, m in rows_of(rule))}
+        return {(g, w) for g, w in failed if RULES[rule].judges(g, w)}
 
     # an official rule fails when one of its checks does: catalogctl fails one of its rows, and
     # catalogctl fails no row that is not of a rule the official checker failed
     assert all(judged_by(rule) for rule in official), (official, failed)
     assert set().union(*(judged_by(rule) for rule in official)) == failed
-    mapped = {(gate, what) for rule in official for gate, what in rows_of(rule)}
+    mapped = {row.partition(":")[0] for rule in official for row in RULES[rule].rows}
     verdicts = {g.name: g.verdict for g in report.gates}
-    for gate in ("quality_target", "evaluation_schedule", "training_rules", "generation_integrity"):
-        assert (verdicts[gate] == "pass") == all(mg != gate for mg, _ in mapped), gate
+    for gate in log_verdicts.GATES:
+        assert (verdicts[gate] == "pass") == (gate not in mapped), gate
 
 
 def test_an_mllog_check_shows_every_evaluation_and_what_it_cannot_prove(resolved: Path, tmp_path: Path) -> None:
@@ -198,7 +115,10 @@ def test_an_mllog_check_shows_every_evaluation_and_what_it_cannot_prove(resolved
         ("evaluation 2 at gbs 512", 5632, 5632, "pass"),
         ("evaluation 3 at gbs 512", 6144, 6144, "pass"),
     ]
-    assert rows["quality_target"] == [("pass_at_4", 0.69, 0.70, "pass")]
+    assert rows["quality_target"] == [
+        ("pass_at_4", 0.69, 0.70, "pass"),
+        ("run_stop status", "success", "success", "pass"),
+    ]
     assert rows["dataset_integrity"][0][3] == rows["model_integrity"][0][3] == "unknown"  # an MLLOG names neither
     assert not report.passed
     text = run_cli("check", str(resolved), str(log), code=1).stdout
@@ -233,12 +153,10 @@ def test_a_broken_mllog_line_is_pointed_at(resolved: Path, tmp_path: Path) -> No
 def test_every_official_rule_of_the_benchmark_has_its_row(resolved: Path, tmp_path: Path) -> None:
     rules = (files("mlperf_logging") / "compliance_checker/training_6.1.0/closed_qwen35_397b_grpo.yaml").read_text()
     keys = [r["KEY"] for r in yaml.load(rules, Loader=yaml.BaseLoader) if "KEY" in r]
-    checked = [k["NAME"] for k in keys if "CHECK" in k] + ["eval_accuracy > target_accuracy"]
+    checked = [k["NAME"] for k in keys if "CHECK" in k and k["NAME"] not in log_verdicts.OFFICIAL_ONLY]
     report = check_files(resolved, write_log(tmp_path / "result_0.txt"))
     rows = {(g.name, c.what) for g in report.gates for c in g.checks}
-    assert [
-        k for k in checked if not any(any(g == mg and w.startswith(m) for g, w in rows) for mg, m in rows_of(k))
-    ] == []
+    assert [k for k in [*checked, log_verdicts.TARGET_RULE] if not any(RULES[k].judges(g, w) for g, w in rows)] == []
 
 
 def test_the_time_to_train_is_reported_in_json_text_and_markdown(resolved: Path, tmp_path: Path) -> None:
@@ -325,6 +243,7 @@ def test_a_deeply_nested_value_is_refused_with_its_line(resolved: Path, tmp_path
             "the `eval_accuracy` event's samples_count is not an integer",
         ),
         ("eval_accuracy", {"value": "0.62"}, "the `eval_accuracy` event's value is not a number"),
+        ("run_stop", {"metadata": {"status": 1}}, "the `run_stop` event's status is not a text"),
     ],
 )
 def test_a_value_the_reader_cannot_take_is_refused_with_its_line(
@@ -335,4 +254,104 @@ def test_a_value_the_reader_cannot_take_is_refused_with_its_line(
     assert run_cli("check", str(resolved), str(log), code=2).stderr == (
         f"error: {log}:{line}:1: {said}\n"
         "hint: an MLLOG result file holds one `:::MLLOG {json}` line per event, as mlperf_logging.mllog writes it\n"
+    )
+
+
+def _line_of(log: Path, key: str, occurrence: int = 1) -> int:
+    numbers = [n for n, line in enumerate(log.read_text().splitlines(), 1) if f'"key": "{key}"' in line]
+    return numbers[occurrence - 1]
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(
+    ("key", "first", "then"),
+    [("global_batch_size", 512, 1024), ("opt_base_learning_rate", 1e-6 * 2**0.5, 2e-6), ("opt_name", "adamw", "sgd")],
+)
+def test_a_key_logged_again_with_another_value_is_refused_as_the_official_checker_fails_it(
+    resolved: Path, tmp_path: Path, key: str, first: Any, then: Any
+) -> None:
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(again=((key, then),)))
+    from mlperf_logging.compliance_checker import mlp_compliance
+
+    checker = mlp_compliance.make_checker("training", "6.1.0", False, False)
+    assert not checker.check_file(str(log), "training_6.1.0/common.yaml")
+    assert checker.overwritable[key].startswith(
+        f"Required EXACTLY_ONE occurrence of '{key}' but found 2 with different"
+    )
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{_line_of(log, key, 2)}:1: `{key}` is logged again with another value: {then!r} "
+        f"(first {first!r}, at line {_line_of(log, key)})\n"
+        "hint: the official rules want it logged exactly once (EXACTLY_ONE); the same value again is only "
+        "warned of\n"
+    )
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("key", ["global_batch_size", "opt_base_learning_rate", "run_stop"])
+def test_a_key_logged_again_with_the_same_value_is_taken_as_the_official_checker_warns(
+    resolved: Path, tmp_path: Path, key: str
+) -> None:
+    # mlp_compliance.py: an EXACTLY_ONE key found more than once, all of one value, is put_warning
+    again = "success" if key == "run_stop" else logs.hyperparameters(512)[key]
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(again=((key, again),)))
+    from mlperf_logging.compliance_checker import mlp_compliance
+
+    checker = mlp_compliance.make_checker("training", "6.1.0", False, False)
+    assert checker.check_file(str(log), "training_6.1.0/common.yaml")
+    assert checker.warnings == {key: f"Required EXACTLY_ONE occurrence of '{key}' but found 2"}
+    once = check_files(resolved, write_log(tmp_path / "once.txt"))
+    twice = check_files(resolved, log)
+    assert [g.model_dump(exclude={"checks"}) for g in twice.gates] == [
+        g.model_dump(exclude={"checks"}) for g in once.gates
+    ]
+    assert twice.time_to_train_ms == once.time_to_train_ms
+
+
+@pytest.mark.conformance
+def test_an_integer_valued_float_batch_size_is_taken_as_the_official_checker_does(
+    resolved: Path, tmp_path: Path
+) -> None:
+    # closed_qwen35_397b_grpo.yaml: is_integer(v['value']), which mlp_compliance.py defines as
+    # abs(round(value) - value) < 0.00001
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(gbs=512.0, values={"num_prompts_per_step": 32.0}))
+    assert '"key": "global_batch_size", "value": 512.0,' in log.read_text()
+    assert official_failures(log) == set()
+    report = check_files(resolved, log)
+    rows = {(g.name, c.what): (c.observed, c.status) for g in report.gates for c in g.checks}
+    assert rows[("training_rules", "global_batch_size")] == (512, "pass")
+    assert rows[("training_rules", "global_batch_size = num_prompts_per_step x generations")] == (512, "pass")
+    assert rows[("evaluation_schedule", "evaluation 2 at gbs 512")] == (5632, "pass")
+    assert [g.verdict for g in report.gates if g.name not in ("dataset_integrity", "model_integrity")] == ["pass"] * 4
+
+
+@pytest.mark.conformance
+def test_prompts_per_step_logged_as_a_text_fail_the_batch_as_the_official_checker(
+    resolved: Path, tmp_path: Path
+) -> None:
+    log = write_log(tmp_path / "result_0.txt", num_prompts_per_step="32")
+    # is_integer("32") raises: its CHECK fails; "32" * 16 is a text, never 512
+    assert official_failures(log) == {"num_prompts_per_step", "num_generations_per_prompt"}
+    rows = {(g.name, c.what): (c.status, c.note) for g in check_files(resolved, log).gates for c in g.checks}
+    assert rows[("training_rules", "global_batch_size = num_prompts_per_step x generations")] == (
+        "fail",
+        "num_prompts_per_step logged as '32', not an integer",
+    )
+
+
+@pytest.mark.conformance
+def test_a_second_run_stop_that_says_otherwise_is_refused_where_the_official_checker_only_warns(
+    resolved: Path, tmp_path: Path
+) -> None:
+    # The compliance checker compares run_stop's `value` (null) alone: two run_stops are all one
+    # value to it, a warning. The reader takes run_stop's status: two that differ say two ends.
+    log = logs.write(tmp_path / "result_0.txt", logs.Log(again=(("run_stop", "aborted"),)))
+    assert official_failures(log) == set()
+    first, then = _line_of(log, "run_stop"), _line_of(log, "run_stop", 2)
+    time = json.loads(log.read_text().splitlines()[first - 1].removeprefix(":::MLLOG "))["time_ms"]
+    assert run_cli("check", str(resolved), str(log), code=2).stderr == (
+        f"error: {log}:{then}:1: `run_stop` is logged again with another value: "
+        f"{{'time_ms': {time}, 'status': 'aborted'}} "
+        f"(first {{'time_ms': {time}, 'status': 'success'}}, at line {first})\n"
+        "hint: the official rules want it logged exactly once (EXACTLY_ONE); the same value again is only "
+        "warned of\n"
     )

@@ -140,7 +140,7 @@ def test_runs_that_log_the_same_seed_at_the_same_line_fail_as_the_seed_checker(p
     assert rows[0] == ("result_0.txt seed", 7, "pass", "")
     assert rows[1][:3] == ("result_1.txt seed", 7, "fail")
     assert at.startswith("result_0.txt logs it too, at ")
-    assert at.endswith("tests/run/test_mllog.py:" + at.rsplit(":", 1)[1])
+    assert at.endswith("tests/conformance/logs.py:" + at.rsplit(":", 1)[1])
     assert rows[2] == ("result_2.txt seed", 8, "pass", "")
     assert [r.passed for r in report.runs] == [True, True, True]
     assert not report.passed

@@ -18,7 +18,7 @@ from typing_extensions import TypedDict
 from catalogctl.model.common import PositiveInt
 from catalogctl.model.documents.benchmark import Scale, check_tier_bounds
 from catalogctl.model.documents.metrics import Unit
-from catalogctl.model.documents.seeds import SeedSetName, SeedValues
+from catalogctl.model.documents.seeds import Seed, SeedSetName, SeedValues
 from catalogctl.model.documents.submission import Settings, TrainingRun
 
 RESOLVED_SCHEMA: Literal["catalogctl/resolved/v1"] = "catalogctl/resolved/v1"
@@ -68,6 +68,12 @@ class Provenance(_Out):
 
 class ResolvedSeeds(SeedValues, SeedSetName):
     """The seed set the submission adopted."""
+
+    qsl_rng_seed: Seed | None = Field(
+        None,
+        description="LoadGen's QSL seed, in a set imported from a LoadGen release's mlperf.conf; absent otherwise, "
+        "when LoadGen is given the set's sample_index_rng_seed",
+    )
 
 
 class ResolvedConfig(_Out):

@@ -15,6 +15,7 @@ from catalogctl.model.common import Id, MetricKey, Sha256, Uint64
 RESULTS_SCHEMA: Literal["catalogctl/results/v1"] = "catalogctl/results/v1"
 Phase = Literal["performance", "accuracy", "validation"]
 ScoreScale = Literal["percent", "fraction"]
+SeedName = Literal["scheduler_rng_seed", "sample_index_rng_seed", "model_seed"]
 
 
 class _Results(BaseModel):
@@ -29,8 +30,13 @@ class SeedsUsed(_Results):
     model_seed: Uint64 | None = None
     qsl_rng_seed: Uint64 | None = Field(
         default=None,
-        description="LoadGen's QSL seed (which samples are loaded), held to the set's sample_index_rng_seed; "
-        "null for runners without one",
+        description="LoadGen's QSL seed (which samples are loaded), held to the set's qsl_rng_seed when it has "
+        "one (a set imported from a LoadGen release), else to its sample_index_rng_seed; null for runners without one",
+    )
+    not_applied: dict[SeedName, str] | None = Field(
+        default=None,
+        description="seeds the runner's files record but the run never applied, each with why (the endpoints "
+        "client's openai_completions adapter sends no model seed): never evidence of the seed used",
     )
 
 
@@ -60,8 +66,19 @@ class PerformanceResult(_Results):
     """The measured phase; latencies are 99th percentiles in milliseconds."""
 
     duration_ms: float | None = Field(default=None, ge=0)
+    window_duration_ms: float | None = Field(
+        default=None,
+        ge=0,
+        description="the steady-state window's issue-time span (endpoints rules §4.4): when reported, §6.2's "
+        "minimum duration is measured on it, else on duration_ms (the whole run)",
+    )
     sample_count: int | None = Field(default=None, ge=0)
     context_length: int | None = Field(default=None, ge=0)
+    context_length_declared_in: str | None = Field(
+        default=None,
+        description="where the submitter declared context_length (a submission point's point.yaml); null: the "
+        "runner recorded it (the endpoints client records none)",
+    )
     ttft_p99_ms: float | None = Field(default=None, ge=0)
     tpot_p99_ms: float | None = Field(default=None, ge=0)
 
@@ -107,6 +124,7 @@ class TrainingResult(_Results):
     hyperparameters: dict[str, float | int | str | None] = Field(
         default_factory=dict, description="MLLOG key -> value as logged (opt_base_learning_rate, ...)"
     )
+    stopped: bool | None = Field(default=None, description="whether the run logged run_stop (null: not said)")
     status: str | None = Field(default=None, description="run_stop's status (success, aborted)")
     time_to_train_ms: float | None = Field(default=None, description="run_stop's time_ms less run_start's")
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
@@ -73,6 +73,22 @@ class SeedImport(StrictModel):
     file: str = Field(min_length=1, description="the seed file's name, without its folder")
     sha256: Sha256 = Field(description="of the seed file's bytes")
     source: Text | None = Field(None, exclude_if=lambda v: v is None)
+
+
+PackageVersion = Annotated[str, AfterValidator(matching(r"[0-9][0-9A-Za-z.+!_-]*", "a package version, e.g. 6.0.17"))]
+
+
+class LoadGenImport(StrictModel):
+    """Where `freeze --loadgen-seeds` took a set's LoadGen seeds (`scheduler_rng_seed`,
+    `sample_index_rng_seed`, `qsl_rng_seed`): the `mlperf.conf` of an installed LoadGen release.
+    LoadGen builds `mlperf.conf` into its extension module (loadgen/setup.py), so `file` is that
+    module and `sha256` the digest of the mlperf.conf text it holds, which is the digest of
+    loadgen/mlperf.conf at the release's commit of mlcommons/inference."""
+
+    package: Literal["mlcommons-loadgen"] = Field(description="the PyPI project the seeds were read from")
+    version: PackageVersion = Field(description="its installed version, as its metadata states it")
+    file: str = Field(min_length=1, description="the package's file that holds mlperf.conf, as its RECORD names it")
+    sha256: Sha256 = Field(description="of the mlperf.conf text built into `file`")
 
 
 class PublishedSeedSet(SeedValues, SeedSetName):

@@ -73,8 +73,18 @@ class GateResult(Report):
         return "pass"
 
 
+# The MLCommons layouts, then one per evaluation harness (run/harnesses.py).
 Layout = Literal[
-    "results", "run-folder", "point", "submission", "loadgen", "mllog", "mllog-runs", "evalscope", "inspect"
+    "results",
+    "run-folder",
+    "point",
+    "submission",
+    "loadgen",
+    "mllog",
+    "mllog-runs",
+    "lm-eval",
+    "evalscope",
+    "inspect",
 ]
 
 
@@ -137,8 +147,9 @@ class CheckReport(Report):
         "results",
         description="what `check` read: a results file, an endpoints run folder, a submission point folder "
         "(r<N>/), a submission tree (one verdict per point in `points`), a LoadGen output folder, an MLLOG "
-        "result file, a folder of MLLOG result files (mllog-runs: one verdict per run in `runs`), an evalscope "
-        "output folder or report, or an inspect_ai JSON log",
+        "result file, a folder of MLLOG result files (mllog-runs: one verdict per run in `runs`), or an "
+        "evaluation harness's output (lm-eval: a results_<timestamp>.json with its samples files; evalscope: an output "
+        "folder or report; inspect: an inspect_ai JSON log)",
     )
     gates: list[GateResult] = Field(
         description="the run's gates; for a submission tree the tree's own (see `points`); for a folder of MLLOG "

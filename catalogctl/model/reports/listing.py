@@ -22,6 +22,10 @@ class BenchmarkRow(Report):
     kind: Literal["inference", "training"]
     title: str
     model: str
+    runner: str | None = Field(
+        description="the harness that runs an inference benchmark (endpoints when its contract names none); "
+        "null for a training benchmark, whose run writes MLLOG logs"
+    )
     datasets: list[str]
     pending: PendingCount
 

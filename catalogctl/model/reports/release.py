@@ -69,16 +69,24 @@ class FreezeResult(Report):
 
 class SeedProvenance(Report):
     """Where a seed set's seeds come from (README, "Seeds from a public beacon"): drawn by
-    `freeze`, imported from a seed file, or derived from a round of a public randomness beacon."""
+    `freeze`, imported from a seed file or from a LoadGen release's mlperf.conf, or derived from a
+    round of a public randomness beacon."""
 
     id: str
-    kind: Literal["drawn", "imported", "derived"] = Field(
+    kind: Literal["drawn", "imported", "loadgen", "derived"] = Field(
         description="drawn: no import and no beacon round is recorded (freeze draws with Python's secrets, and "
-        "rulesets frozen before imports were recorded say nothing of theirs)"
+        "rulesets frozen before imports were recorded say nothing of theirs); loadgen: imported from a LoadGen "
+        "release's mlperf.conf, the model seed drawn"
     )
     statement: str = Field(description="the provenance in one sentence, for people")
-    file: str | None = Field(None, description="imported: the seed file's name")
-    sha256: str | None = Field(None, description="imported: the sha256 of the seed file's bytes")
+    package: str | None = Field(None, description="loadgen: the PyPI project (mlcommons-loadgen)")
+    version: str | None = Field(None, description="loadgen: the release's version")
+    file: str | None = Field(
+        None, description="imported: the seed file's name; loadgen: the package's file that holds mlperf.conf"
+    )
+    sha256: str | None = Field(
+        None, description="imported: the sha256 of the seed file's bytes; loadgen: of the mlperf.conf text"
+    )
     source: str | None = Field(None, description="imported: the source the seed file states")
     chain: str | None = Field(None, description="derived: the name of the chain the suite pins, when it is the set's")
     chain_hash: str | None = Field(None, description="derived: the beacon chain's hash")
@@ -147,8 +155,15 @@ class Verification(Report):
     provenance: list[SeedProvenance] = Field(
         default_factory=list, description="where the seeds of each set of the ruleset come from"
     )
+    unchecked: list[str] = Field(
+        default_factory=list,
+        description="checks that cannot run here, each saying why and how to run it: a seed set imported from a "
+        "LoadGen release that is not installed here (neither passed nor failed)",
+    )
     failed_check: str | None = Field(
-        None, description="a failed check with its own exit code (seeds-underived: 11); absent otherwise"
+        None,
+        description="a failed check with its own exit code (seeds-underived: 11, seeds-not-shipped: 12); "
+        "absent otherwise",
     )
 
     @computed_field  # type: ignore[prop-decorator]

@@ -54,6 +54,9 @@ class SeedWindow(Report):
     scheduler_rng_seed: str = Field(description="exact decimal text: 64-bit seeds never pass through a float")
     sample_index_rng_seed: str
     model_seed: str
+    qsl_rng_seed: str | None = Field(
+        None, description="LoadGen's QSL seed, in a set imported from a LoadGen release; absent otherwise"
+    )
     introduced_in: str
     valid_through: str
     provenance: SeedProvenance
@@ -123,6 +126,7 @@ class BenchmarkPage(Report):
     summary: Localized
     owners: list[str]
     model: str
+    runner: str | None = Field(description="the harness that runs it, its tasks and versions; null for training")
     datasets: list[str]
     metrics: list[str]
     digest: str | None = Field(description="the contract digest at the published ref; null when it does not resolve")

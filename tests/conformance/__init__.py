@@ -1,0 +1,1 @@
+"""Generated inputs run through the official MLCommons checkers and through `catalogctl check`."""
