@@ -119,6 +119,11 @@ def _run(report: EvalscopeReport, config: EvalscopeTaskConfig | None, source: st
         primary=primary.key if primary is not None else None,
         primary_note=report.primary_metric_unavailable_reason or "evalscope named no primary metric",
         samples_scored=counted.num if counted is not None else None,
+        harness_version=_recorded(
+            "evalscope version (evalscope_version) vs runner.version",
+            config.evalscope_version if config else None,
+            config,
+        ),
         task_version=_recorded(f"{task} evaluation_version", identity.evaluation_version if identity else None, config),
         fewshot=_recorded(f"{task} few_shot_num", resolved.few_shot_num if resolved else None, config),
         limit=_recorded("limit", "none" if config is None or config.limit is None else config.limit, config),

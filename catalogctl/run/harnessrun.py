@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from catalogctl.errors import InputsUnusable
+from catalogctl.io.pep440 import allows
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, GateResult, Status
 
@@ -72,6 +73,7 @@ class HarnessRun:
     repeats: Recorded
     samples: Recorded  # samples times repeats, requested or completed
     outcome: list[tuple[str, Any, Any]]  # (what, expected, observed): how the run ended
+    harness_version: Recorded | None = None  # the harness's own version, as the run recorded it
     dataset_samples: Recorded | None = None  # the dataset's size, where the harness records it
     generation: dict[str, Any] = field(default_factory=dict)  # by the contract's keys
     model_seed: int | None = None
@@ -209,6 +211,20 @@ def _version_row(run: HarnessRun, contract: Mapping[str, Any]) -> Check:
     return _row(run.task_version.what, pinned, observed, run.task_version.note)
 
 
+def _harness_version_rows(run: HarnessRun, contract: Mapping[str, Any]) -> list[Check]:
+    """The harness that ran, held to the versions the pack is written for (`runner.version`, PEP 440)."""
+    wanted = (contract.get("runner") or {}).get("version")
+    recorded = run.harness_version
+    if wanted is None or recorded is None:
+        return []
+    if recorded.value is None:
+        return [Check(what=recorded.what, expected=wanted, status="unknown", note=recorded.note)]
+    allowed = allows(wanted, str(recorded.value))
+    note = "" if allowed is not None else "not a PEP 440 version"
+    status: Status = "pass" if allowed else "fail"
+    return [Check(what=recorded.what, expected=wanted, observed=str(recorded.value), status=status, note=note)]
+
+
 def _limit_row(run: HarnessRun) -> Check:
     value = run.limit.value
     if value is None:
@@ -245,7 +261,7 @@ def harness_gate(run: HarnessRun, contract: Mapping[str, Any]) -> GateResult:
     samples, repeats = entry["dataset"]["samples"], entry["num_repeats"]
     requested = samples * repeats if isinstance(samples, int) else samples
     fewshot = (contract.get("preprocessing") or {}).get("num_fewshot")
-    checks = [_version_row(run, contract)]
+    checks = [*_harness_version_rows(run, contract), _version_row(run, contract)]
     checks += [_setting(run.fewshot, fewshot)] if fewshot is not None else []
     checks += [_limit_row(run), _setting(run.repeats, repeats)]
     checks += [_setting(run.dataset_samples, samples)] if run.dataset_samples is not None else []

@@ -129,6 +129,11 @@ def read_inspect_log(path: Path) -> HarnessRun:
         primary=_primary(results) if results is not None else None,
         primary_note="the log has no results",
         samples_scored=results.completed_samples if results is not None else None,
+        harness_version=Recorded(
+            "inspect_ai version (eval.packages) vs runner.version",
+            spec.packages.get("inspect_ai"),
+            "the log records no inspect_ai version (eval.packages)",
+        ),
         task_version=Recorded(f"{spec.task} task_version", spec.task_version),
         fewshot=_fewshot(spec.task_args),
         limit=Recorded("limit", _limit(log)),

@@ -39,6 +39,7 @@ def check(resolved: Path, path: Path, code: int = 1) -> dict[str, Any]:
 
 
 GOOD_RUN = [
+    ("evalscope version (evalscope_version) vs runner.version", "pass", ">=1.14,<2", "1.14.1"),
     ("gsm8k evaluation_version", "pass", "v1.1", "v1.1"),
     ("gsm8k few_shot_num", "pass", 2, 2),
     ("limit", "pass", "none", "none"),
@@ -92,11 +93,12 @@ def test_the_report_alone_leaves_what_only_the_task_config_records_unknown(resol
     verdict, rows = gate_rows(report, "evalscope_run")
     assert verdict == "not-evaluable"
     assert rows == [
+        ("evalscope version (evalscope_version) vs runner.version", "unknown", ">=1.14,<2", None),
         ("gsm8k evaluation_version", "unknown", "v1.1", None),
         ("gsm8k few_shot_num", "unknown", 2, None),
         ("limit", "unknown", "none", None),
         ("repeats", "unknown", 1, None),
-        *GOOD_RUN[4:],
+        *GOOD_RUN[5:],
     ]
     assert gate_rows(report, "generation_integrity")[1][1] == ("accuracy gsm8k-mini temperature", "unknown", 0.0, None)
 
@@ -156,6 +158,11 @@ def test_fewer_samples_than_the_dataset_fail_the_count_and_the_requirement(resol
         ("evaluation_version: v1.1", "evaluation_version: v1.0", ("gsm8k evaluation_version", "fail", "v1.1", "v1.0")),
         ("    few_shot_num: 2\n    few_shot_prompt", "    few_shot_num: 4\n    few_shot_prompt", None),
         ("repeats: 1\nrerun", "repeats: 2\nrerun", ("repeats", "fail", 1, 2)),
+        (
+            "evalscope_version: 1.14.1",
+            "evalscope_version: 0.17.1",
+            ("evalscope version (evalscope_version) vs runner.version", "fail", ">=1.14,<2", "0.17.1"),
+        ),
     ],
 )
 def test_a_setting_the_contract_fixes_recorded_otherwise_fails(

@@ -58,7 +58,7 @@ def test_a_task_version_the_contract_does_not_pin_is_shown_not_judged(tmp_path: 
     resolved = inspect_pack(tmp_path, '  task_versions:\n    gsm8k_mini: "1"\n', "")
     verdict, rows = gate_rows(check(resolved, INSPECT_LOG), "inspect_run")
     assert verdict == "pass"
-    assert rows[0] == ("gsm8k_mini task_version", "not-applicable", None, "1")
+    assert rows[1] == ("gsm8k_mini task_version", "not-applicable", None, "1")
 
 
 def test_without_thresholds_the_primary_metric_is_the_datasets_score(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ def test_the_registry_names_inspects_metrics_as_inspect_shows_them(tmp_path: Pat
 
 
 GOOD_RUN = [
+    ("inspect_ai version (eval.packages) vs runner.version", "pass", ">=0.3.285,<0.4", "0.3.285"),
     ("gsm8k_mini task_version", "pass", "1", "1"),
     ("task_args.fewshot", "pass", 2, 2),
     ("limit", "pass", "none", "none"),
@@ -123,6 +124,10 @@ def test_fewer_samples_fail_the_counts_and_the_requirement(resolved: Path, tmp_p
         (lambda d: d["eval"]["task_args"].update(fewshot=0), ("task_args.fewshot", "fail", 2, 0)),
         (lambda d: d["eval"]["config"].update(epochs=2), ("epochs", "fail", 1, 2)),
         (lambda d: d.update(status="error"), ("status", "fail", "success", "error")),
+        (
+            lambda d: d["eval"]["packages"].update(inspect_ai="0.4.0"),
+            ("inspect_ai version (eval.packages) vs runner.version", "fail", ">=0.3.285,<0.4", "0.4.0"),
+        ),
     ],
 )
 def test_a_setting_the_contract_fixes_recorded_otherwise_fails(
