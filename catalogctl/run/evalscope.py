@@ -138,3 +138,15 @@ def _run(report: EvalscopeReport, config: EvalscopeTaskConfig | None, source: st
         generation=generation_of(generation, f"{folder / CONFIG if folder else source}: generation_config"),
         model_seed=seed_of(seed),
     )
+
+
+def report_metrics(path: Path) -> dict[str, dict[str, float]]:
+    """Each benchmark's metrics by evalscope's keys (for `compare`): of a report, or of every
+    report of an output folder; two reports of one benchmark are refused (which is the run's?)."""
+    found: dict[str, dict[str, float]] = {}
+    for report_path in sorted((path / REPORTS).glob("*/*.json")) if path.is_dir() else [path]:
+        report = _report(report_path)
+        if report.dataset_name in found:
+            raise InputsUnusable(f"{path}: two reports of benchmark `{report.dataset_name}`", _HINT)
+        found[report.dataset_name] = {m.identity.key: m.score for m in report.metrics}
+    return found
