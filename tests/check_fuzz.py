@@ -33,6 +33,7 @@ from catalogctl.errors import CatalogError
 from catalogctl.io.yamlio import YamlProblem, read_foreign_yaml
 from catalogctl.render.check import REPORTERS
 from catalogctl.run.check import check_files
+from tests.harness_packs import EVALSCOPE_RUN, INSPECT_LOG, SERVED, add_packs
 from tests.helpers import copy_catalog, write
 from tests.run.test_check_mutations import other_type, other_value, paths
 from tests.run_results import gpt_oss_results, pin_all, resealed, resolved_config, run_folder, set_deepseek_sample_count
@@ -95,7 +96,7 @@ class Tally:
 def make_seeds(root: Path, *, loadgen: bool = True) -> list[Seed]:
     """A valid input of every layout under `root` (a LoadGen run only when `loadgen` and its wheel
     is installed: it runs the real LoadGen once)."""
-    catalog = copy_catalog(root / "catalog")
+    catalog = add_packs(copy_catalog(root / "catalog"))
     pin_all(catalog)
     set_deepseek_sample_count(catalog)
     resolved = {b: write(root, f"{b}.json", json.dumps(resolved_config(catalog, b).to_data())) for b in _BENCHMARKS}
@@ -112,6 +113,7 @@ def make_seeds(root: Path, *, loadgen: bool = True) -> list[Seed]:
         Seed("submission", resolved["deepseek-r1"], _submission(root), False),
         *_training_seeds(root, resolved["llm-post-training"]),
         _lmeval_seed(root),
+        *_harness_seeds(root, catalog),
     ]
     if loadgen:
         seeds += _loadgen_seed(root)
@@ -137,6 +139,19 @@ def _training_seeds(root: Path, resolved: Path) -> list[Seed]:
     return [
         Seed("mllog", resolved, write_log(root / "result_0.txt"), False),
         Seed("mllog-runs", resolved, runs, False),
+    ]
+
+
+def _harness_seeds(root: Path, catalog: Path) -> list[Seed]:
+    """evalscope's output folder and inspect_ai's log (tests/fixtures/): neither records a dataset's
+    sha256, so no input of theirs may pass the test packs' dataset_integrity."""
+    config = {
+        b: write(root, f"{b}.json", json.dumps(resolved_config(catalog, b, None, served_model=SERVED).to_data()))
+        for b in ("gsm8k-evalscope", "gsm8k-inspect")
+    }
+    return [
+        Seed("evalscope", config["gsm8k-evalscope"], Path(shutil.copytree(EVALSCOPE_RUN, root / "evalscope")), False),
+        Seed("inspect", config["gsm8k-inspect"], Path(shutil.copy(INSPECT_LOG, root / "inspect.json")), False),
     ]
 
 

@@ -136,6 +136,7 @@ def check(
             help="The run's results: a catalogctl/results/v1 JSON file, an endpoints run folder, a submission "
             "point folder r<N>/ (point.yaml, config.yaml, result_summary.json, ...), or a submission tree "
             "(<org>/, <submission_id>/, results/, or a results/<system>/<model>/ folder)."
+            " Or a harness's own output: an evalscope output folder or report JSON, an inspect_ai JSON log."
         ),
     ],
     fmt: Annotated[

@@ -18,7 +18,11 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 COHORT_PATTERN = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])-C([01])")
 FIRST_COHORT_YEAR, LAST_COHORT_YEAR = 2000, 9999
 PENDING_PATTERN = re.compile(r"<[^<>\n]+>")
-METRIC_KEY_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.,:-]{0,127}")
+# A metric key is the name a harness emits, verbatim: `exact_match,strict-match` (lm-eval: metric,filter),
+# `accuracy:mean` and `pass_at_k:pass_at_k[k=4]` (evalscope 1.14.1's MetricIdentity.key:
+# name:aggregation[dimensions]), `match/accuracy` and `match/accuracy[mean]` (inspect_ai 0.3.285's
+# score/metric[reducer], _display/core/results.py task_metrics).
+METRIC_KEY_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.,:/=\[\]-]{0,127}")
 UINT64_MAX = 2**64 - 1
 
 

@@ -13,13 +13,13 @@ from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.io.yamlio import YamlProblem, parse_document
 from catalogctl.model.documents.resolved import ResolvedConfig, ResolvedContract
 from catalogctl.model.documents.results import RunResults
-from catalogctl.model.reports.check import Check, CheckReport, GateResult, PointCheck, RunCheck
+from catalogctl.model.reports.check import CheckReport, PointCheck, RunCheck
 from catalogctl.release.trust import SignatureFlags
 from catalogctl.run.curve import accuracy_runs_gate, without_accuracy_run
 from catalogctl.run.endpoints import read_run_folder
-from catalogctl.run.gates import GATES, Run
+from catalogctl.run.gates import GATES
+from catalogctl.run.grading import grade
 from catalogctl.run.harnesses import harness_named
-from catalogctl.run.identity import verify_identity
 from catalogctl.run.integrity import verify_config, verify_release
 from catalogctl.run.loadgen import loadgen_gate, loadgen_results, read_loadgen, run_load
 from catalogctl.run.mllog import is_mllog, read_mllog, read_runs
@@ -300,34 +300,3 @@ def prove(
         return None
     verify_release(config, catalog, source, signature)
     return f"the release {config.provenance.cohort} in {catalog}"
-
-
-def grade(
-    config: ResolvedConfig,
-    results: RunResults,
-    proven_against: str | None,
-    *,
-    load: dict[str, Any] | None = None,
-    names_model: bool = True,
-) -> CheckReport:
-    """A run proven to be of this contract, graded by every gate the contract names, in order;
-    `load` is the run's when the reader knows it better than `results` can say (LoadGen's Offline)."""
-    verify_identity(config, results, names_model=names_model)
-    contract = config.contract
-    # the load the run reports, else the submission's (verify_identity: they agree when both are known)
-    pattern = results.load_pattern or (config.settings.load_pattern if config.settings else None)
-    if load is None:  # a training run has no load
-        load = pattern.model_dump(exclude_none=True) if pattern else {}
-    owned = config.training.model_dump() if config.training else {}
-    run = Run(contract, config.seeds.model_dump(exclude={"id"}), results, load, owned)
-    gates: list[GateResult] = []
-    for name in contract["postprocessing"]["gates"]:
-        spec = GATES.get(name)
-        if spec is None:  # a contract validated by this tool never names one; an old tool's might
-            unknown = Check(what=name, expected="a registered gate", status="unknown", note="unknown")
-            gates.append(GateResult(name=name, severity="hard", description="unknown gate", checks=[unknown]))
-            continue
-        gates.append(
-            GateResult(name=spec.name, severity=spec.severity, description=spec.description, checks=spec.function(run))
-        )
-    return CheckReport(benchmark=contract["id"], source=results.source, gates=gates, proven_against=proven_against)

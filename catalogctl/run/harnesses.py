@@ -15,6 +15,14 @@ from pathlib import Path
 from catalogctl.model.documents.resolved import ResolvedConfig
 from catalogctl.model.reports.check import CheckReport, Layout
 from catalogctl.run import lmeval
+from catalogctl.run.harness import (
+    EVALSCOPE_READS,
+    INSPECT_READS,
+    claims_evalscope,
+    claims_inspect,
+    grade_evalscope,
+    grade_inspect,
+)
 from catalogctl.run.lmeval_gates import grade_lmeval
 
 
@@ -35,6 +43,8 @@ HARNESSES: tuple[Harness, ...] = (
         lmeval.claims,
         grade_lmeval,
     ),
+    Harness("evalscope", EVALSCOPE_READS, claims_evalscope, grade_evalscope),
+    Harness("inspect", INSPECT_READS, claims_inspect, grade_inspect),
 )
 
 

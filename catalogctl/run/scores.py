@@ -23,6 +23,9 @@ from catalogctl.io.jsonio import JsonProblem, parse_json
 from catalogctl.model.documents.benchmark import InferenceBenchmark
 from catalogctl.model.documents.results import RunResults
 from catalogctl.run import lmeval
+from catalogctl.run.evalscope import report_metrics
+from catalogctl.run.harness import claims_evalscope, claims_inspect
+from catalogctl.run.inspectlog import read_inspect_log
 
 COMPARED_LAYOUTS = "a catalogctl/results/v1 file, or a harness's output (lm-eval, evalscope, inspect)"
 
@@ -58,7 +61,22 @@ def _lmeval(path: Path) -> list[TaskScores] | None:
     return [TaskScores("lm-eval", task, metrics) for task, metrics in found.items()]
 
 
-HARNESS_READERS: list[HarnessReader] = [_lmeval]
+def _evalscope(path: Path) -> list[TaskScores] | None:
+    """evalscope output (run/evalscope.py): each report's metrics, by evalscope's keys."""
+    if not claims_evalscope(path):
+        return None
+    return [TaskScores("evalscope", task, metrics) for task, metrics in report_metrics(path).items()]
+
+
+def _inspect(path: Path) -> list[TaskScores] | None:
+    """An inspect_ai JSON log (run/inspectlog.py): its task's metrics, by inspect's names."""
+    if not claims_inspect(path):
+        return None
+    run = read_inspect_log(path)
+    return [TaskScores("inspect", run.task, dict(run.metrics))]
+
+
+HARNESS_READERS: list[HarnessReader] = [_lmeval, _evalscope, _inspect]
 
 
 def read_scores(path: Path, catalog: Catalog) -> list[BenchmarkScores]:

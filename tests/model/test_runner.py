@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from catalogctl.model.documents.metrics import Metric
 from catalogctl.model.documents.runner import Runner
 
 
@@ -53,6 +54,31 @@ def test_malformed_fields_are_refused(fields: dict[str, Any], message: str) -> N
 def test_an_unknown_runner_is_refused() -> None:
     with pytest.raises(ValidationError, match="'endpoints', 'lm-eval', 'evalscope', 'inspect' or 'external'"):
         runner(name="lm_eval", tasks=["gsm8k"])
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "exact_match,strict-match",  # lm-eval: metric,filter
+        "accuracy:mean",  # evalscope 1.14.1: MetricIdentity.key, name:aggregation
+        "pass_at_k:pass_at_k[k=4]",  # ... with its dimensions
+        "match/accuracy",  # inspect_ai 0.3.285: score/metric, as it prints a log's metrics
+        "match/accuracy[mean]",  # ... with a reducer that is not avg
+    ],
+)
+def test_a_metric_key_is_the_harness_name_verbatim(key: str) -> None:
+    metric = Metric.model_validate(
+        {"key": key, "label": "L", "unit": "fraction", "direction": "higher", "ratio": True, "description": "D"}
+    )
+    assert metric.key == key
+
+
+@pytest.mark.parametrize("key", ["match accuracy", 'accuracy:mean[subset="main"]', "/accuracy", "a" * 129])
+def test_a_metric_key_stays_a_plain_name(key: str) -> None:
+    with pytest.raises(ValidationError, match="is not a valid metric key"):
+        Metric.model_validate(
+            {"key": key, "label": "L", "unit": "fraction", "direction": "higher", "ratio": True, "description": "D"}
+        )
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seed]:
 
 def test_every_layout_has_a_seed_that_checks(seeds: dict[str, Seed]) -> None:
     expected = {"results", "results-failing", "run-folder", "point", "submission", "mllog", "mllog-runs", "lm-eval"}
+    expected |= {"evalscope", "inspect"}
     assert expected <= seeds.keys()
 
 
@@ -40,6 +41,8 @@ LAYOUTS = [
     "mllog-runs",
     "loadgen",
     "lm-eval",
+    "evalscope",
+    "inspect",
 ]
 
 

@@ -58,7 +58,8 @@ def test_a_folder_of_no_layout_is_refused_naming_the_layouts(resolved: Path, tmp
         "results/<system>/<model>/ folder); a LoadGen output folder (mlperf_log_detail.txt, "
         "mlperf_log_summary.txt); or an MLPerf Training MLLOG result file (`:::MLLOG {json}` lines), "
         "or a folder of them (one run each); and of the evaluation harnesses: lm-eval's "
-        "results_<timestamp>.json, or the --output_path folder of one run\n"
+        "results_<timestamp>.json, or the --output_path folder of one run; an evalscope output folder "
+        "(configs/task_config.yaml, reports/) or report JSON; an inspect_ai JSON log (--log-format json)\n"
     )
 
 

@@ -83,6 +83,8 @@ Layout = Literal[
     "mllog",
     "mllog-runs",
     "lm-eval",
+    "evalscope",
+    "inspect",
 ]
 
 
@@ -146,7 +148,8 @@ class CheckReport(Report):
         description="what `check` read: a results file, an endpoints run folder, a submission point folder "
         "(r<N>/), a submission tree (one verdict per point in `points`), a LoadGen output folder, an MLLOG "
         "result file, a folder of MLLOG result files (mllog-runs: one verdict per run in `runs`), or an "
-        "evaluation harness's output (lm-eval: a results_<timestamp>.json with its samples files)",
+        "evaluation harness's output (lm-eval: a results_<timestamp>.json with its samples files; evalscope: an output "
+        "folder or report; inspect: an inspect_ai JSON log)",
     )
     gates: list[GateResult] = Field(
         description="the run's gates; for a submission tree the tree's own (see `points`); for a folder of MLLOG "
