@@ -14,7 +14,8 @@ import pytest
 
 from tests.catalog_edit import problems
 from tests.harness_packs import FIXTURES, INSPECT_LOG, edit_json, gate_rows, inspect_copy, pack_catalog, resolved_file
-from tests.helpers import replace_in, run_cli
+from tests.helpers import replace_in, run_cli, write
+from tests.run_results import resealed
 
 
 @pytest.fixture
@@ -182,6 +183,16 @@ def test_a_malformed_log_is_refused_naming_the_file_and_the_key(resolved: Path, 
     result = run_cli("check", resolved, log, code=2)
     assert f"{log}: not an inspect_ai log" in result.stderr
     assert "results.total_samples: Input should be a valid integer" in result.stderr
+
+
+def test_a_resealed_contract_whose_version_pin_is_no_specifier_is_refused(resolved: Path, tmp_path: Path) -> None:
+    # Found by the fuzzer: runner.version is typed as text in a resolved contract; a resealed one
+    # may hold no PEP 440 specifier, which packaging refuses with an exception of its own.
+    data = json.loads(resolved.read_text(encoding="utf-8"))
+    data["contract"]["runner"]["version"] = "<0.4x"
+    edited = write(tmp_path, "edited.json", json.dumps(resealed(data)))
+    result = run_cli("check", edited, INSPECT_LOG, code=2)
+    assert "contract.runner.version: `<0.4x` is not a PEP 440 version specifier" in result.stderr
 
 
 @pytest.mark.slow
