@@ -14,6 +14,7 @@ import pytest
 from tests.helpers import init_repo, run_cli
 from tests.lmeval_pack import DUMMY, copied, pack_catalog, resolved_pack
 from tests.run.test_lmeval import STRICT, failed, report, rows
+from tests.run_results import resealed
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +162,14 @@ def test_a_run_of_a_harness_version_the_pack_is_not_written_for_is_not_valid(res
     data["lm_eval_version"] = "0.5.0"
     results.write_text(json.dumps(data))
     assert [row[3] for row in failed(report(resolved, tmp_path / "run"))] == ["0.5.0"]
+
+
+def test_a_resealed_contract_whose_version_pin_is_no_specifier_is_refused(resolved: Path, tmp_path: Path) -> None:
+    """runner.version is text in a resolved contract: one edited and resealed to no PEP 440
+    specifier is refused, naming it (it made packaging raise: exit 70)."""
+    data = json.loads(resolved.read_text(encoding="utf-8"))
+    data["contract"]["runner"]["version"] = "<0.4x"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(resealed(data)), encoding="utf-8")
+    result = run_cli("check", edited, DUMMY, code=2)
+    assert "contract.runner.version: `<0.4x` is not a PEP 440 version specifier" in result.stderr
