@@ -4,6 +4,7 @@ each task mapped to the pack whose runner names it (tests/fixtures/evalscope, te
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +45,11 @@ def test_compare_reads_an_evalscope_report_alone(tmp_path: Path) -> None:
     catalog = add_packs(copy_catalog(init_repo(tmp_path / "repo")))
     report = json.loads(run_cli("compare", str(EVALSCOPE_RUN / EVALSCOPE_REPORT), "-C", catalog, "-f", "json").stdout)
     assert [(row["benchmark"], row["cells"][0]["value"]) for row in report["rows"]] == [("gsm8k-evalscope", 0.8)]
+
+
+def test_an_output_folder_with_two_reports_of_a_benchmark_is_refused(tmp_path: Path) -> None:
+    catalog = add_packs(copy_catalog(init_repo(tmp_path / "repo")))
+    run = evalscope_copy(tmp_path)
+    shutil.copytree(run / "reports" / "mock-gsm8k", run / "reports" / "other-model")
+    err = run_cli("compare", str(run), "-C", catalog, code=2).stderr
+    assert f"error: {run}: two reports of benchmark `gsm8k`" in err

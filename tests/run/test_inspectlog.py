@@ -139,6 +139,12 @@ def test_a_setting_the_contract_fixes_recorded_otherwise_fails(
     assert row in rows
 
 
+def test_a_version_that_is_none_of_pep_440s_fails_the_pin(resolved: Path, tmp_path: Path) -> None:
+    log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["packages"].update(inspect_ai="dev"))
+    rows = gate_rows(check(resolved, log), "inspect_run")[1]
+    assert rows[0] == ("inspect_ai version (eval.packages) vs runner.version", "fail", ">=0.3.285,<0.4", "dev")
+
+
 def test_a_task_without_a_fewshot_argument_leaves_the_count_unknown(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"].update(task_args={}))
     rows = gate_rows(check(resolved, log), "inspect_run")[1]
