@@ -134,6 +134,7 @@ def _collect(
     history = [(h.info.cohort, {b.id: b.digest for b in h.benchmarks}, trees.diff_of(h)) for h in heads]
     captions = {key: localized(m.label, m.i18n, "label") for key, m in catalog.metrics.items()}
     shared: Shared = {}  # one model, dataset and metric inlined by many contracts: built once
+    axis = [TimelineColumn(cohort=cohort, frozen=True) for cohort, _, _ in history]  # every page's, laid out once
     prints = Fingerprints()
     # What every benchmark's page reads alike: every metric, and the trees of the cohorts.
     common = b"".join(prints.of(m) for _, m in sorted(catalog.metrics.items()))
@@ -142,7 +143,7 @@ def _collect(
         Lazy(
             ident,
             _benchmark_inputs(catalog, ident, prints, common, history),
-            functools.partial(_benchmark_page, catalog, ident, history, captions, shared),
+            functools.partial(_benchmark_page, catalog, ident, history, captions, shared, axis),
         )
         for ident in sorted(catalog.benchmarks)
     ]
@@ -281,6 +282,7 @@ def _benchmark_page(
     cohorts: list[tuple[str, dict[str, str], Callable[[], DiffReport | None]]],
     captions: dict[str, Localized],
     shared: Shared,
+    axis: list[TimelineColumn],
 ) -> BenchmarkPage:
     bench = catalog.benchmarks[ident]
     model, datasets = catalog.dependencies(ident)
@@ -294,10 +296,7 @@ def _benchmark_page(
     except CatalogError as exc:
         problem = str(exc)
     history = _history(ident, cohorts)
-    presence = Timeline(
-        columns=[TimelineColumn(cohort=h.cohort, frozen=True) for h in history],
-        rows=[TimelineRow(id=ident, on=[h.cohort for h in history if h.carried])],
-    )
+    presence = Timeline(columns=axis, rows=[TimelineRow(id=ident, on=[h.cohort for h in history if h.carried])])
     return BenchmarkPage(
         id=ident,
         kind=bench.kind,

@@ -85,16 +85,24 @@ def cohort_heads(catalog: Catalog, infos: list[CohortInfo], titles: dict[str, Lo
     pages: list[CohortPage] = []
     previous: Ruleset | None = None
     chain = catalog.suite.policies.seed_beacon if catalog.suite is not None else None
+    # A benchmark carried unchanged is the same line in every such cohort: one (frozen) model,
+    # which the cohort pages lay out once (`render.site.once`).
+    lines: dict[tuple[str, str, str], CohortBenchmark] = {}
     for info in infos:
         ruleset = catalog.rulesets[info.cohort]
         old = {b.id: b.digest for b in previous.benchmarks} if previous else {}
         benchmarks = []
         for entry in ruleset.benchmarks:
-            title = titles.get(entry.id) or Localized(text=entry.id)  # a benchmark since deleted shows its id
             status: Literal["added", "changed", "identical"] = (
                 "added" if entry.id not in old else "identical" if old[entry.id] == entry.digest else "changed"
             )
-            benchmarks.append(CohortBenchmark(id=entry.id, title=title, digest=entry.digest, status=status))
+            line = lines.get((entry.id, entry.digest, status))
+            if line is None:
+                title = titles.get(entry.id) or Localized(text=entry.id)  # a benchmark since deleted shows its id
+                line = lines[entry.id, entry.digest, status] = CohortBenchmark(
+                    id=entry.id, title=title, digest=entry.digest, status=status
+                )
+            benchmarks.append(line)
         pages.append(
             CohortPage(
                 info=info,
