@@ -42,7 +42,6 @@ from catalogctl.model.reports.site import (
     BenchmarkRow,
     CohortPage,
     ExitCode,
-    HistoryEntry,
     Localized,
     NextCohortSummary,
     SearchEntry,
@@ -259,8 +258,9 @@ def seed_timeline(rulesets: list[Ruleset], upcoming: str) -> Timeline:
 
 def _history(
     ident: str, cohorts: list[tuple[str, dict[str, str], Callable[[], DiffReport | None]]]
-) -> list[HistoryEntry]:
-    entries: list[HistoryEntry] = []
+) -> list[dict[str, Any]]:
+    """The data of the benchmark's `HistoryEntry`s, validated with its page (as its sections)."""
+    entries: list[dict[str, Any]] = []
     last: str | None = None
     for cohort, digests, diff_of in cohorts:
         digest = digests.get(ident)
@@ -268,9 +268,8 @@ def _history(
         diff = diff_of() if changed else None  # a diff is made only for a page that shows it
         changes = [describe(c) for c in diff.changes if ident in c.impact] if diff is not None else []
         entries.append(
-            HistoryEntry(
-                cohort=cohort, carried=digest is not None, digest=digest, digest_changed=changed, changes=changes
-            )
+            {"cohort": cohort, "carried": digest is not None, "digest": digest, "digest_changed": changed}
+            | ({"changes": changes} if changes else {})
         )
         last = digest or last
     return entries
@@ -296,23 +295,24 @@ def _benchmark_page(
     except CatalogError as exc:
         problem = str(exc)
     history = _history(ident, cohorts)
-    presence = Timeline(columns=axis, rows=[TimelineRow(id=ident, on=[h.cohort for h in history if h.carried])])
-    return BenchmarkPage(
-        id=ident,
-        kind=bench.kind,
-        family=bench.family,
-        title=localized(bench.title, bench.i18n, "title"),
-        summary=localized(bench.summary, bench.i18n, "summary"),
-        owners=list(bench.owners),
-        model=model,
-        datasets=datasets,
-        metrics=metric_keys(bench),
-        digest=digest,
-        problem=problem,
-        sections=sections,
-        history=history,
-        presence=presence,
-    )
+    presence = {"columns": axis, "rows": [{"id": ident, "on": [h["cohort"] for h in history if h["carried"]]}]}
+    page = {
+        "id": ident,
+        "kind": bench.kind,
+        "family": bench.family,
+        "title": localized(bench.title, bench.i18n, "title"),
+        "summary": localized(bench.summary, bench.i18n, "summary"),
+        "owners": list(bench.owners),
+        "model": model,
+        "datasets": datasets,
+        "metrics": metric_keys(bench),
+        "digest": digest,
+        "problem": problem,
+        "sections": sections,
+        "history": history,
+        "presence": presence,
+    }
+    return BenchmarkPage.model_validate(page)  # its sections and history too, in one call
 
 
 # -- search and the submission guide ---------------------------------------------------------------
