@@ -35,8 +35,9 @@ def _window(seed_set: SeedSet, chain: BeaconChain | None) -> SeedWindow:
 
 
 class CohortTrees:
-    """The tree of each frozen cohort, opened once, and the diffs between them, made once and
-    only when a page shows one."""
+    """The tree of each frozen cohort, opened once (and listed once: the diff that reads it as
+    its new side keeps it for the next), and the diffs between them, made once and only when a
+    page shows one."""
 
     def __init__(self, root: Path, layout: Layout) -> None:
         self.root = root
@@ -73,6 +74,9 @@ class CohortTrees:
                 self.diffs[new] = diff_trees(before, after, old, new, layout=self.layout), ""
             except CatalogError as exc:  # an old release that no longer reads must not stop the site
                 self.diffs[new] = None, f"no diff from {old}: {exc}"
+            # Cohorts are diffed oldest first: the old side is read by no other diff (its listing
+            # of thousands of files, kept by the tree, goes with it); opened again if it is.
+            self.trees.pop(old, None)
         return self.diffs[new]
 
     def diff_of(self, head: CohortPage) -> Callable[[], DiffReport | None]:

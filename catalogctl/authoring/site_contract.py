@@ -2,9 +2,11 @@
 "≥ 80.5446 (81.3582 × 0.99)". Reads what `catalog.contract.resolve_contract` returns without
 display copy (exactly what the digest covers); metric labels come beside it as captions.
 
-The sections are made as plain data and validated with the page that shows them (each a
-`Section`, `Fact` or `Table` of `model.reports.site`), in one call: built one model at a time,
-a page's forty-odd facts and its history cost a sixth of building the benchmarks' pages."""
+The sections are made as plain data (`contract_sections`), each distinct one validated once
+into a `Section` of `model.reports.site` (`Sections`): many benchmarks show the same model, the
+same gates, often the same phases, and their pages then show one model, which the site lays out
+once. Built one model at a time, a page's forty-odd facts and its history cost a sixth of
+building the benchmarks' pages."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from catalogctl.model.reports.site import Localized
+from catalogctl.authoring.site_source import as_json
+from catalogctl.model.reports.site import Localized, Section
 
 FactData = dict[str, Any]  # the data of a `Fact`, validated with its page; and so on
 TableData = dict[str, Any]
@@ -156,3 +159,21 @@ def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) 
         else:
             sections.append({"title": title, "facts": [{"label": key, "value": text(value)}]})
     return sections
+
+
+class Sections:
+    """Each distinct section of the contracts of a site, made into a `Section` once."""
+
+    def __init__(self) -> None:
+        self.made: dict[bytes, Section] = {}  # by the JSON of its data: equal data, one model
+
+    def of(self, contract: dict[str, Any], captions: dict[str, Localized]) -> list[Section]:
+        """`contract_sections` as models, each the one made for equal data before."""
+        sections = []
+        for data in contract_sections(contract, captions):
+            key = as_json(data)
+            made = self.made.get(key)
+            if made is None:
+                made = self.made[key] = Section.model_validate(data)
+            sections.append(made)
+        return sections

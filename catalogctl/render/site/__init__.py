@@ -31,27 +31,15 @@ from catalogctl.model.reports.site import Localized, SiteData
 from catalogctl.render.site.output import Destination, SiteWritten, open_destination
 from catalogctl.render.site.plan import Page, site_pages
 
-_LOCALIZED: dict[int, tuple[Localized, Markup]] = {}  # a title is shown by every cohort page: made once
 _ONCE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Markup]] = {}  # see `once`
-_KEPT = 100_000  # entries of each memo before it starts again: a long-lived process never grows it further
+_KEPT = 100_000  # entries before it starts again: a long-lived process never grows it further
 
 
 def localized(copy: Localized) -> Markup:
     """Display copy in every language: the catalog's text, and a span per translation; the
-    stylesheet shows the one the language switch picked. (A filter, not a macro: the cohort pages
-    call it once per benchmark, and a Jinja macro call costs ten times as much; built with
-    `escape`, as `Markup.format` would, without its formatter, which costs as much again.)"""
-    hit = _LOCALIZED.get(id(copy))
-    if hit is not None and hit[0] is copy:  # the copy is kept, so its id is not reused
-        return hit[1]
-    if len(_LOCALIZED) > _KEPT:
-        _LOCALIZED.clear()
-    made = _localized(copy)
-    _LOCALIZED[id(copy)] = (copy, made)
-    return made
-
-
-def _localized(copy: Localized) -> Markup:
+    stylesheet shows the one the language switch picked. (A filter, not a macro: the lists of
+    benchmarks call it once per benchmark, and a Jinja macro call costs ten times as much; built
+    with `escape`, as `Markup.format` would, without its formatter, which costs as much again.)"""
     classes = escape("".join(f" has-{lang}" for lang in copy.i18n))
     parts = [f'<span class="l10n base{classes}">{escape(copy.text)}</span>']
     for lang, text in copy.i18n.items():
