@@ -13,36 +13,31 @@ import contextlib
 import datetime as dt
 import functools
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from catalogctl import errors
+from catalogctl.authoring.site_benchmarks import BenchmarkPages, localized
 from catalogctl.authoring.site_cohorts import CohortTrees, cohort_heads, cohort_page
-from catalogctl.authoring.site_contract import contract_sections, runner_line
-from catalogctl.authoring.site_source import Fingerprints, Lazy, SiteSource, as_json, inputs_digest
+from catalogctl.authoring.site_source import Lazy, SiteSource, as_json, inputs_digest
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.config import layout_for
-from catalogctl.catalog.contract import Shared, digest_of, metric_keys, resolve_contract
+from catalogctl.catalog.contract import metric_keys
 from catalogctl.catalog.diagnostics import errors_only
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import Layout
 from catalogctl.catalog.loader import load_tree
 from catalogctl.catalog.seeds import rotation_due, valid_sets
 from catalogctl.catalog.source import find_root, open_tree
-from catalogctl.diff.markdown import describe
-from catalogctl.errors import CatalogError, CatalogInvalid
+from catalogctl.errors import CatalogInvalid
 from catalogctl.io import gitrepo
 from catalogctl.io.yamlio import reusing_parses
 from catalogctl.model import InferenceBenchmark, Ruleset, SeedSet
-from catalogctl.model.common import I18n
-from catalogctl.model.reports.diff import DiffReport
 from catalogctl.model.reports.site import (
-    BenchmarkPage,
     BenchmarkRow,
     CohortPage,
     ExitCode,
-    HistoryEntry,
     Localized,
     NextCohortSummary,
     SearchEntry,
@@ -58,12 +53,6 @@ from catalogctl.release.trust import trust_for
 from catalogctl.version import __version__
 
 BASE_LANGUAGE = "en"  # the language the catalog's own display copy is written in
-
-
-def localized(value: Any, i18n: I18n | None, field: str) -> Localized:
-    """A display field and its translations (languages whose block has that field)."""
-    copies = {lang: getattr(copy, field) for lang, copy in (i18n or {}).items()}
-    return Localized(text=str(value or ""), i18n={lang: str(t) for lang, t in copies.items() if t})
 
 
 def benchmark_url(ident: str) -> str:
@@ -133,19 +122,9 @@ def _collect(
     ]
     history = [(h.info.cohort, {b.id: b.digest for b in h.benchmarks}, trees.diff_of(h)) for h in heads]
     captions = {key: localized(m.label, m.i18n, "label") for key, m in catalog.metrics.items()}
-    shared: Shared = {}  # one model, dataset and metric inlined by many contracts: built once
-    prints = Fingerprints()
-    # What every benchmark's page reads alike: every metric, and the trees of the cohorts.
-    common = b"".join(prints.of(m) for _, m in sorted(catalog.metrics.items()))
-    common += as_json([(cohort, identity.decode()) for cohort, identity in trail])
-    benchmarks = [
-        Lazy(
-            ident,
-            _benchmark_inputs(catalog, ident, prints, common, history),
-            functools.partial(_benchmark_page, catalog, ident, history, captions, shared),
-        )
-        for ident in sorted(catalog.benchmarks)
-    ]
+    read = as_json([(cohort, identity.decode()) for cohort, identity in trail])
+    pages = BenchmarkPages(catalog, history, titles, captions, read)
+    benchmarks = [pages.lazy(ident) for ident in sorted(catalog.benchmarks)]
     current = heads[-1] if heads else None
     suite = catalog.suite
     assert suite is not None  # a catalog without its suite is invalid
@@ -170,27 +149,6 @@ def _collect(
         for i, b in sorted(catalog.benchmarks.items())
     ]
     return SiteSource(data=data, cohorts=cohorts, benchmarks=benchmarks, rows=rows)
-
-
-def _benchmark_inputs(
-    catalog: Catalog,
-    ident: str,
-    prints: Fingerprints,
-    common: bytes,
-    history: list[tuple[str, dict[str, str], Any]],
-) -> str:
-    """The digest of what a benchmark's page reads (see `site_source.py`); `common`: what every
-    benchmark's page reads (the metrics, the cohorts' trees), made once."""
-    model, datasets = catalog.dependencies(ident)
-    return inputs_digest(
-        [
-            prints.of(catalog.benchmarks[ident]),
-            prints.of(catalog.models.get(model)),
-            *(prints.of(catalog.datasets.get(d)) for d in datasets),
-            common,
-            as_json([(cohort, digests.get(ident)) for cohort, digests, _ in history]),
-        ]
-    )
 
 
 def _languages(catalog: Catalog) -> list[str]:
@@ -251,70 +209,6 @@ def seed_timeline(rulesets: list[Ruleset], upcoming: str) -> Timeline:
         for s in sorted(sets.values(), key=lambda s: (Cohort.parse(s.introduced_in).ordinal, s.id))
     ]
     return Timeline(columns=columns, rows=rows)
-
-
-# -- benchmarks ------------------------------------------------------------------------------------
-
-
-def _history(
-    ident: str, cohorts: list[tuple[str, dict[str, str], Callable[[], DiffReport | None]]]
-) -> list[HistoryEntry]:
-    entries: list[HistoryEntry] = []
-    last: str | None = None
-    for cohort, digests, diff_of in cohorts:
-        digest = digests.get(ident)
-        changed = digest is not None and last is not None and digest != last
-        diff = diff_of() if changed else None  # a diff is made only for a page that shows it
-        changes = [describe(c) for c in diff.changes if ident in c.impact] if diff is not None else []
-        entries.append(
-            HistoryEntry(
-                cohort=cohort, carried=digest is not None, digest=digest, digest_changed=changed, changes=changes
-            )
-        )
-        last = digest or last
-    return entries
-
-
-def _benchmark_page(
-    catalog: Catalog,
-    ident: str,
-    cohorts: list[tuple[str, dict[str, str], Callable[[], DiffReport | None]]],
-    captions: dict[str, Localized],
-    shared: Shared,
-) -> BenchmarkPage:
-    bench = catalog.benchmarks[ident]
-    model, datasets = catalog.dependencies(ident)
-    problem, digest, sections = "", None, []
-    try:
-        contract = resolve_contract(
-            catalog, ident, display=False, shared=shared
-        )  # what the digest covers, resolved once
-        sections = contract_sections(contract, captions)
-        digest = digest_of(contract, shared)
-    except CatalogError as exc:
-        problem = str(exc)
-    history = _history(ident, cohorts)
-    presence = Timeline(
-        columns=[TimelineColumn(cohort=h.cohort, frozen=True) for h in history],
-        rows=[TimelineRow(id=ident, on=[h.cohort for h in history if h.carried])],
-    )
-    return BenchmarkPage(
-        id=ident,
-        kind=bench.kind,
-        family=bench.family,
-        title=localized(bench.title, bench.i18n, "title"),
-        summary=localized(bench.summary, bench.i18n, "summary"),
-        owners=list(bench.owners),
-        model=model,
-        runner=runner_line(bench),
-        datasets=datasets,
-        metrics=metric_keys(bench),
-        digest=digest,
-        problem=problem,
-        sections=sections,
-        history=history,
-        presence=presence,
-    )
 
 
 # -- search and the submission guide ---------------------------------------------------------------

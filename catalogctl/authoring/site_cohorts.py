@@ -36,8 +36,9 @@ def _window(seed_set: SeedSet, chain: BeaconChain | None) -> SeedWindow:
 
 
 class CohortTrees:
-    """The tree of each frozen cohort, opened once, and the diffs between them, made once and
-    only when a page shows one."""
+    """The tree of each frozen cohort, opened once (and listed once: the diff that reads it as
+    its new side keeps it for the next), and the diffs between them, made once and only when a
+    page shows one."""
 
     def __init__(self, root: Path, layout: Layout) -> None:
         self.root = root
@@ -74,6 +75,9 @@ class CohortTrees:
                 self.diffs[new] = diff_trees(before, after, old, new, layout=self.layout), ""
             except CatalogError as exc:  # an old release that no longer reads must not stop the site
                 self.diffs[new] = None, f"no diff from {old}: {exc}"
+            # Cohorts are diffed oldest first: the old side is read by no other diff (its listing
+            # of thousands of files, kept by the tree, goes with it); opened again if it is.
+            self.trees.pop(old, None)
         return self.diffs[new]
 
     def diff_of(self, head: CohortPage) -> Callable[[], DiffReport | None]:
@@ -86,16 +90,24 @@ def cohort_heads(catalog: Catalog, infos: list[CohortInfo], titles: dict[str, Lo
     pages: list[CohortPage] = []
     previous: Ruleset | None = None
     chain = catalog.suite.policies.seed_beacon if catalog.suite is not None else None
+    # A benchmark carried unchanged is the same line in every such cohort: one (frozen) model,
+    # which the cohort pages lay out once (`render.site.once`).
+    lines: dict[tuple[str, str, str], CohortBenchmark] = {}
     for info in infos:
         ruleset = catalog.rulesets[info.cohort]
         old = {b.id: b.digest for b in previous.benchmarks} if previous else {}
         benchmarks = []
         for entry in ruleset.benchmarks:
-            title = titles.get(entry.id) or Localized(text=entry.id)  # a benchmark since deleted shows its id
             status: Literal["added", "changed", "identical"] = (
                 "added" if entry.id not in old else "identical" if old[entry.id] == entry.digest else "changed"
             )
-            benchmarks.append(CohortBenchmark(id=entry.id, title=title, digest=entry.digest, status=status))
+            line = lines.get((entry.id, entry.digest, status))
+            if line is None:
+                title = titles.get(entry.id) or Localized(text=entry.id)  # a benchmark since deleted shows its id
+                line = lines[entry.id, entry.digest, status] = CohortBenchmark(
+                    id=entry.id, title=title, digest=entry.digest, status=status
+                )
+            benchmarks.append(line)
         pages.append(
             CohortPage(
                 info=info,

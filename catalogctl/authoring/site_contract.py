@@ -1,6 +1,12 @@
 """A resolved contract written for people: sections of labelled facts and tables, thresholds as
 "≥ 80.5446 (81.3582 × 0.99)". Reads what `catalog.contract.resolve_contract` returns without
-display copy (exactly what the digest covers); metric labels come beside it as captions."""
+display copy (exactly what the digest covers); metric labels come beside it as captions.
+
+The sections are made as plain data (`contract_sections`), each distinct one validated once
+into a `Section` of `model.reports.site` (`Sections`): many benchmarks show the same model, the
+same gates, often the same phases, and their pages then show one model, which the site lays out
+once. Built one model at a time, a page's forty-odd facts and its history cost a sixth of
+building the benchmarks' pages."""
 
 from __future__ import annotations
 
@@ -8,8 +14,13 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from catalogctl.authoring.site_source import as_json
 from catalogctl.model import AnyBenchmark, InferenceBenchmark
-from catalogctl.model.reports.site import Fact, Localized, Section, Table
+from catalogctl.model.reports.site import Localized, Section
+
+FactData = dict[str, Any]  # the data of a `Fact`, validated with its page; and so on
+TableData = dict[str, Any]
+SectionData = dict[str, Any]
 
 # Top-level keys that are the page's heading, not the contract's body.
 _HEAD = {"id", "kind", "family", "title", "summary", "owners", "i18n", "metadata", "renamed_from", "mlperf_name"}
@@ -75,22 +86,22 @@ def bound_text(threshold: dict[str, Any]) -> str:
     return " and ".join(parts) + (f" [{scale}]" if scale else "")
 
 
-def flatten(value: Any, prefix: str = "") -> list[Fact]:
+def flatten(value: Any, prefix: str = "") -> list[FactData]:
     """Nested mappings as dotted labels; lists of scalars and `by_concurrency` steps as one value."""
     if isinstance(value, dict) and list(value) != ["by_concurrency"]:
-        facts: list[Fact] = []
+        facts: list[FactData] = []
         for key, item in value.items():
             facts.extend(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
         return facts
-    return [Fact(label=prefix or "value", value=text(value))]
+    return [{"label": prefix or "value", "value": text(value)}]
 
 
-def _dataset_table(datasets: list[dict[str, Any]]) -> Table:
+def _dataset_table(datasets: list[dict[str, Any]]) -> TableData:
     rows = [[d["id"], text(d.get("samples", "")), text(d.get("source", {}).get("sha256", ""))] for d in datasets]
-    return Table(columns=["dataset", "samples", "sha256"], rows=rows)
+    return {"columns": ["dataset", "samples", "sha256"], "rows": rows}
 
 
-def _accuracy_table(entries: list[dict[str, Any]]) -> Table:
+def _accuracy_table(entries: list[dict[str, Any]]) -> TableData:
     rows = []
     for entry in entries:
         aggregation = entry["repeat_aggregation"]
@@ -104,12 +115,12 @@ def _accuracy_table(entries: list[dict[str, Any]]) -> Table:
                 generation,
             ]
         )
-    return Table(columns=["dataset", "recipe", "repeats", "aggregation", "generation"], rows=rows)
+    return {"columns": ["dataset", "recipe", "repeats", "aggregation", "generation"], "rows": rows}
 
 
-def _phase(title: str, phase: dict[str, Any], captions: dict[str, Localized]) -> Section:
-    facts: list[Fact] = []
-    tables: list[Table] = []
+def _phase(title: str, phase: dict[str, Any], captions: dict[str, Localized]) -> SectionData:
+    facts: list[FactData] = []
+    tables: list[TableData] = []
     for key, item in phase.items():
         if key == "datasets" and item and isinstance(item[0], dict) and "num_repeats" in item[0]:
             tables.append(_accuracy_table(item))
@@ -117,18 +128,18 @@ def _phase(title: str, phase: dict[str, Any], captions: dict[str, Localized]) ->
             tables.append(_dataset_table(item))
         elif key == "thresholds":
             facts.extend(
-                Fact(label=f"thresholds.{key}", value=bound_text(bound), caption=captions.get(key))
+                {"label": f"thresholds.{key}", "value": bound_text(bound), "caption": captions.get(key)}
                 for key, bound in item.items()
             )
         else:
             facts.extend(flatten(item, key))
-    return Section(title=title, facts=facts, tables=tables)
+    return {"title": title, "facts": facts, "tables": tables}
 
 
-def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) -> list[Section]:
-    """The sections of a resolved contract, in the contract's own order; `captions` are the
-    metrics' labels by key."""
-    sections: list[Section] = []
+def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) -> list[SectionData]:
+    """The sections of a resolved contract, in the contract's own order, as the data of the
+    `Section`s they are; `captions` are the metrics' labels by key."""
+    sections: list[SectionData] = []
     for key, value in contract.items():
         if key in _HEAD or key == "metrics":
             continue
@@ -137,17 +148,17 @@ def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) 
             sections.append(_phase(title, value, captions))
         elif key == "model":
             shown = {k: v for k, v in value.items() if k not in ("i18n", "metadata", "renamed_from")}
-            sections.append(Section(title=title, facts=flatten(shown)))
+            sections.append({"title": title, "facts": flatten(shown)})
         elif key == "dataset":
-            sections.append(Section(title=title, tables=[_dataset_table([value])]))
+            sections.append({"title": title, "tables": [_dataset_table([value])]})
         elif isinstance(value, dict):
-            sections.append(Section(title=title, facts=flatten(value)))
+            sections.append({"title": title, "facts": flatten(value)})
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             columns = sorted({k for item in value for k in item})
             rows = [[text(item.get(c, "")) for c in columns] for item in value]
-            sections.append(Section(title=title, tables=[Table(columns=columns, rows=rows)]))
+            sections.append({"title": title, "tables": [{"columns": columns, "rows": rows}]})
         else:
-            sections.append(Section(title=title, facts=[Fact(label=key, value=text(value))]))
+            sections.append({"title": title, "facts": [{"label": key, "value": text(value)}]})
     return sections
 
 
@@ -165,3 +176,21 @@ def runner_line(bench: AnyBenchmark) -> str | None:
     if runner.version:
         parts.append(f"{runner.name} {runner.version}")
     return " · ".join(parts)
+
+
+class Sections:
+    """Each distinct section of the contracts of a site, made into a `Section` once."""
+
+    def __init__(self) -> None:
+        self.made: dict[bytes, Section] = {}  # by the JSON of its data: equal data, one model
+
+    def of(self, contract: dict[str, Any], captions: dict[str, Localized]) -> list[Section]:
+        """`contract_sections` as models, each the one made for equal data before."""
+        sections = []
+        for data in contract_sections(contract, captions):
+            key = as_json(data)
+            made = self.made.get(key)
+            if made is None:
+                made = self.made[key] = Section.model_validate(data)
+            sections.append(made)
+        return sections

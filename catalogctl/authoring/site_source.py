@@ -40,10 +40,15 @@ def as_json(value: Any) -> bytes:
     return pydantic_core.to_json(value)
 
 
+def fingerprint(entity: BaseModel | None) -> bytes:
+    """An entity as a page's inputs count it: its JSON with the fields its file set."""
+    return b"null" if entity is None else entity.model_dump_json(exclude_unset=True).encode("utf-8")
+
+
 @dataclass
 class Fingerprints:
-    """Each entity as its JSON (`exclude_unset`), made once per entity: many benchmarks share a
-    model, a dataset and every metric."""
+    """Each entity's `fingerprint`, made once per entity: many benchmarks share a model, a
+    dataset and every metric."""
 
     memo: dict[int, tuple[Any, bytes]] = field(default_factory=dict)
 
@@ -52,7 +57,7 @@ class Fingerprints:
             return b"null"
         hit = self.memo.get(id(entity))
         if hit is None or hit[0] is not entity:  # the entity is kept, so its id is never reused
-            hit = self.memo[id(entity)] = (entity, entity.model_dump_json(exclude_unset=True).encode("utf-8"))
+            hit = self.memo[id(entity)] = (entity, fingerprint(entity))
         return hit[1]
 
 

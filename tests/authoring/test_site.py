@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from catalogctl.authoring.site import exit_codes, gather_site
+from catalogctl.authoring.site_cohorts import CohortTrees
 from catalogctl.authoring.site_contract import bound_text, text
+from catalogctl.catalog.config import layout_for
 from catalogctl.errors import CatalogInvalid
 from tests.beacon_repo import ROUND, beacon_catalog, beacon_releases, round_data
 from tests.helpers import commit_all, replace_in
@@ -53,6 +55,41 @@ def test_the_site_of_three_cohorts(catalog_repo: Path, tmp_path: Path) -> None:
     assert data.cohorts[2].diff is not None
     assert data.cohorts[2].diff.cohorts is not None
     assert data.cohorts[2].diff.cohorts.seed_sets.introduced == ["B"]
+
+
+def test_pages_that_show_equal_parts_share_one_model_of_each(catalog_repo: Path, tmp_path: Path) -> None:
+    data = gather_site(three_cohorts(catalog_repo, tmp_path), today=TODAY)
+    first, second, third = data.cohorts
+    # deepseek-r1 is carried unchanged: one line of both cohorts' tables (laid out once).
+    assert second.benchmarks[0].status == third.benchmarks[0].status == "identical"
+    assert second.benchmarks[0] is third.benchmarks[0]
+    assert first.benchmarks[0] is not second.benchmarks[0]  # "added" there
+    gates = {b.id: next(s for s in b.sections if s.title == "Gates") for b in data.benchmarks}
+    assert gates["deepseek-r1"].facts == gates["gpt-oss-120b"].facts
+    assert gates["deepseek-r1"] is gates["gpt-oss-120b"]
+    assert gates["deepseek-r1"] is not gates["gsm8k"]  # other gates
+    assert gates["deepseek-r1"].facts != gates["gsm8k"].facts
+    assert len({id(b.presence.columns[0]) for b in data.benchmarks}) == 1  # one axis
+
+
+def test_a_cohorts_tree_is_let_go_once_the_diffs_that_read_it_are_made(catalog_repo: Path, tmp_path: Path) -> None:
+    repo = three_cohorts(catalog_repo, tmp_path)
+    first, second, third = ("2026-09-C0", "2026-09-C1", "2026-10-C0")
+    trees = CohortTrees(repo, layout_for(repo))
+    for cohort in (first, second, third):
+        trees.identity(cohort)  # each opened, as the site opens them
+    changed = trees.diff(first, second)
+    assert list(trees.trees) == [second, third]
+    assert trees.diff(second, third)[0] is not None
+    assert list(trees.trees) == [third]
+    assert trees.diff(first, second) is changed  # made once
+    # Asked out of order (a rebuild's history may), a tree let go is opened again.
+    backwards = CohortTrees(repo, layout_for(repo))
+    assert backwards.diff(second, third)[0] is not None
+    assert list(backwards.trees) == [third]
+    again = backwards.diff(first, second)
+    assert again[0] is not None
+    assert again == changed
 
 
 def test_a_benchmarks_history_names_the_change_that_moved_its_digest(catalog_repo: Path, tmp_path: Path) -> None:

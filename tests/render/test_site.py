@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from markupsafe import Markup
 
 import catalogctl.render.site as site_render
 from catalogctl.authoring.site import gather_site
 from catalogctl.errors import EnvironmentProblem, UsageError
 from catalogctl.io.yamlio import parse_document
 from catalogctl.model import Submission
+from catalogctl.model.reports.site import Fact
 from catalogctl.render.site.plan import Page
 from tests.beacon_repo import ROUND, beacon_releases
 from tests.helpers import commit_all, replace_in, run_cli
@@ -172,6 +174,22 @@ def test_a_catalog_outside_git_has_no_releases_to_publish(catalog_dir: Path, tmp
 
 def test_inline_code_is_escaped_first() -> None:
     assert site_render.inline_code("`preflight`: <b> & `x`") == "<code>preflight</code>: &lt;b&gt; &amp; <code>x</code>"
+
+
+def test_a_part_laid_out_once_is_shown_for_equal_text_and_the_same_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(site_render, "_ONCE", {})
+    made = iter(range(100))
+    page = site_render.environment().from_string(
+        "{% macro show(x) %}[{{ x if x is string or x is number else 'models' }} {{ made() }}]{% endmacro %}"
+        "{% for x in xs %}{{ show|once(x) }}{% endfor %}",
+        globals={"made": lambda: next(made)},
+    )
+    text, fact = "<b>", Fact(label="a", value="b")
+    xs = [text, "".join(["<", "b>"]), Markup(text), 1, True, [fact], [fact], [Fact(label="a", value="b")], fact]
+    shown = page.render(xs=xs)
+    # Equal text is laid out once, markup apart from the text it spells, True apart from 1; a list
+    # of the same models once, a list of equal models again.
+    assert shown == ("[&lt;b&gt; 0][&lt;b&gt; 0][<b> 1][1 2][True 3][models 4][models 4][models 5][models 6]")
 
 
 def test_a_cohort_page_shows_where_each_sets_seeds_come_from(catalog_repo: Path, tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Macro
 from markupsafe import Markup, escape
 
 from catalogctl.authoring.site_source import SiteSource
@@ -29,31 +31,48 @@ from catalogctl.model.reports.site import Localized, SiteData
 from catalogctl.render.site.output import Destination, SiteWritten, open_destination
 from catalogctl.render.site.plan import Page, site_pages
 
-_LOCALIZED: dict[int, tuple[Localized, Markup]] = {}  # a title is shown by every cohort page: made once
+_ONCE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Markup]] = {}  # see `once`
+_KEPT = 100_000  # entries before it starts again: a long-lived process never grows it further
 
 
 def localized(copy: Localized) -> Markup:
     """Display copy in every language: the catalog's text, and a span per translation; the
-    stylesheet shows the one the language switch picked. (A filter, not a macro: the cohort pages
-    call it once per benchmark, and a Jinja macro call costs ten times as much; built with
-    `escape`, as `Markup.format` would, without its formatter, which costs as much again.)"""
-    hit = _LOCALIZED.get(id(copy))
-    if hit is not None and hit[0] is copy:  # the copy is kept, so its id is not reused
-        return hit[1]
-    if len(_LOCALIZED) > 100_000:
-        _LOCALIZED.clear()
-    made = _localized(copy)
-    _LOCALIZED[id(copy)] = (copy, made)
-    return made
-
-
-def _localized(copy: Localized) -> Markup:
+    stylesheet shows the one the language switch picked. (A filter, not a macro: the lists of
+    benchmarks call it once per benchmark, and a Jinja macro call costs ten times as much; built
+    with `escape`, as `Markup.format` would, without its formatter, which costs as much again.)"""
     classes = escape("".join(f" has-{lang}" for lang in copy.i18n))
     parts = [f'<span class="l10n base{classes}">{escape(copy.text)}</span>']
     for lang, text in copy.i18n.items():
         code = escape(lang)
         parts.append(f'<span class="l10n tr tr-{code}" lang="{code}">{escape(text)}</span>')
     return Markup("".join(parts))
+
+
+@jinja2.pass_eval_context
+def once(context: EvalContext, macro: Macro, *args: Any) -> Markup:
+    """`macro` laid out for `args` once, and the same markup whenever it is called with them
+    again: a part many pages show alike (a benchmark's line in every cohort that carries it
+    unchanged). Text and numbers count by value; anything else (a model, a list of models) by
+    identity, and is kept with its markup, so its id is not reused while it counts."""
+    key = (macro.name, *map(_key, args))
+    hit = _ONCE.get(key)
+    if hit is not None:
+        return hit[1]
+    if len(_ONCE) > _KEPT:
+        _ONCE.clear()
+    made = Markup(macro(context, *args))  # markup already: an autoescaped macro returns it
+    _ONCE[key] = (args, made)
+    return made
+
+
+def _key(value: Any) -> Any:
+    if type(value) is str:  # not Markup: it would not be escaped again
+        return value
+    if type(value) in (int, float, bool):
+        return type(value), value
+    if isinstance(value, (list, tuple)):
+        return type(value), tuple(map(id, value))
+    return id(value)
 
 
 @functools.lru_cache(maxsize=65536)  # a benchmark's digest is the same in most cohorts
@@ -83,6 +102,7 @@ def environment() -> jinja2.Environment:
     env.filters["t"] = localized
     env.filters["short"] = short_digest
     env.filters["inline_code"] = inline_code
+    env.filters["once"] = once
     return env
 
 
