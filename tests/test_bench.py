@@ -1,5 +1,8 @@
 """The bench scripts run on a small synthetic catalog and report their figures (their targets
-are measured at full size by hand, never asserted here: tests do not time anything)."""
+are measured at full size by hand, never asserted here: tests do not time anything).
+
+Each script runs once per test run (`tests.once`), with a document cache folder of its own, and
+every test that reads its report reads that one run: a bench run costs seconds of CPU."""
 
 from __future__ import annotations
 
@@ -7,60 +10,92 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers import REPO_ROOT
+from tests.once import once
 
 pytestmark = pytest.mark.bench
 
 
+# Each script with the arguments of its one run in a test run.
+ARGS = {
+    "validate.py": ["--n", "40", "--repeat", "1", "--quiet"],
+    "diff.py": ["--n", "100", "--repeat", "1"],
+    "site.py": ["--n", "40", "--cohorts", "3", "--repeat", "1"],
+    "gate.py": ["--n", "100", "--repeat", "1", "--quiet"],
+    "fuzz_check.py": ["--cases", "40", "--no-loadgen"],
+    "conformance_logs.py": ["--count", "24"],
+    "conformance_trees.py": ["--count", "5", "--seed", "1"],
+}
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One run of a bench script: its report, and the document cache folder it was given."""
+
+    report: dict[str, Any]
+    cache: Path
+
+
+def bench_run(factory: pytest.TempPathFactory, script: str) -> BenchRun:
+    """`bench/SCRIPT ARGS --json`, run once in this test run; fails the test unless it exits 0."""
+
+    def run(folder: Path) -> None:
+        env = {**os.environ, "CATALOGCTL_CACHE_DIR": str(folder / "cache")}
+        done = subprocess.run(
+            [sys.executable, str(REPO_ROOT / "bench" / script), *ARGS[script], "--json"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+            cwd=REPO_ROOT,
+            env=env,
+        )
+        (folder / "returncode").write_text(str(done.returncode), encoding="utf-8")
+        (folder / "stdout").write_text(done.stdout, encoding="utf-8")
+        (folder / "stderr").write_text(done.stderr, encoding="utf-8")
+
+    folder = once(factory, f"bench-{script}", run)
+    stderr = (folder / "stderr").read_text(encoding="utf-8")
+    assert (folder / "returncode").read_text(encoding="utf-8") == "0", stderr[-2000:]
+    report: dict[str, Any] = json.loads((folder / "stdout").read_text(encoding="utf-8"))
+    return BenchRun(report, folder / "cache")
+
+
 @pytest.mark.parametrize(
-    ("script", "args", "keys"),
+    ("script", "keys"),
     [
-        ("validate.py", ["--n", "40", "--repeat", "1", "--quiet"], {"n", "median_s", "ratio"}),
-        ("diff.py", ["--n", "100", "--repeat", "1"], {"n", "changed_files", "ratio"}),
-        ("site.py", ["--n", "40", "--cohorts", "3", "--repeat", "1"], {"n", "cohorts", "pages", "ratio"}),
-        ("gate.py", ["--n", "100", "--repeat", "1", "--quiet"], {"n", "median_s", "peak_rss_mb", "ratio", "targets"}),
-        ("fuzz_check.py", ["--cases", "40", "--no-loadgen"], {"cases", "crashes", "forged", "outcomes"}),
-        ("conformance_logs.py", ["--count", "24"], {"logs", "judgements", "agree", "rules", "undocumented"}),
-        ("conformance_trees.py", ["--count", "5", "--seed", "1"], {"trees", "judgements", "agree", "rows"}),
+        ("validate.py", {"n", "median_s", "ratio"}),
+        ("diff.py", {"n", "changed_files", "ratio"}),
+        ("site.py", {"n", "cohorts", "pages", "ratio"}),
+        ("gate.py", {"n", "median_s", "peak_rss_mb", "ratio", "targets"}),
+        ("fuzz_check.py", {"cases", "crashes", "forged", "outcomes"}),
+        ("conformance_logs.py", {"logs", "judgements", "agree", "rules", "undocumented"}),
+        ("conformance_trees.py", {"trees", "judgements", "agree", "rows"}),
     ],
 )
-def test_a_bench_script_runs_and_reports(script: str, args: list[str], keys: set[str]) -> None:
+def test_a_bench_script_runs_and_reports(tmp_path_factory: pytest.TempPathFactory, script: str, keys: set[str]) -> None:
     # Both once broke unnoticed: the diff edited a folded description into invalid YAML, and the
     # synthetic catalog copied one dataset's aliases into every copy.
-    assert keys <= _bench_json(script, *args).keys()
+    assert keys <= bench_run(tmp_path_factory, script).report.keys()
 
 
-def _bench_json(script: str, *args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "bench" / script), *args, "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        cwd=REPO_ROOT,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
-
-
-def test_the_validate_and_diff_baselines_run_with_the_cache_off() -> None:
+def test_the_validate_and_diff_baselines_run_with_the_cache_off(tmp_path_factory: pytest.TempPathFactory) -> None:
     # Since the document cache, a second `validate` reads its remembered verdict: a ratio over
-    # that measures the cache, not the check. The cache folder of this test's environment stays
-    # empty only if no measured process wrote an entry.
-    cache = Path(os.environ["CATALOGCTL_CACHE_DIR"])
-    _bench_json("validate.py", "--n", "20", "--repeat", "1", "--quiet")
-    _bench_json("diff.py", "--n", "40", "--repeat", "1")
-    assert not cache.exists() or not any(cache.iterdir())
+    # that measures the cache, not the check. The cache folder each run was given stays empty
+    # only if no measured process wrote an entry.
+    for script in ("validate.py", "diff.py"):
+        cache = bench_run(tmp_path_factory, script).cache
+        assert not cache.exists() or not any(cache.iterdir()), script
 
 
-def test_the_site_bench_names_its_baselines_and_rebuilds_one_page() -> None:
-    result = _bench_json("site.py", "--n", "30", "--cohorts", "2", "--repeat", "1")
+def test_the_site_bench_names_its_baselines_and_rebuilds_one_page(tmp_path_factory: pytest.TempPathFactory) -> None:
+    result = bench_run(tmp_path_factory, "site.py").report
     assert {"site, cold", "site, rebuild after one edit", "validate, cold"} <= result["median_s"].keys()
     assert result["ratio"].keys() == {"site_cold_vs_validate_cold", "rebuild_vs_site_cold", "site_rss_vs_validate_rss"}
     assert all(result["baseline"][k] for k in result["ratio"])  # each ratio says what it is over

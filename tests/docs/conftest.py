@@ -1,4 +1,4 @@
-"""The documentation site built once per test session (per worker), for every test of it."""
+"""The documentation site built once per test run (for every worker: `tests.once`), for every test of it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from types import ModuleType
 import pytest
 
 from tests.helpers import REPO_ROOT
+from tests.once import once
 
 DOCS = REPO_ROOT / "docs"
 # CONTRIBUTING.md's lanes table names the same command.
@@ -33,12 +34,19 @@ class Built:
 @pytest.fixture(scope="session")
 def docs_build(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """`sphinx-build -W --keep-going -n -b html docs OUT` into a temporary folder (the generated
-    reference is written into docs/reference/generated/, which git ignores)."""
-    html = tmp_path_factory.mktemp("docs") / "html"
-    done = subprocess.run(
-        [sys.executable, *BUILD, str(html)], cwd=REPO_ROOT, capture_output=True, text=True, check=False
-    )
-    return Built(done.returncode, done.stdout + done.stderr, html)
+    reference is written into docs/reference/generated/, which git ignores). One build serves
+    every worker: two at once would also write the generated reference into docs/ together."""
+
+    def build(folder: Path) -> None:
+        done = subprocess.run(
+            [sys.executable, *BUILD, str(folder / "html")], cwd=REPO_ROOT, capture_output=True, text=True, check=False
+        )
+        (folder / "returncode").write_text(str(done.returncode), encoding="utf-8")
+        (folder / "output").write_text(done.stdout + done.stderr, encoding="utf-8")
+
+    folder = once(tmp_path_factory, "docs", build)
+    returncode = int((folder / "returncode").read_text(encoding="utf-8"))
+    return Built(returncode, (folder / "output").read_text(encoding="utf-8"), folder / "html")
 
 
 @pytest.fixture(scope="session")
