@@ -6,6 +6,8 @@ from __future__ import annotations
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from catalogctl.errors import InputsUnusable
+
 
 def specifier_problem(text: str) -> str | None:
     """Why `text` is not a PEP 440 version specifier, or None when it is one. An empty one is
@@ -27,3 +29,15 @@ def allows(specifier: str, version: str) -> bool | None:
     except InvalidVersion:
         return None
     return SpecifierSet(specifier).contains(parsed, prereleases=True)
+
+
+def version_pin(text: str) -> str:
+    """A resolved contract's `runner.version`, refused unless it is a specifier: a contract edited
+    and resealed may hold any text, which `packaging` would raise on."""
+    problem = specifier_problem(text)
+    if problem is not None:
+        raise InputsUnusable(
+            f"the resolved config cannot be checked: contract.runner.version: {problem}",
+            "write resolved configs with `catalogctl resolve` or `preflight`",
+        )
+    return text

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.io.pep440 import allows, specifier_problem
+from catalogctl.io.pep440 import allows, version_pin
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, GateResult, Status
 
@@ -217,12 +217,7 @@ def _harness_version_rows(run: HarnessRun, contract: Mapping[str, Any]) -> list[
     recorded = run.harness_version
     if wanted is None or recorded is None:
         return []
-    problem = specifier_problem(wanted)  # a contract edited and resealed may hold any text
-    if problem is not None:
-        raise InputsUnusable(
-            f"the resolved config cannot be checked: contract.runner.version: {problem}",
-            "write resolved configs with `catalogctl resolve` or `preflight`",
-        )
+    version_pin(wanted)
     if recorded.value is None:
         return [Check(what=recorded.what, expected=wanted, status="unknown", note=recorded.note)]
     allowed = allows(wanted, str(recorded.value))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogctl.errors import InputsUnusable
-from catalogctl.io.pep440 import allows, specifier_problem
+from catalogctl.io.pep440 import allows, version_pin
 from catalogctl.model.documents.resolved import ResolvedConfig, accuracy_datasets, contract_terms
 from catalogctl.model.documents.results import RunResults
 from catalogctl.model.reports.check import Check, CheckReport, GateResult
@@ -197,12 +197,7 @@ def _harness_version(run: LmEvalRun, contract: dict[str, Any]) -> list[Check]:
     wanted = (contract.get("runner") or {}).get("version")
     if wanted is None:
         return []
-    problem = specifier_problem(wanted)  # a contract edited and resealed may hold any text
-    if problem is not None:
-        raise InputsUnusable(
-            f"the resolved config cannot be checked: contract.runner.version: {problem}",
-            "write resolved configs with `catalogctl resolve` or `preflight`",
-        )
+    version_pin(wanted)
     what = "lm-eval version (lm_eval_version) vs runner.version"
     recorded = run.data.lm_eval_version
     if recorded is None:
