@@ -910,7 +910,10 @@ SCRIPT: list[tuple[Edit, tuple[Expect, ...]]] = [
     (Edit("mlperf_name", GSM8K_DATA, "aime25"), (Shows("mlperf-name-ambiguous", GSM8K_DATA),)),
     # 21-23 pending values: one added to a model, one settled in a dataset, a benchmark moved onto
     # the model (the model's warning now names it)
-    (Edit("pending", LLAMA, ("sha", True)), (Shows("pending-value", LLAMA, "blocks freezing gsm8k, llama3-1-8b"),)),
+    (
+        Edit("pending", LLAMA, ("sha", True)),
+        (Shows("pending-value", LLAMA, "blocks freezing ceval, gsm8k, llama3-1-8b"),),
+    ),
     (Edit("pending", GSM8K_DATA, ("source.url", False)), (_lacks("pending-value", GSM8K_DATA, "source.url"),)),
     (
         Edit("uses", DEEPSEEK_BENCH, ("model", "llama3-1-8b")),
@@ -922,7 +925,7 @@ SCRIPT: list[tuple[Edit, tuple[Expect, ...]]] = [
         Edit("delete", DEEPSEEK_BENCH),
         (
             _lacks("contract-inconsistent", GSM8K_BENCH, "still exists"),
-            Shows("pending-value", LLAMA, "blocks freezing gsm8k, llama3-1-8b"),
+            Shows("pending-value", LLAMA, "blocks freezing ceval, gsm8k, llama3-1-8b"),
         ),
     ),
     (Edit("renamed_from", GSM8K_BENCH, "old-name"), (Same(25),)),
