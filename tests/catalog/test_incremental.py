@@ -917,7 +917,7 @@ SCRIPT: list[tuple[Edit, tuple[Expect, ...]]] = [
     (Edit("pending", GSM8K_DATA, ("source.url", False)), (_lacks("pending-value", GSM8K_DATA, "source.url"),)),
     (
         Edit("uses", DEEPSEEK_BENCH, ("model", "llama3-1-8b")),
-        (Shows("pending-value", LLAMA, "blocks freezing deepseek-r1, gsm8k, llama3-1-8b"),),
+        (Shows("pending-value", LLAMA, "blocks freezing ceval, deepseek-r1, gsm8k, llama3-1-8b"),),
     ),
     # 24-26 renamed_from an existing benchmark, which is then deleted; then a missing one
     (Edit("renamed_from", GSM8K_BENCH, "deepseek-r1"), (Shows("contract-inconsistent", GSM8K_BENCH, "still exists"),)),
@@ -967,7 +967,7 @@ SCRIPT: list[tuple[Edit, tuple[Expect, ...]]] = [
     # whole catalog of step 20
     (
         Edit("revert", DEEPSEEK_BENCH, (24, None)),
-        (Shows("pending-value", LLAMA, "blocks freezing deepseek-r1, gsm8k, llama3-1-8b"),),
+        (Shows("pending-value", LLAMA, "blocks freezing ceval, deepseek-r1, gsm8k, llama3-1-8b"),),
     ),
     (Edit("revert", "", (0, None)), (Same(0),)),
     (Edit("revert", "", (20, None)), (Same(20),)),
