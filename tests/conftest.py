@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import secrets
 import socket
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import coverage
 import pytest
 import typer.main
 import typer.testing
@@ -35,12 +38,49 @@ settings.load_profile("derandomized")
 LANE_COST = {"slow": 30, "bench": 30, "browser": 10, "conformance": 3, "fuzz": 5}
 
 
+# Tests that run without coverage's tracer (pytest-cov's `no_cover`): the fuzz lane and the
+# generative conformance suites hunt crashes and disagreements over thousands of drawn inputs, and
+# under the tracer cost twice the CPU. The coverage gate is met by the example tests alone.
+UNTRACED_LANE = "fuzz"
+UNTRACED_FOLDER = Path(__file__).parent / "conformance"
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _untraced(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with _untraced(item):
+        return (yield)
+
+
+@contextlib.contextmanager
+def _untraced(item: pytest.Item) -> Iterator[None]:
+    """The tracer off around a `no_cover` test's setup (its module's fixtures: the generated
+    corpora) and call. pytest-cov pauses only the call, and not in an xdist worker, where the
+    tracer stays on; this stops coverage's own running instance (its public API) and starts it
+    again, so the measured tests' data is kept."""
+    running = coverage.Coverage.current() if item.get_closest_marker("no_cover") and sys.gettrace() else None
+    if running is not None:
+        running.stop()
+    try:
+        yield
+    finally:
+        if running is not None:
+            running.start()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the costliest modules first, each module's tests together (a module's fixtures are
     built once): under xdist's work stealing, the last tests to run are then short ones, and no
     worker waits alone on a long module that started late. Without lanes the order is unchanged."""
     cost: dict[Path, int] = {}
     for item in items:
+        if UNTRACED_FOLDER in item.path.parents or item.get_closest_marker(UNTRACED_LANE):
+            item.add_marker(pytest.mark.no_cover)
         lanes = sum(LANE_COST.get(mark.name, 0) for mark in item.iter_markers())
         cost[item.path] = cost.get(item.path, 0) + lanes
     first = {path: index for index, path in enumerate(dict.fromkeys(item.path for item in items))}

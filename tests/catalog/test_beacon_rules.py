@@ -97,7 +97,7 @@ def test_a_new_set_that_does_not_follow_the_named_round_fails_validate_and_the_g
     column = text.splitlines()[line - 1].index(at.strip()) + 1
     expected = f"rulesets/2026-09-C1.yaml:{line}:{column}: error ruleset-seeds-underived: {message}"
     done = run_cli("validate", repo, code=1)
-    assert f"{expected} ({HINT})" in done.stdout.splitlines()
+    assert f"{expected} ({HINT})" in done.stdout.splitlines(), done.stdout
     shown = run_cli("validate", repo, "-f", "json", code=1)
     assert HINT in shown.stdout
     gate = run_cli("ci", "--base", "main", "-C", repo, "--today", "2024-10-15", code=1)
