@@ -38,8 +38,12 @@ def _edit(path: Path, pattern: str, replacement: str) -> None:
     path.write_text(changed, encoding="utf-8")
 
 
+# The smallest catalog `change_ten_files` can edit: four model files (ten benchmarks per model).
+MIN_BENCHMARKS = 31
+
+
 def change_ten_files(root: Path) -> list[str]:
-    """Edit ten files of the catalog; returns their paths."""
+    """Edit ten files of the catalog (at least MIN_BENCHMARKS benchmarks); returns their paths."""
     suite = root / SUITE_DIR
     benchmarks = sorted((suite / "benchmarks").glob("*.yaml"))
     models = sorted((suite / "models").glob("*.yaml"))
@@ -112,6 +116,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     args = parser.parse_args()
+    if args.n < MIN_BENCHMARKS or args.repeat < 1:
+        parser.error(f"--n must be at least {MIN_BENCHMARKS} and --repeat at least 1")
     result = run_benchmark(args.n, args.repeat)
     if args.json:
         print(json.dumps(result, indent=2))

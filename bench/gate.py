@@ -44,7 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from diff import NEW, OLD, change_ten_files
+from diff import MIN_BENCHMARKS, NEW, OLD, change_ten_files
 from synthetic import SHIPPED, SUITE_DIR, git, make_repo, write_catalog
 from validate import CLI, PARSE_ONLY, REPO, Run, child_env, measure
 
@@ -122,7 +122,9 @@ def _checked(name: str, run: Run, codes: set[int]) -> Run:
     return run
 
 
-def run_benchmark(n: int, repeat: int, only: set[str] | None, progress: bool, code: Path | None) -> dict[str, Any]:
+def run_benchmark(
+    n: int, repeat: int, only: set[str] | None, progress: bool, code: Path | None, warm_up: bool = True
+) -> dict[str, Any]:
     cached = child_env()
     if code is not None:  # another checkout of catalogctl (e.g. the code before the cache)
         cached["PYTHONPATH"] = str(code.resolve())
@@ -142,8 +144,8 @@ def run_benchmark(n: int, repeat: int, only: set[str] | None, progress: bool, co
         series = {k: v for k, v in _series(root, shipped).items() if only is None or k in only}
         walls: dict[str, list[float]] = {name: [] for name in series}
         rss: dict[str, float] = dict.fromkeys(series, 0.0)
-        for name, (argv, before, codes, cache) in series.items():  # warm-up: page cache, .pyc, entries
-            before()
+        for name, (argv, before, codes, cache) in series.items() if warm_up else ():
+            before()  # warm-up: page cache, .pyc, entries
             _checked(name, measure(argv, cached if cache else uncached), codes)
         for r in range(repeat):
             if progress:
@@ -225,10 +227,17 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--catalogctl", type=Path, help="measure the catalogctl of this checkout instead")
+    parser.add_argument(
+        "--no-warm-up",
+        dest="warm_up",
+        action="store_false",
+        help="skip the unmeasured first run of each series (a smoke run: the figures then include cold caches)",
+    )
     args = parser.parse_args()
-    if args.n < 10 or args.repeat < 1:
-        parser.error("--n must be at least 10 and --repeat at least 1")
-    result = run_benchmark(args.n, args.repeat, set(args.only) if args.only else None, not args.quiet, args.catalogctl)
+    if args.n < MIN_BENCHMARKS or args.repeat < 1:
+        parser.error(f"--n must be at least {MIN_BENCHMARKS} and --repeat at least 1")
+    only = set(args.only) if args.only else None
+    result = run_benchmark(args.n, args.repeat, only, not args.quiet, args.catalogctl, args.warm_up)
     print(json.dumps(result, indent=2) if args.json else table(result), end="" if not args.json else "\n")
     return 0
 

@@ -60,16 +60,21 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 @contextlib.contextmanager
 def _untraced(item: pytest.Item) -> Iterator[None]:
     """The tracer off around a `no_cover` test's setup (its module's fixtures: the generated
-    corpora) and call. pytest-cov pauses only the call, and not in an xdist worker, where the
-    tracer stays on; this stops coverage's own running instance (its public API) and starts it
-    again, so the measured tests' data is kept."""
-    running = coverage.Coverage.current() if item.get_closest_marker("no_cover") and sys.gettrace() else None
-    if running is not None:
+    corpora) and call. pytest-cov pauses only the call, and not in an xdist worker, where two
+    coverage instances run stacked (stopping one resumes the other): each running instance is
+    stopped through coverage's public API, then started again in the order they ran, so the
+    measured tests' data is kept."""
+    stopped: list[coverage.Coverage] = []
+    while item.get_closest_marker("no_cover") and sys.gettrace() is not None:
+        running = coverage.Coverage.current()
+        if running is None or running in stopped:
+            break
         running.stop()
+        stopped.append(running)
     try:
         yield
     finally:
-        if running is not None:
+        for running in reversed(stopped):
             running.start()
 
 

@@ -27,7 +27,7 @@ ARGS = {
     "validate.py": ["--n", "40", "--repeat", "1", "--quiet"],
     "diff.py": ["--n", "100", "--repeat", "1"],
     "site.py": ["--n", "40", "--cohorts", "3", "--repeat", "1"],
-    "gate.py": ["--n", "100", "--repeat", "1", "--quiet"],
+    "gate.py": ["--n", "100", "--repeat", "1", "--quiet", "--no-warm-up"],
     "fuzz_check.py": ["--cases", "40", "--no-loadgen"],
     "conformance_logs.py": ["--count", "24"],
     "conformance_trees.py": ["--count", "5", "--seed", "1"],
@@ -102,3 +102,19 @@ def test_the_site_bench_names_its_baselines_and_rebuilds_one_page(tmp_path_facto
     assert result["peak_rss_mb"].keys() == result["median_s"].keys()
     # One benchmark's contract was edited: its page is the only file the rebuild renders again.
     assert result["rebuild_rendered"] == ["benchmarks/" + result["edited"] + "/index.html"]
+
+
+@pytest.mark.parametrize("script", ["gate.py", "diff.py"])
+def test_a_catalog_too_small_to_edit_ten_files_is_refused(script: str) -> None:
+    # `--n 20` was an IndexError traceback: ten edits need four model files (31 benchmarks).
+    done = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / script), "--n", "20"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO_ROOT,
+    )
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (
+        2,
+        f"{script}: error: --n must be at least 31 and --repeat at least 1",
+    )
