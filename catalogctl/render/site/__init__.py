@@ -54,7 +54,7 @@ def once(context: EvalContext, macro: Macro, *args: Any) -> Markup:
     again: a part many pages show alike (a benchmark's line in every cohort that carries it
     unchanged). Text and numbers count by value; anything else (a model, a list of models) by
     identity, and is kept with its markup, so its id is not reused while it counts."""
-    key = (macro.name, *map(_key, args))
+    key = (macro.name, *[arg if type(arg) is str else _key(arg) for arg in args])  # most are text
     hit = _ONCE.get(key)
     if hit is not None:
         return hit[1]
@@ -66,8 +66,7 @@ def once(context: EvalContext, macro: Macro, *args: Any) -> Markup:
 
 
 def _key(value: Any) -> Any:
-    if type(value) is str:  # not Markup: it would not be escaped again
-        return value
+    """What a value other than text counts as (Markup is not its text: it is not escaped)."""
     if type(value) in (int, float, bool):
         return type(value), value
     if isinstance(value, (list, tuple)):
