@@ -114,7 +114,7 @@ def _collect(
     upcoming = releases(infos, today or dt.datetime.now(dt.UTC).date()).next
     titles = {i: localized(b.title, b.i18n, "title") for i, b in catalog.benchmarks.items()}
     heads = cohort_heads(catalog, infos, titles)
-    trees = CohortTrees(root, layout)
+    trees = CohortTrees(root, layout, repo)
     trail = [(h.info.cohort, trees.identity(h.info.cohort)) for h in heads]  # what every history reads
     cohorts = [  # a cohort's diff reads its tree and the previous cohort's
         Lazy(h.info.cohort, inputs_digest([as_json(h), *(t for _, t in trail[max(i - 1, 0) : i + 1])]), page)

@@ -13,15 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogctl.authoring.site_contract import Sections, runner_line
+from catalogctl.authoring.site_contract import ContractParts, runner_line
 from catalogctl.authoring.site_source import Fingerprints, Lazy, as_json, fingerprint, inputs_digest
-from catalogctl.catalog.contract import Shared, digest_of, metric_keys, resolve_contract
+from catalogctl.catalog.contract import Shared, metric_keys, resolve_contract
 from catalogctl.catalog.index import Catalog
 from catalogctl.diff.markdown import describe
 from catalogctl.errors import CatalogError
 from catalogctl.model.common import I18n
 from catalogctl.model.reports.diff import DiffReport
-from catalogctl.model.reports.site import BenchmarkPage, Localized, TimelineColumn
+from catalogctl.model.reports.site import BenchmarkPage, Localized, Section, TimelineColumn
 
 # A frozen cohort as a benchmark's history reads it: its id, its benchmarks' digests, its diff.
 CohortDigests = tuple[str, dict[str, str], Callable[[], DiffReport | None]]
@@ -45,10 +45,10 @@ class BenchmarkPages:
     captions: dict[str, Localized]
     trees: bytes
     shared: Shared = field(default_factory=dict)  # one model, dataset and metric inlined by many contracts
-    sections: Sections = field(default_factory=Sections)
     prints: Fingerprints = field(default_factory=Fingerprints)
 
     def __post_init__(self) -> None:
+        self.parts = ContractParts(self.captions, self.shared)
         # Every page's timeline has the same columns: the same models, laid out once.
         self.axis = [TimelineColumn(cohort=cohort, frozen=True) for cohort, _, _ in self.cohorts]
         # What every benchmark's page reads alike: every metric, and the trees of the cohorts.
@@ -76,11 +76,11 @@ class BenchmarkPages:
         catalog = self.catalog
         bench = catalog.benchmarks[ident]
         model, datasets = catalog.dependencies(ident)
-        problem, digest, sections = "", None, []
+        problem, digest = "", None
+        sections: list[Section] = []  # the contract's, when it resolves
         try:
             contract = resolve_contract(catalog, ident, display=False, shared=self.shared)  # what the digest covers
-            sections = self.sections.of(contract, self.captions)
-            digest = digest_of(contract, self.shared)
+            sections, digest = self.parts.of(contract)
         except CatalogError as exc:
             problem = str(exc)
         history = self.history(ident)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.layout import Layout
@@ -20,6 +20,9 @@ from catalogctl.model.documents.beacon import BeaconChain
 from catalogctl.model.reports.diff import DiffReport
 from catalogctl.model.reports.release import CohortInfo
 from catalogctl.model.reports.site import CohortBenchmark, CohortPage, Localized, SeedWindow
+
+if TYPE_CHECKING:
+    from catalogctl.io.gitrepo import Repository
 
 
 def _window(seed_set: SeedSet, chain: BeaconChain | None) -> SeedWindow:
@@ -40,16 +43,17 @@ class CohortTrees:
     its new side keeps it for the next), and the diffs between them, made once and only when a
     page shows one."""
 
-    def __init__(self, root: Path, layout: Layout) -> None:
+    def __init__(self, root: Path, layout: Layout, repo: Repository | None = None) -> None:
         self.root = root
         self.layout = layout
+        self.repo = repo  # every cohort's tree read from one repository (its object cache shared)
         self.trees: dict[str, Tree | CatalogError] = {}
         self.diffs: dict[str, tuple[DiffReport | None, str]] = {}
 
     def tree(self, cohort: str) -> Tree | CatalogError:
         if cohort not in self.trees:
             try:
-                self.trees[cohort] = open_tree(self.root, cohort, self.layout)
+                self.trees[cohort] = open_tree(self.root, cohort, self.layout, self.repo)
             except CatalogError as exc:
                 self.trees[cohort] = exc
         return self.trees[cohort]

@@ -2,19 +2,21 @@
 "≥ 80.5446 (81.3582 × 0.99)". Reads what `catalog.contract.resolve_contract` returns without
 display copy (exactly what the digest covers); metric labels come beside it as captions.
 
-The sections are made as plain data (`contract_sections`), each distinct one validated once
-into a `Section` of `model.reports.site` (`Sections`): many benchmarks show the same model, the
-same gates, often the same phases, and their pages then show one model, which the site lays out
-once. Built one model at a time, a page's forty-odd facts and its history cost a sixth of
-building the benchmarks' pages."""
+The sections are made as plain data (`contract_sections`). A site makes each distinct top-level
+value of its contracts into its `Section` (of `model.reports.site`) and its canonical text
+once (`ContractParts`): many benchmarks show the same model, the same gates, often the same
+phases; their pages then show one model, which the site lays out once, and their digests are
+made from one text."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from decimal import Decimal
 from typing import Any
 
 from catalogctl.authoring.site_source import as_json
+from catalogctl.catalog.contract import Shared, canonical_text, digest_of_parts
 from catalogctl.model import AnyBenchmark, InferenceBenchmark
 from catalogctl.model.reports.site import Localized, Section
 
@@ -136,30 +138,32 @@ def _phase(title: str, phase: dict[str, Any], captions: dict[str, Localized]) ->
     return {"title": title, "facts": facts, "tables": tables}
 
 
+def section(key: str, value: Any, captions: dict[str, Localized]) -> SectionData | None:
+    """The section of a contract's top-level `key` holding `value` (None for the page's heading
+    and the metrics); `captions` are the metrics' labels by key."""
+    if key in _HEAD or key == "metrics":
+        return None
+    title = _TITLES.get(key, key.replace("_", " ").capitalize())
+    if key in ("performance", "accuracy"):
+        return _phase(title, value, captions)
+    if key == "model":
+        shown = {k: v for k, v in value.items() if k not in ("i18n", "metadata", "renamed_from")}
+        return {"title": title, "facts": flatten(shown)}
+    if key == "dataset":
+        return {"title": title, "tables": [_dataset_table([value])]}
+    if isinstance(value, dict):
+        return {"title": title, "facts": flatten(value)}
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        columns = sorted({k for item in value for k in item})
+        rows = [[text(item.get(c, "")) for c in columns] for item in value]
+        return {"title": title, "tables": [{"columns": columns, "rows": rows}]}
+    return {"title": title, "facts": [{"label": key, "value": text(value)}]}
+
+
 def contract_sections(contract: dict[str, Any], captions: dict[str, Localized]) -> list[SectionData]:
     """The sections of a resolved contract, in the contract's own order, as the data of the
     `Section`s they are; `captions` are the metrics' labels by key."""
-    sections: list[SectionData] = []
-    for key, value in contract.items():
-        if key in _HEAD or key == "metrics":
-            continue
-        title = _TITLES.get(key, key.replace("_", " ").capitalize())
-        if key in ("performance", "accuracy"):
-            sections.append(_phase(title, value, captions))
-        elif key == "model":
-            shown = {k: v for k, v in value.items() if k not in ("i18n", "metadata", "renamed_from")}
-            sections.append({"title": title, "facts": flatten(shown)})
-        elif key == "dataset":
-            sections.append({"title": title, "tables": [_dataset_table([value])]})
-        elif isinstance(value, dict):
-            sections.append({"title": title, "facts": flatten(value)})
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            columns = sorted({k for item in value for k in item})
-            rows = [[text(item.get(c, "")) for c in columns] for item in value]
-            sections.append({"title": title, "tables": [{"columns": columns, "rows": rows}]})
-        else:
-            sections.append({"title": title, "facts": [{"label": key, "value": text(value)}]})
-    return sections
+    return [data for key, value in contract.items() if (data := section(key, value, captions)) is not None]
 
 
 def runner_line(bench: AnyBenchmark) -> str | None:
@@ -178,19 +182,28 @@ def runner_line(bench: AnyBenchmark) -> str | None:
     return " · ".join(parts)
 
 
-class Sections:
-    """Each distinct section of the contracts of a site, made into a `Section` once."""
+class ContractParts:
+    """The top-level values of a site's contracts (a model, a phase, the gates), each made once
+    into its section and its canonical text: many benchmarks hold the same one. Values count as
+    equal by the sha256 of their JSON, in their own order (a section shows them in that order)."""
 
-    def __init__(self) -> None:
-        self.made: dict[bytes, Section] = {}  # by the JSON of its data: equal data, one model
+    def __init__(self, captions: dict[str, Localized], shared: Shared) -> None:
+        self.captions = captions
+        self.shared = shared  # the memo the contracts are resolved with
+        self.made: dict[tuple[str, bytes], tuple[str, Section | None]] = {}
 
-    def of(self, contract: dict[str, Any], captions: dict[str, Localized]) -> list[Section]:
-        """`contract_sections` as models, each the one made for equal data before."""
-        sections = []
-        for data in contract_sections(contract, captions):
-            key = as_json(data)
-            made = self.made.get(key)
+    def of(self, contract: dict[str, Any]) -> tuple[list[Section], str]:
+        """The sections of a resolved contract without display copy, and its digest (`digest_of`)."""
+        sections: list[Section] = []
+        texts: list[tuple[str, str]] = []
+        for key, value in contract.items():
+            found = (key, hashlib.sha256(as_json(value)).digest())
+            made = self.made.get(found)
             if made is None:
-                made = self.made[key] = Section.model_validate(data)
-            sections.append(made)
-        return sections
+                data = section(key, value, self.captions)
+                shown = None if data is None else Section.model_validate(data)
+                made = self.made[found] = (canonical_text(value, self.shared), shown)
+            texts.append((key, made[0]))
+            if made[1] is not None:
+                sections.append(made[1])
+        return sections, digest_of_parts(texts)

@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -225,6 +226,20 @@ def digest_of(contract: Any, shared: Shared | None = None) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(canonical_form(contract, shared))).hexdigest()
 
 
+def canonical_text(value: Any, shared: Shared | None = None) -> str:
+    """The canonical JSON of `value` (`canonical_json(canonical_form(value, shared))`) as text."""
+    return canonical_json(canonical_form(value, shared)).decode("utf-8")
+
+
+def digest_of_parts(texts: Iterable[tuple[str, str]]) -> str:
+    """`digest_of` a contract from the `canonical_text` of each of its top-level values, by key:
+    canonical JSON writes a mapping as its keys in order, each with its value's text. A caller
+    that meets the same value in many contracts (the same model, the same gates) makes its text
+    once."""
+    body = ",".join(f"{_string(key)}:{text}" for key, text in sorted(texts))
+    return "sha256:" + hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
+
+
 def dataset_sources(catalog: Catalog, contract: dict[str, Any]) -> dict[str, str]:
     """Where each dataset of a resolved contract is downloaded from (display copy), by id; a
     pending url is left out, and a URL's credentials (written by hand: `pin` refuses them) too."""
@@ -240,3 +255,4 @@ def canonical_json(data: Any) -> bytes:
 # What `json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
 # allow_nan=False)` makes, without a new encoder for each call (sorting a list calls this per item).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_string = json.encoder.encode_basestring  # a key as `_CANONICAL` writes it (ensure_ascii=False)

@@ -108,9 +108,16 @@ def find_root(start: Path, layout: Layout) -> Path:
     )
 
 
-def open_tree(path: Path | None = None, ref: str | None = None, layout: Layout | None = None) -> Tree:
+def open_tree(
+    path: Path | None = None,
+    ref: str | None = None,
+    layout: Layout | None = None,
+    repo: gitrepo.Repository | None = None,
+) -> Tree:
     """The working tree at `path` (default: the current folder), or the tree of `ref` in the
-    repository that contains `path`; found in `layout` (default: the one configured there)."""
+    repository that contains `path` (`repo`, when the caller opened it already: many trees of
+    one repository share its object cache); found in `layout` (default: the one configured
+    there)."""
     start = Path.cwd() if path is None else Path(path)
     if layout is None:
         from catalogctl.catalog.config import layout_for
@@ -121,7 +128,7 @@ def open_tree(path: Path | None = None, ref: str | None = None, layout: Layout |
     from catalogctl.io import gitrepo
     from catalogctl.io.gittree import GitTree
 
-    repo = gitrepo.open_repository(start)
+    repo = repo if repo is not None else gitrepo.open_repository(start)
     resolved = resolve_ref(repo, ref, layout)
     return GitTree(repo, resolved.commit, ref, resolved.note)
 

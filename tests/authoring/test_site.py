@@ -13,6 +13,7 @@ from catalogctl.authoring.site_cohorts import CohortTrees
 from catalogctl.authoring.site_contract import bound_text, text
 from catalogctl.catalog.config import layout_for
 from catalogctl.errors import CatalogInvalid
+from catalogctl.io.gitrepo import open_repository
 from tests.beacon_repo import ROUND, beacon_catalog, beacon_releases, round_data
 from tests.helpers import commit_all, replace_in
 from tests.release_repo import SEEDS_A
@@ -75,9 +76,11 @@ def test_pages_that_show_equal_parts_share_one_model_of_each(catalog_repo: Path,
 def test_a_cohorts_tree_is_let_go_once_the_diffs_that_read_it_are_made(catalog_repo: Path, tmp_path: Path) -> None:
     repo = three_cohorts(catalog_repo, tmp_path)
     first, second, third = ("2026-09-C0", "2026-09-C1", "2026-10-C0")
-    trees = CohortTrees(repo, layout_for(repo))
+    repository = open_repository(repo)
+    trees = CohortTrees(repo, layout_for(repo), repository)
     for cohort in (first, second, third):
         trees.identity(cohort)  # each opened, as the site opens them
+    assert all(getattr(tree, "repo", None) is repository for tree in trees.trees.values())  # one object cache
     changed = trees.diff(first, second)
     assert list(trees.trees) == [second, third]
     assert trees.diff(second, third)[0] is not None

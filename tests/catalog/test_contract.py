@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from catalogctl.catalog.contract import Shared, canonical_form, canonical_json, contract_digest, resolve_contract
+from catalogctl.catalog.contract import (
+    Shared,
+    canonical_form,
+    canonical_json,
+    canonical_text,
+    contract_digest,
+    digest_of_parts,
+    resolve_contract,
+)
 from catalogctl.errors import EntityNotFound
 from tests.catalog_edit import load
 from tests.helpers import replace_in, write
@@ -127,6 +136,18 @@ def test_digest_is_sha256_of_canonical_json(catalog_dir: Path) -> None:
     assert contract_digest(catalog, "deepseek-r1") == "sha256:" + hashlib.sha256(body).hexdigest()
     assert b"title" not in body
     assert b'": ' not in body
+
+
+def test_a_digest_made_from_the_text_of_each_top_level_value_is_the_same(catalog_dir: Path) -> None:
+    catalog = load(catalog_dir).catalog
+    shared: Shared = {}
+    for ident in sorted(catalog.benchmarks):
+        contract = resolve_contract(catalog, ident, display=False, shared=shared)
+        texts = [(key, canonical_text(value, shared)) for key, value in reversed(contract.items())]
+        assert digest_of_parts(texts) == contract_digest(catalog, ident)
+    assert digest_of_parts([]) == "sha256:" + hashlib.sha256(b"{}").hexdigest()
+    body = '{"a":1,"é":"x"}'.encode()
+    assert digest_of_parts([("é", '"x"'), ("a", "1")]) == "sha256:" + hashlib.sha256(body).hexdigest()
 
 
 def test_big_integers_survive_canonical_json() -> None:

@@ -3,12 +3,15 @@ scratch writes, byte for byte (its manifest included)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
 import catalogctl.render.site.plan as site_plan
+from catalogctl.authoring.site_source import as_json
+from catalogctl.model.reports.site import Localized, SearchEntry
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.helpers import replace_in, run_cli
 from tests.release_repo import NOW
@@ -119,3 +122,13 @@ def test_another_catalogctl_writes_every_file(
     run_cli("site", "-o", out, "-C", repo)
     after = stamps(out)
     assert [rel for rel in after if after[rel] == before.get(rel)] == []
+
+
+def test_the_search_index_is_the_json_python_writes_for_any_text() -> None:
+    hostile = ['"\\', "\x00\x08\t\n\x0c\r\x1f\x7f", "\u2028\u2029\ufeff", "é 中 😀", "</script><!--"]
+    entries = [
+        SearchEntry(kind="model", id=text, title=Localized(text=text, i18n={"zh": text}), url=text, used_by=[text])
+        for text in hostile
+    ]
+    index = json.dumps([e.model_dump() for e in entries], ensure_ascii=False, separators=(",", ":"))
+    assert site_plan._search_index(as_json(entries)) == f"window.CATALOGCTL_SEARCH = {index};\n"

@@ -54,7 +54,7 @@ def once(context: EvalContext, macro: Macro, *args: Any) -> Markup:
     again: a part many pages show alike (a benchmark's line in every cohort that carries it
     unchanged). Text and numbers count by value; anything else (a model, a list of models) by
     identity, and is kept with its markup, so its id is not reused while it counts."""
-    key = (macro.name, *map(_key, args))
+    key = (macro.name, *[arg if type(arg) is str else _key(arg) for arg in args])  # most are text
     hit = _ONCE.get(key)
     if hit is not None:
         return hit[1]
@@ -66,8 +66,7 @@ def once(context: EvalContext, macro: Macro, *args: Any) -> Markup:
 
 
 def _key(value: Any) -> Any:
-    if type(value) is str:  # not Markup: it would not be escaped again
-        return value
+    """What a value other than text counts as (Markup is not its text: it is not escaped)."""
     if type(value) in (int, float, bool):
         return type(value), value
     if isinstance(value, (list, tuple)):
@@ -157,9 +156,20 @@ def _render_into(
                 os.makedirs(parent, exist_ok=True)
                 folders.add(parent)
             data = page.make().encode("utf-8")
-            with open(target, "wb") as handle:
-                handle.write(data)
+            _write_new(target, data)
             written[page.path] = digest_bytes(data)
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write the site: {exc.strerror or exc}") from None
     return written, unchanged, inputs
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """A new file of the staging folder holding `data`: opened, written and closed, without the
+    buffered file object `open` makes, which asks the kernel four more things about each page."""
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view) :]
+    finally:
+        os.close(handle)

@@ -8,7 +8,6 @@ would be written with the same bytes, and a rebuild leaves it alone.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -76,8 +75,8 @@ def site_pages(source: SiteSource, render: Callable[..., str]) -> Iterator[Page]
     yield page("how-to-submit/index.html", "submit.html", {"submit": site.submit}, submit_data=submit_data)
     yield page("search/index.html", "search.html", {"entries": len(site.search)})
     yield bare("assets/site.css", "site.css", {"site": {"languages": site.languages}})
-    search = site.search
-    yield Page("assets/search-index.js", inputs_digest([code, as_json(search)]), lambda: _search_index(search))
+    index = as_json(site.search)  # the JSON `json.dumps(..., ensure_ascii=False, separators=(",", ":"))` writes
+    yield Page("assets/search-index.js", inputs_digest([code, index]), lambda: _search_index(index))
     static = resources.files("catalogctl.render.site") / "static"
     for name in STATIC:
         read = functools.partial((static / name).read_text, encoding="utf-8")
@@ -88,6 +87,5 @@ def _pick(site: Any, *names: str) -> dict[str, Any]:
     return {name: getattr(site, name) for name in names}
 
 
-def _search_index(entries: list[Any]) -> str:
-    index = json.dumps([e.model_dump() for e in entries], ensure_ascii=False, separators=(",", ":"))
-    return f"window.CATALOGCTL_SEARCH = {index};\n"
+def _search_index(index: bytes) -> str:
+    return f"window.CATALOGCTL_SEARCH = {index.decode('utf-8')};\n"
