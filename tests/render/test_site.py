@@ -143,6 +143,27 @@ def test_a_build_that_fails_midway_leaves_the_output_folder_as_it_was(
     assert not (tmp_path / "new").exists()  # the folders made for the build too
 
 
+def test_a_page_the_writer_thread_cannot_write_fails_the_build_and_changes_nothing(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pages are written by a second thread: its failure is the build's, raised once it is known.
+    data = gather_site(catalog_repo)
+    real = site_render._write_new
+    calls: list[str] = []
+
+    def full_disk(path: str, content: bytes) -> None:
+        calls.append(path)
+        if len(calls) == 5:
+            raise OSError(28, "No space left on device")
+        real(path, content)
+
+    monkeypatch.setattr(site_render, "_write_new", full_disk)
+    with pytest.raises(EnvironmentProblem, match=r"^cannot write the site: No space left on device$"):
+        site_render.write_site(data, tmp_path / "new" / "site")
+    assert len(calls) >= 5
+    assert not (tmp_path / "new").exists()  # nor the build's folder, nor the folders made for it
+
+
 def test_a_rebuild_keeps_the_files_no_build_wrote(catalog_repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "site"
     run_cli("site", "-o", out, "-C", catalog_repo)
