@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from tests.loopback_http import POLL_S
+
 HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 
 
@@ -67,7 +69,7 @@ def slow_server(mode: str, pause_s: float = 0.05) -> Iterator[tuple[str, Behavio
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     server.behaviour = behaviour  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", behaviour

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.loopback_http import POLL_S
+
 
 def _pkt(line: str) -> bytes:
     """A git pkt-line: four hex digits of length, then the line."""
@@ -142,7 +144,7 @@ def stalling(mode: str, **options: object) -> Iterator[tuple[int, Stall]]:
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     server.stall = stall  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True)
     thread.start()
     try:
         yield server.server_address[1], stall

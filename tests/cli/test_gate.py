@@ -14,6 +14,7 @@ from werkzeug import Request, Response
 
 from catalogctl.render.review import COMMENT_CAP, COMMENT_MARKER
 from tests.helpers import run_cli
+from tests.loopback_http import QuickStopServer
 
 COMMENTS = "/repos/o/r/issues/7/comments"
 
@@ -127,7 +128,7 @@ def _listing(api: HTTPServer, link: str) -> None:
 @pytest.fixture
 def other() -> Iterator[HTTPServer]:
     """A second server: another host, which must never see the token."""
-    server = HTTPServer()
+    server = QuickStopServer()
     server.expect_request(re.compile(".*")).respond_with_json([])
     server.start()
     yield server

@@ -12,6 +12,7 @@ from catalogctl.errors import GitHubProblem
 from catalogctl.io.http import GitHubClient
 from catalogctl.render.review import COMMENT_MARKER
 from tests.helpers import run_cli
+from tests.loopback_http import QuickStopServer
 
 COMMENTS = "/repos/o/r/issues/7/comments"
 HTML = "<!DOCTYPE html><html><body>Sign in</body></html>"
@@ -138,7 +139,7 @@ def test_a_hostile_tag(httpserver: HTTPServer, ref: object, tag: object, what: s
 def test_a_next_page_on_another_origin_is_not_followed(
     httpserver: HTTPServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, elsewhere: str
 ) -> None:
-    other = HTTPServer(host="127.0.0.1", port=0)
+    other = QuickStopServer(host="127.0.0.1", port=0)
     other.expect_request(COMMENTS).respond_with_json([])
     other.start()
     try:
@@ -194,7 +195,7 @@ def test_a_redirect_to_another_origin_is_not_followed(httpserver: HTTPServer) ->
     # It was followed (httpx dropped the token) and the other origin's answer taken for GitHub's.
     from catalogctl.io.http import CommentClient
 
-    other = HTTPServer(host="127.0.0.1", port=0)
+    other = QuickStopServer(host="127.0.0.1", port=0)
     other.expect_request(COMMENTS).respond_with_json([])
     other.start()
     try:

@@ -17,6 +17,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from tests.helpers import git, run_cli, run_console
+from tests.loopback_http import QuickStopServer
 from tests.release_repo import git_daemon
 from tests.stalling_remote import GREETINGS, STALLS, loopback_tls, services, stalling
 
@@ -182,7 +183,7 @@ def test_the_configured_default_remote_is_checked_when_none_is_named(
 @pytest.fixture
 def elsewhere() -> Iterator[HTTPServer]:
     """A second loopback server: another port, so another origin than the API's."""
-    server = HTTPServer(host="127.0.0.1", port=0)
+    server = QuickStopServer(host="127.0.0.1", port=0)
     server.start()
     yield server
     server.clear()
