@@ -5,11 +5,14 @@ tests/fixtures/inspect/), with the edits the tests make to copies of them."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import REPO_ROOT, copy_catalog, write
+from tests.helpers import REPO_ROOT, copy_catalog, replace_in, run_cli, write
 from tests.run_results import resolved_config
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -80,3 +83,41 @@ def gate_rows(report: dict[str, Any], name: str) -> tuple[str, list[tuple[str, s
     """A gate of `check --format json`: its verdict, and (what, status, expected, observed) per check."""
     gate = next(g for g in report["gates"] if g["name"] == name)
     return gate["verdict"], [(c["what"], c["status"], c["expected"], c["observed"]) for c in gate["checks"]]
+
+
+def check_report(resolved: Path, path: Path, code: int = 1) -> dict[str, Any]:
+    """`check RESOLVED PATH --format json`, exiting `code`: its report."""
+    return json.loads(run_cli("check", resolved, path, "--format", "json", code=code).stdout)  # type: ignore[no-any-return]
+
+
+# The gates of a pack's run by a harness's mock model, before the harness's own gate: nothing the
+# mock records proves the data, the model or an API.
+MOCK_GATES = [
+    ("dataset_integrity", "not-evaluable"),
+    ("model_integrity", "not-evaluable"),
+    ("generation_integrity", "not-evaluable"),
+    ("requirements", "pass"),
+    ("accuracy_gate", "pass"),
+]
+MOCK_GENERATION = [
+    ("api_type", "unknown", "openai", None),  # a mock model has no API: never taken for one
+    ("accuracy gsm8k-mini temperature", "pass", 0.0, 0.0),
+    ("accuracy gsm8k-mini max_new_tokens", "pass", 256, 256),
+]
+
+
+def without_integrity_gates(tmp_path: Path, benchmark: str) -> Path:
+    """The resolved config of pack `benchmark` once its dataset, model and generation integrity
+    gates are dropped: the gates a harness's mock run can show."""
+    catalog = pack_catalog(tmp_path)
+    gates = "    - dataset_integrity\n    - model_integrity\n    - generation_integrity\n"
+    replace_in(catalog, f"benchmark_suite/benchmarks/{benchmark}.yaml", gates, "")
+    return resolved_file(tmp_path, benchmark, catalog)
+
+
+def regenerate(script: str, output: Path) -> Path:
+    """`output`, written by the fixture script `script` of tests/fixtures (a harness's mock model,
+    offline): what the harness writes today, beside what it wrote when the fixture was made."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    subprocess.run([sys.executable, str(FIXTURES / script), str(output)], check=True, capture_output=True, env=env)
+    return output

@@ -4,10 +4,7 @@ and on copies of it edited the way a run goes wrong: each verdict from the files
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,25 +14,24 @@ from tests.harness_packs import (
     EVALSCOPE_CONFIG,
     EVALSCOPE_REPORT,
     EVALSCOPE_RUN,
-    FIXTURES,
+    MOCK_GATES,
+    MOCK_GENERATION,
+    check_report,
     edit_json,
     edit_text,
     evalscope_copy,
     gate_rows,
-    pack_catalog,
+    regenerate,
     resolved_file,
+    without_integrity_gates,
 )
-from tests.helpers import replace_in, run_cli, write
+from tests.helpers import run_cli, write
 from tests.run_results import resealed
 
 
 @pytest.fixture
 def resolved(tmp_path: Path) -> Path:
     return resolved_file(tmp_path, "gsm8k-evalscope")
-
-
-def check(resolved: Path, path: Path, code: int = 1) -> dict[str, Any]:
-    return json.loads(run_cli("check", resolved, path, "--format", "json", code=code).stdout)  # type: ignore[no-any-return]
 
 
 GOOD_RUN = [
@@ -53,41 +49,27 @@ GOOD_RUN = [
 
 
 def test_the_output_folder_evalscope_wrote_is_graded_on_every_gate(resolved: Path) -> None:
-    report = check(resolved, EVALSCOPE_RUN)
+    report = check_report(resolved, EVALSCOPE_RUN)
     assert report["layout"] == "evalscope"
     assert report["source"] == f"evalscope output {EVALSCOPE_RUN} (gsm8k)"
-    assert [(g["name"], g["verdict"]) for g in report["gates"]] == [
-        ("dataset_integrity", "not-evaluable"),
-        ("model_integrity", "not-evaluable"),
-        ("generation_integrity", "not-evaluable"),
-        ("requirements", "pass"),
-        ("accuracy_gate", "pass"),
-        ("evalscope_run", "pass"),
-    ]
+    assert [(g["name"], g["verdict"]) for g in report["gates"]] == [*MOCK_GATES, ("evalscope_run", "pass")]
     assert gate_rows(report, "evalscope_run")[1] == GOOD_RUN
-    assert gate_rows(report, "generation_integrity")[1] == [
-        ("api_type", "unknown", "openai", None),  # a mock has no API: never taken for one
-        ("accuracy gsm8k-mini temperature", "pass", 0.0, 0.0),
-        ("accuracy gsm8k-mini max_new_tokens", "pass", 256, 256),
-    ]
+    assert gate_rows(report, "generation_integrity")[1] == MOCK_GENERATION
     assert gate_rows(report, "accuracy_gate")[1] == [("accuracy:mean", "pass", 0.792, 0.8)]
     assert gate_rows(report, "requirements")[1] == [("accuracy samples scored", "pass", 5, 5)]
     assert not report["valid"]  # no sha256 of the data, no model revision: evalscope records neither
 
 
 def test_a_pack_whose_gates_the_run_can_show_is_valid(tmp_path: Path) -> None:
-    catalog = pack_catalog(tmp_path)
-    gates = "    - dataset_integrity\n    - model_integrity\n    - generation_integrity\n"
-    replace_in(catalog, "benchmark_suite/benchmarks/gsm8k-evalscope.yaml", gates, "")
-    report = check(resolved_file(tmp_path, "gsm8k-evalscope", catalog), EVALSCOPE_RUN, code=0)
-    assert report["valid"]
-    text = run_cli("check", resolved_file(tmp_path, "gsm8k-evalscope", catalog), EVALSCOPE_RUN).stdout
+    resolved = without_integrity_gates(tmp_path, "gsm8k-evalscope")
+    assert check_report(resolved, EVALSCOPE_RUN, code=0)["valid"]
+    text = run_cli("check", resolved, EVALSCOPE_RUN).stdout
     assert text.splitlines()[-1] == "gsm8k-evalscope: VALID"
 
 
 def test_the_report_alone_leaves_what_only_the_task_config_records_unknown(resolved: Path, tmp_path: Path) -> None:
     alone = Path(shutil.copy(EVALSCOPE_RUN / EVALSCOPE_REPORT, tmp_path / "gsm8k.json"))
-    report = check(resolved, alone)
+    report = check_report(resolved, alone)
     assert report["layout"] == "evalscope"
     assert report["source"] == f"evalscope report {alone} (gsm8k)"
     verdict, rows = gate_rows(report, "evalscope_run")
@@ -104,7 +86,7 @@ def test_the_report_alone_leaves_what_only_the_task_config_records_unknown(resol
 
 
 def test_the_report_inside_its_output_folder_is_read_with_the_task_config(resolved: Path) -> None:
-    report = check(resolved, EVALSCOPE_RUN / EVALSCOPE_REPORT)
+    report = check_report(resolved, EVALSCOPE_RUN / EVALSCOPE_REPORT)
     assert report["source"] == f"evalscope output {EVALSCOPE_RUN} (gsm8k)"
     assert gate_rows(report, "evalscope_run") == ("pass", GOOD_RUN)
 
@@ -124,7 +106,7 @@ def _score(value: float) -> Any:
 def test_a_lower_score_fails_the_accuracy_gate(resolved: Path, tmp_path: Path) -> None:
     run = evalscope_copy(tmp_path)
     edit_json(run / EVALSCOPE_REPORT, _score(0.6))
-    report = check(resolved, run)
+    report = check_report(resolved, run)
     assert gate_rows(report, "accuracy_gate") == ("fail", [("accuracy:mean", "fail", 0.792, 0.6)])
     assert ("metric accuracy:mean", "pass", "reported", 0.6) in gate_rows(report, "evalscope_run")[1]
 
@@ -132,7 +114,7 @@ def test_a_lower_score_fails_the_accuracy_gate(resolved: Path, tmp_path: Path) -
 def test_a_limited_run_is_never_valid(resolved: Path, tmp_path: Path) -> None:
     run = evalscope_copy(tmp_path)
     edit_text(run / EVALSCOPE_CONFIG, "limit: null", "limit: 3")
-    verdict, rows = gate_rows(check(resolved, run), "evalscope_run")
+    verdict, rows = gate_rows(check_report(resolved, run), "evalscope_run")
     assert verdict == "fail"
     assert ("limit", "fail", "none", 3) in rows
 
@@ -147,7 +129,7 @@ def test_fewer_samples_than_the_dataset_fail_the_count_and_the_requirement(resol
         data["execution_summary"]["requested"] = data["execution_summary"]["succeeded"] = 4
 
     edit_json(run / EVALSCOPE_REPORT, four)
-    report = check(resolved, run)
+    report = check_report(resolved, run)
     assert ("samples requested", "fail", 5, 4) in gate_rows(report, "evalscope_run")[1]
     assert gate_rows(report, "requirements") == ("fail", [("accuracy samples scored", "fail", 5, 4)])
 
@@ -170,7 +152,7 @@ def test_a_setting_the_contract_fixes_recorded_otherwise_fails(
 ) -> None:
     run = evalscope_copy(tmp_path)
     edit_text(run / EVALSCOPE_CONFIG, old, new)
-    verdict, rows = gate_rows(check(resolved, run), "evalscope_run")
+    verdict, rows = gate_rows(check_report(resolved, run), "evalscope_run")
     assert verdict == "fail"
     assert (row or ("gsm8k few_shot_num", "fail", 2, 4)) in rows
 
@@ -178,7 +160,7 @@ def test_a_setting_the_contract_fixes_recorded_otherwise_fails(
 def test_another_temperature_fails_generation_integrity(resolved: Path, tmp_path: Path) -> None:
     run = evalscope_copy(tmp_path)
     edit_text(run / EVALSCOPE_CONFIG, "  temperature: 0.0\n", "  temperature: 0.7\n")
-    rows = gate_rows(check(resolved, run), "generation_integrity")[1]
+    rows = gate_rows(check_report(resolved, run), "generation_integrity")[1]
     assert ("accuracy gsm8k-mini temperature", "fail", 0.0, 0.7) in rows
 
 
@@ -257,8 +239,6 @@ def test_a_resealed_contract_whose_dataset_has_no_id_is_refused(resolved: Path, 
 def test_evalscope_itself_writes_what_check_grades_as_the_committed_run(resolved: Path, tmp_path: Path) -> None:
     """Run the fixture's script (evalscope's mock_llm, offline) and grade its fresh output."""
     pytest.importorskip("evalscope", reason="evalscope regenerates the fixture: `pip install evalscope`")
-    script = FIXTURES / "evalscope" / "generate_evalscope.py"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    subprocess.run([sys.executable, str(script), str(tmp_path / "out")], check=True, capture_output=True, env=env)
-    fresh, committed = check(resolved, tmp_path / "out"), check(resolved, EVALSCOPE_RUN)
+    fresh = check_report(resolved, regenerate("evalscope/generate_evalscope.py", tmp_path / "out"))
+    committed = check_report(resolved, EVALSCOPE_RUN)
     assert fresh["gates"] == committed["gates"]

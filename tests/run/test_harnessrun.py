@@ -4,7 +4,6 @@ readers' edge cases, on the committed runs and edited copies)."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from tests.harness_packs import (
     EVALSCOPE_REPORT,
     EVALSCOPE_RUN,
     INSPECT_LOG,
+    check_report,
     edit_json,
     edit_text,
     evalscope_copy,
@@ -28,10 +28,6 @@ from tests.harness_packs import (
 from tests.helpers import replace_in, run_cli
 
 INSPECT_PACK = "benchmark_suite/benchmarks/gsm8k-inspect.yaml"
-
-
-def check(resolved: Path, path: Path, code: int = 1) -> dict[str, Any]:
-    return json.loads(run_cli("check", resolved, path, "--format", "json", code=code).stdout)  # type: ignore[no-any-return]
 
 
 def inspect_pack(tmp_path: Path, old: str, new: str) -> Path:
@@ -56,7 +52,7 @@ def test_an_evalscope_metric_is_named_by_its_identity_key(dimensions: dict[str, 
 
 def test_a_task_version_the_contract_does_not_pin_is_shown_not_judged(tmp_path: Path) -> None:
     resolved = inspect_pack(tmp_path, '  task_versions:\n    gsm8k_mini: "1"\n', "")
-    verdict, rows = gate_rows(check(resolved, INSPECT_LOG), "inspect_run")
+    verdict, rows = gate_rows(check_report(resolved, INSPECT_LOG), "inspect_run")
     assert verdict == "pass"
     assert rows[1] == ("gsm8k_mini task_version", "not-applicable", None, "1")
 
@@ -68,14 +64,14 @@ def test_without_thresholds_the_primary_metric_is_the_datasets_score(tmp_path: P
     catalog = pack_catalog(tmp_path)
     replace_in(catalog, INSPECT_PACK, threshold, "")
     replace_in(catalog, INSPECT_PACK, "    - accuracy_gate\n", "")
-    report = check(resolved_file(tmp_path, "gsm8k-inspect", catalog), INSPECT_LOG)
+    report = check_report(resolved_file(tmp_path, "gsm8k-inspect", catalog), INSPECT_LOG)
     assert gate_rows(report, "inspect_run")[0] == "pass"
     assert gate_rows(report, "requirements") == ("pass", [("accuracy samples scored", "pass", 5, 5)])
 
 
 def test_a_contract_without_a_primary_metric_asks_none_of_the_run(tmp_path: Path) -> None:
     resolved = inspect_pack(tmp_path, "  primary_metric: match/accuracy\n", "")
-    rows = gate_rows(check(resolved, INSPECT_LOG), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved, INSPECT_LOG), "inspect_run")[1]
     assert rows[-1] == ("metric match/stderr", "pass", "reported", 0.19999999999999998)
 
 
@@ -113,7 +109,7 @@ def test_inspects_provider_gives_the_api_type_and_not_the_model(
     tmp_path: Path, model: str, args: dict[str, Any], api_type: str | None
 ) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"].update(model=model, model_args=args))
-    rows = gate_rows(check(resolved_file(tmp_path, "gsm8k-inspect"), log), "generation_integrity")[1]
+    rows = gate_rows(check_report(resolved_file(tmp_path, "gsm8k-inspect"), log), "generation_integrity")[1]
     assert rows[0][1:] == ("pass" if api_type else "unknown", "openai", api_type)
 
 
@@ -129,25 +125,25 @@ def test_a_run_through_the_completions_api_is_no_run_of_a_chat_contract(tmp_path
 )
 def test_the_primary_metric_is_inspects_headline(tmp_path: Path, headline: Any, primary: str) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["results"].update(headline=headline))
-    rows = gate_rows(check(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")[1]
     assert rows[-1] == ("primary metric", "pass" if primary == "match/accuracy" else "fail", "match/accuracy", primary)
 
 
 def test_a_reducer_other_than_avg_is_part_of_the_metrics_name(tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["results"]["scores"][0].update(reducer="mean"))
-    rows = gate_rows(check(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")[1]
     assert ("metric match/accuracy", "fail", "reported", None) in rows  # the log names it match/accuracy[mean]
 
 
 def test_fewshot_false_is_no_examples(tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["task_args"].update(fewshot=False))
-    rows = gate_rows(check(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")[1]
     assert ("task_args.fewshot", "fail", 2, 0) in rows
 
 
 def test_a_log_without_results_is_graded_on_nothing_it_lacks(tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data.update(status="error", results=None))
-    verdict, rows = gate_rows(check(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")
+    verdict, rows = gate_rows(check_report(resolved_file(tmp_path, "gsm8k-inspect"), log), "inspect_run")
     assert verdict == "fail"
     assert ("samples completed", "unknown", 5, None) in rows
     assert ("metric match/accuracy", "fail", "reported", None) in rows
@@ -186,6 +182,6 @@ def test_files_that_are_not_json_or_yaml_are_refused_naming_them(tmp_path: Path)
 def test_a_count_the_contract_leaves_pending_is_unknown(tmp_path: Path) -> None:
     catalog = pack_catalog(tmp_path)
     replace_in(catalog, "benchmark_suite/datasets/gsm8k-mini.yaml", "samples: 5", "samples: <TBD>")
-    rows = gate_rows(check(resolved_file(tmp_path, "gsm8k-inspect", catalog), INSPECT_LOG), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved_file(tmp_path, "gsm8k-inspect", catalog), INSPECT_LOG), "inspect_run")[1]
     assert ("dataset samples", "unknown", "<TBD>", 5) in rows
     assert ("samples completed", "unknown", "<TBD>", 5) in rows

@@ -4,27 +4,32 @@ five problems), and on copies of it edited the way a run goes wrong."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.catalog_edit import problems
-from tests.harness_packs import FIXTURES, INSPECT_LOG, edit_json, gate_rows, inspect_copy, pack_catalog, resolved_file
-from tests.helpers import replace_in, run_cli, write
+from tests.harness_packs import (
+    INSPECT_LOG,
+    MOCK_GATES,
+    MOCK_GENERATION,
+    check_report,
+    edit_json,
+    gate_rows,
+    inspect_copy,
+    pack_catalog,
+    regenerate,
+    resolved_file,
+    without_integrity_gates,
+)
+from tests.helpers import run_cli, write
 from tests.run_results import resealed
 
 
 @pytest.fixture
 def resolved(tmp_path: Path) -> Path:
     return resolved_file(tmp_path, "gsm8k-inspect")
-
-
-def check(resolved: Path, path: Path, code: int = 1) -> dict[str, Any]:
-    return json.loads(run_cli("check", resolved, path, "--format", "json", code=code).stdout)  # type: ignore[no-any-return]
 
 
 def test_the_registry_names_inspects_metrics_as_inspect_shows_them(tmp_path: Path) -> None:
@@ -50,34 +55,19 @@ GOOD_RUN = [
 
 
 def test_the_log_inspect_wrote_is_graded_on_every_gate(resolved: Path) -> None:
-    report = check(resolved, INSPECT_LOG)
+    report = check_report(resolved, INSPECT_LOG)
     assert report["layout"] == "inspect"
     assert report["source"] == f"inspect_ai log {INSPECT_LOG} (gsm8k_mini)"
-    assert [(g["name"], g["verdict"]) for g in report["gates"]] == [
-        ("dataset_integrity", "not-evaluable"),
-        ("model_integrity", "not-evaluable"),
-        ("generation_integrity", "not-evaluable"),
-        ("requirements", "pass"),
-        ("accuracy_gate", "pass"),
-        ("inspect_run", "pass"),
-    ]
+    assert [(g["name"], g["verdict"]) for g in report["gates"]] == [*MOCK_GATES, ("inspect_run", "pass")]
     assert gate_rows(report, "inspect_run") == ("pass", GOOD_RUN)
-    assert gate_rows(report, "generation_integrity")[1] == [
-        ("api_type", "unknown", "openai", None),  # inspect's mockllm has no API: never taken for one
-        ("accuracy gsm8k-mini temperature", "pass", 0.0, 0.0),
-        ("accuracy gsm8k-mini max_new_tokens", "pass", 256, 256),
-    ]
+    assert gate_rows(report, "generation_integrity")[1] == MOCK_GENERATION  # inspect's mockllm
     assert gate_rows(report, "accuracy_gate")[1] == [("match/accuracy", "pass", 0.792, 0.8)]
     assert gate_rows(report, "requirements")[1] == [("accuracy samples scored", "pass", 5, 5)]
     assert not report["valid"]
 
 
 def test_a_pack_whose_gates_the_log_can_show_is_valid(tmp_path: Path) -> None:
-    catalog = pack_catalog(tmp_path)
-    gates = "    - dataset_integrity\n    - model_integrity\n    - generation_integrity\n"
-    replace_in(catalog, "benchmark_suite/benchmarks/gsm8k-inspect.yaml", gates, "")
-    resolved = resolved_file(tmp_path, "gsm8k-inspect", catalog)
-    assert check(resolved, INSPECT_LOG, code=0)["valid"]
+    assert check_report(without_integrity_gates(tmp_path, "gsm8k-inspect"), INSPECT_LOG, code=0)["valid"]
 
 
 def _accuracy(value: float) -> Any:
@@ -86,24 +76,24 @@ def _accuracy(value: float) -> Any:
 
 def test_a_lower_score_fails_the_accuracy_gate(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), _accuracy(0.6))
-    assert gate_rows(check(resolved, log), "accuracy_gate") == ("fail", [("match/accuracy", "fail", 0.792, 0.6)])
+    assert gate_rows(check_report(resolved, log), "accuracy_gate") == ("fail", [("match/accuracy", "fail", 0.792, 0.6)])
 
 
 def test_a_limited_run_is_never_valid(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["config"].update(limit=3))
-    verdict, rows = gate_rows(check(resolved, log), "inspect_run")
+    verdict, rows = gate_rows(check_report(resolved, log), "inspect_run")
     assert verdict == "fail"
     assert ("limit", "fail", "none", 3) in rows
 
 
 def test_a_run_of_a_range_of_samples_is_a_limited_run(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["config"].update(limit=[1, 4]))
-    assert ("limit", "fail", "none", "[1, 4]") in gate_rows(check(resolved, log), "inspect_run")[1]
+    assert ("limit", "fail", "none", "[1, 4]") in gate_rows(check_report(resolved, log), "inspect_run")[1]
 
 
 def test_a_run_of_chosen_samples_is_a_limited_run(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["config"].update(sample_id=[1, 2]))
-    assert ("limit", "fail", "none", "sample_id [1, 2]") in gate_rows(check(resolved, log), "inspect_run")[1]
+    assert ("limit", "fail", "none", "sample_id [1, 2]") in gate_rows(check_report(resolved, log), "inspect_run")[1]
 
 
 def test_fewer_samples_fail_the_counts_and_the_requirement(resolved: Path, tmp_path: Path) -> None:
@@ -111,7 +101,7 @@ def test_fewer_samples_fail_the_counts_and_the_requirement(resolved: Path, tmp_p
         data["eval"]["dataset"]["samples"] = 4
         data["results"]["total_samples"] = data["results"]["completed_samples"] = 4
 
-    report = check(resolved, edit_json(inspect_copy(tmp_path), four))
+    report = check_report(resolved, edit_json(inspect_copy(tmp_path), four))
     rows = gate_rows(report, "inspect_run")[1]
     assert ("dataset samples", "fail", 5, 4) in rows
     assert ("samples completed", "fail", 5, 4) in rows
@@ -134,20 +124,20 @@ def test_fewer_samples_fail_the_counts_and_the_requirement(resolved: Path, tmp_p
 def test_a_setting_the_contract_fixes_recorded_otherwise_fails(
     resolved: Path, tmp_path: Path, change: Any, row: tuple[str, str, Any, Any]
 ) -> None:
-    verdict, rows = gate_rows(check(resolved, edit_json(inspect_copy(tmp_path), change)), "inspect_run")
+    verdict, rows = gate_rows(check_report(resolved, edit_json(inspect_copy(tmp_path), change)), "inspect_run")
     assert verdict == "fail"
     assert row in rows
 
 
 def test_a_version_that_is_none_of_pep_440s_fails_the_pin(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"]["packages"].update(inspect_ai="dev"))
-    rows = gate_rows(check(resolved, log), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved, log), "inspect_run")[1]
     assert rows[0] == ("inspect_ai version (eval.packages) vs runner.version", "fail", ">=0.3.285,<0.4", "dev")
 
 
 def test_a_task_without_a_fewshot_argument_leaves_the_count_unknown(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"].update(task_args={}))
-    rows = gate_rows(check(resolved, log), "inspect_run")[1]
+    rows = gate_rows(check_report(resolved, log), "inspect_run")[1]
     assert ("task_args.fewshot", "unknown", 2, None) in rows
 
 
@@ -155,7 +145,7 @@ def test_the_solvers_generation_settings_override_the_evals(resolved: Path, tmp_
     def hot(data: dict[str, Any]) -> None:
         data["plan"]["steps"][-1]["params"]["temperature"] = 0.7
 
-    rows = gate_rows(check(resolved, edit_json(inspect_copy(tmp_path), hot)), "generation_integrity")[1]
+    rows = gate_rows(check_report(resolved, edit_json(inspect_copy(tmp_path), hot)), "generation_integrity")[1]
     assert ("accuracy gsm8k-mini temperature", "fail", 0.0, 0.7) in rows
 
 
@@ -175,7 +165,7 @@ def test_a_log_of_another_model_is_refused(resolved: Path, tmp_path: Path) -> No
 
 def test_a_served_api_is_the_contracts_api_type(resolved: Path, tmp_path: Path) -> None:
     log = edit_json(inspect_copy(tmp_path), lambda data: data["eval"].update(model="vllm/mock-gsm8k"))
-    rows = gate_rows(check(resolved, log), "generation_integrity")[1]
+    rows = gate_rows(check_report(resolved, log), "generation_integrity")[1]
     assert rows[0] == ("api_type", "pass", "openai", "openai")
 
 
@@ -205,8 +195,6 @@ def test_a_resealed_contract_whose_version_pin_is_no_specifier_is_refused(resolv
 def test_inspect_itself_writes_what_check_grades_as_the_committed_log(resolved: Path, tmp_path: Path) -> None:
     """Run the fixture's script (inspect's mockllm, offline) and grade its fresh log."""
     pytest.importorskip("inspect_ai", reason="inspect_ai regenerates the fixture: `pip install inspect_ai`")
-    script = FIXTURES / "inspect" / "generate_inspect.py"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    subprocess.run([sys.executable, str(script), str(tmp_path / "log.json")], check=True, capture_output=True, env=env)
-    fresh, committed = check(resolved, tmp_path / "log.json"), check(resolved, INSPECT_LOG)
+    fresh = check_report(resolved, regenerate("inspect/generate_inspect.py", tmp_path / "log.json"))
+    committed = check_report(resolved, INSPECT_LOG)
     assert fresh["gates"] == committed["gates"]
