@@ -66,7 +66,8 @@ def _untraced(item: pytest.Item) -> Iterator[None]:
     stopped through coverage's public API, then started again in the order they ran, so the
     measured tests' data is kept."""
     stopped: list[coverage.Coverage] = []
-    while item.get_closest_marker("no_cover") and sys.gettrace() is not None:
+    untraced = item.get_closest_marker("no_cover") is not None
+    while untraced and sys.gettrace() is not None:
         running = coverage.Coverage.current()
         if running is None or running in stopped:
             break
