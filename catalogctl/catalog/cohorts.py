@@ -98,6 +98,7 @@ class Calendar:
     def __init__(self, config: CalendarConfig | None = None) -> None:
         self.config = config or CalendarConfig()
         self._rules: dict[tuple[str, int], CalendarRule] = {(r.slot, m): r for r in self.config.rules for m in r.months}
+        self._per_period: int | None = None  # cohorts dated by rule in any 400 years (`skipped`)
 
     def date_of(self, cohort: Cohort) -> dt.date | None:
         """The cohort's submission date; None when the calendar has no such cohort."""
@@ -142,18 +143,51 @@ class Calendar:
 
     def skipped(self, last: Cohort, cohort: Cohort) -> tuple[int, str]:
         """How many cohorts of the calendar lie strictly between `last` and `cohort`, and those
-        cohorts in words ("1 cohort (2026-12-C1)", "3 cohorts (2026-12-C1 to 2027-01-C1)")."""
-        between: list[Cohort] = []
-        current = last
-        while current < cohort and not (current.year == LAST_COHORT_YEAR and current.month == 12 and current.slot):
-            current = current.next()
-            if current < cohort and self.includes(current):
-                between.append(current)
-        if not between:
+        cohorts in words ("1 cohort (2026-12-C1)", "3 cohorts (2026-12-C1 to 2027-01-C1)").
+        Not a walk over the range: `freeze 9999-12-C1` after `2026-10-C0` spans 191,000 cohorts."""
+        low, high = last.ordinal, cohort.ordinal
+        count = self._by_rule_between(low, high) + len(self._dated_between(low, high))
+        if count == 0:
             return 0, ""
-        if len(between) == 1:
-            return 1, f"1 cohort ({between[0]})"
-        return len(between), f"{len(between)} cohorts ({between[0]} to {between[-1]})"
+        first = self._first_between(low, high, step=1)
+        if count == 1:
+            return 1, f"1 cohort ({first})"
+        return count, f"{count} cohorts ({first} to {self._first_between(high, low, step=-1)})"
 
+    def _by_rule(self, ordinal: int) -> bool:
+        """Whether the cohort at `ordinal` has a date by its rule (explicit dates aside)."""
+        cohort = Cohort.from_ordinal(ordinal)
+        rule = self._rules.get((f"C{cohort.slot}", cohort.month))
+        return rule is not None and _nth_weekday(cohort.year, cohort.month, rule) is not None
+
+    def _by_rule_between(self, low: int, high: int) -> int:
+        """How many cohorts strictly between two ordinals have a date by their rule: whole
+        periods counted at once, the rest one by one."""
+        span = max(high - low - 1, 0)
+        periods, rest = divmod(span, _PERIOD)
+        if periods and self._per_period is None:
+            start = 2000 * 24
+            self._per_period = sum(self._by_rule(o) for o in range(start, start + _PERIOD))
+        whole = periods * (self._per_period or 0)
+        return whole + sum(self._by_rule(o) for o in range(high - rest, high))
+
+    def _dated_between(self, low: int, high: int) -> list[Cohort]:
+        """The cohorts strictly between two ordinals that only an explicit date puts in the calendar."""
+        dated = (Cohort.parse(cohort_id) for cohort_id in self.config.dates)
+        return [c for c in dated if low < c.ordinal < high and not self._by_rule(c.ordinal)]
+
+    def _first_between(self, start: int, end: int, step: int) -> Cohort:
+        """The calendar's first cohort from `start` (excluded) towards `end` (excluded), one of
+        `skipped`'s: a rule that gives any date gives one within a period."""
+        dated = [c.ordinal for c in self._dated_between(min(start, end), max(start, end))]
+        limit = start + step * _PERIOD if abs(end - start) > _PERIOD else end
+        by_rule = next((o for o in range(start + step, limit, step) if self._by_rule(o)), None)
+        found = [o for o in [*dated, by_rule] if o is not None]
+        return Cohort.from_ordinal(min(found) if step > 0 else max(found))
+
+
+# The Gregorian calendar repeats its weekdays every 400 years (146,097 days, 20,871 weeks), and so
+# does the set of cohorts a rule dates: a period of 400 years of cohorts.
+_PERIOD = 400 * 24
 
 MLCOMMONS = Calendar()  # the default calendar

@@ -6,11 +6,14 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalogctl import load_catalog
-from catalogctl.catalog.cohorts import Cohort, is_cohort_id, skipped
+from catalogctl.catalog.cohorts import Calendar, Cohort, is_cohort_id, skipped
 from catalogctl.catalog.source import open_tree
 from catalogctl.errors import EntityNotFound, UsageError
+from catalogctl.model.documents.config import CalendarConfig, CalendarRule
 from tests.helpers import commit_all, git, write
 
 
@@ -78,6 +81,51 @@ def test_cohorts_skipped_between_two() -> None:
     assert skipped(c0, Cohort.parse("2027-01-C0")) == (1, "1 cohort (2026-12-C1)")
     assert skipped(c0, Cohort.parse("2099-12-C1")) == (1752, "1752 cohorts (2026-12-C1 to 2099-12-C0)")
     assert Cohort.from_ordinal(Cohort.parse("2027-01-C0").ordinal) == Cohort.parse("2027-01-C0")
+
+
+def walked(calendar: Calendar, last: Cohort, cohort: Cohort) -> tuple[int, str]:
+    """`Calendar.skipped` as a walk over every cohort of the range, for comparison."""
+    cohorts = [Cohort.from_ordinal(o) for o in range(last.ordinal + 1, cohort.ordinal)]
+    between = [c for c in cohorts if calendar.includes(c)]
+    if not between:
+        return 0, ""
+    if len(between) == 1:
+        return 1, f"1 cohort ({between[0]})"
+    return len(between), f"{len(between)} cohorts ({between[0]} to {between[-1]})"
+
+
+CALENDARS = [
+    CalendarConfig(),
+    # A fifth Friday exists in some months only; February's C1 only by its explicit date.
+    CalendarConfig(
+        rules=[
+            CalendarRule(slot="C0", weekday="friday", week=5),
+            CalendarRule(slot="C1", weekday="monday", week=-1, months=[1, 6]),
+        ],
+        dates={"2030-02-C1": dt.date(2030, 2, 20), "2031-06-C1": dt.date(2031, 6, 2)},
+    ),
+    CalendarConfig(rules=[], dates={"2040-03-C0": dt.date(2040, 3, 4), "2900-01-C1": dt.date(2900, 1, 15)}),
+]
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("config", CALENDARS)
+@given(
+    first=st.integers(2000 * 24 - 1, 10000 * 24 - 1),
+    span=st.one_of(st.integers(-3, 60), st.integers(400 * 24 - 30, 400 * 24 + 30), st.integers(0, 2 * 400 * 24 + 30)),
+)
+@settings(deadline=None, max_examples=40)  # the walk it is compared with takes up to 0.2 s
+def test_cohorts_skipped_are_those_a_walk_over_the_range_finds(config: CalendarConfig, first: int, span: int) -> None:
+    # Counted by 400-year periods, not walked: the same answer as the walk on any range.
+    calendar = Calendar(config)
+    last, cohort = Cohort.from_ordinal(first), Cohort.from_ordinal(min(first + span, 10000 * 24 - 1))
+    assert calendar.skipped(last, cohort) == walked(calendar, last, cohort)
+
+
+def test_cohorts_skipped_up_to_the_last_cohort() -> None:
+    # What the walk gave (2 s of it); `freeze 9999-12-C1` asks this after the shipped cohorts.
+    last, cohort = Cohort.parse("2026-10-C0"), Cohort.parse("9999-12-C1")
+    assert skipped(last, cohort) == (191356, "191356 cohorts (2026-10-C1 to 9999-12-C0)")
 
 
 def test_a_cohort_without_its_tag_is_found_by_the_commit_that_added_its_ruleset(catalog_repo: Path) -> None:
