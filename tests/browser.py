@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Playwright is imported when a browser is launched, in the browser lane only
-    from playwright.sync_api import BrowserContext, Page, ViewportSize
+    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; .ci/run installs it (Playwright's own builds are never fetched)
 ARGS = [
@@ -28,18 +27,28 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @contextmanager
-def chromium(profile: Path) -> Iterator[BrowserContext]:
-    """A browser with its profile in `profile`, at the laptop's viewport, closed on exit."""
+def chromium() -> Iterator[Browser]:
+    """The browser, closed on exit. One serves a worker's whole run (`browser_process` in
+    tests/conftest.py): launching it costs ~0.7 s, a fresh context per test ~0.05 s."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport=LAPTOP
-        )
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            yield context
+            yield browser
         finally:
-            context.close()
+            browser.close()
+
+
+@contextmanager
+def fresh_context(browser: Browser) -> Iterator[BrowserContext]:
+    """A context of its own (no cookies, no storage, no cache of another test's), at the laptop's
+    viewport, closed on exit."""
+    context = browser.new_context(viewport=LAPTOP)
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 class Watched:

@@ -10,7 +10,7 @@ import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import coverage
 import pytest
@@ -21,6 +21,7 @@ from hypothesis import settings
 from catalogctl.catalog import verdict
 from catalogctl.catalog.loader import Loader
 from catalogctl.cli import app
+from tests.browser import chromium, fresh_context
 from tests.cache_corpus import checking_load, checking_verdict
 from tests.gpgkeys import GpgHome, gpg_home
 from tests.helpers import copy_catalog
@@ -28,6 +29,9 @@ from tests.once import run_folder
 from tests.prebuilt import Prebuilt
 from tests.sealed import sealed
 from tests.signers import PgpSigner, Signer, SshSigner
+
+if TYPE_CHECKING:  # Playwright is imported when the browser lane launches the browser
+    from playwright.sync_api import Browser, BrowserContext
 
 # Property tests draw the same examples on every run (and in CI): a failure always reproduces.
 settings.register_profile("derandomized", derandomize=True, database=None)
@@ -203,6 +207,20 @@ def other_signer(
 def catalog_dir(tmp_path: Path) -> Path:
     """A copy of the shipped catalog in a plain folder (no git)."""
     return copy_catalog(tmp_path / "catalog")
+
+
+@pytest.fixture(scope="session")
+def browser_process() -> Iterator[Browser]:
+    """Debian's headless chromium, launched once per worker for the browser lane (`tests.browser`)."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def browser(browser_process: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser context for one test: its own cookies, storage and cache."""
+    with fresh_context(browser_process) as context:
+        yield context
 
 
 @pytest.fixture(scope="session")

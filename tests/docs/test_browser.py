@@ -1,51 +1,28 @@
 """The documentation in a real browser (Debian's headless chromium, from file://): every page
 loads without a console error and asks for nothing outside the site, the search finds a command,
-and on a phone no page is wider than the screen."""
+and on a phone no page is wider than the screen. The pages are opened once, on a phone, for all
+the checks of every page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser import Watched, chromium
+from tests.browser import Watched, fresh_context
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, ViewportSize
+    from playwright.sync_api import Browser, BrowserContext, ViewportSize
 
 pytestmark = pytest.mark.browser
 
 PHONE: ViewportSize = {"width": 375, "height": 812}
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[BrowserContext]:
-    with chromium(tmp_path / "profile") as context:
-        yield context
-
-
 def _pages(site: Path) -> list[Path]:
     return sorted(path for path in site.rglob("*.html") if "_static" not in path.parts)
-
-
-def test_every_page_loads_without_an_error_or_a_request_outside(docs_site: Path, browser: BrowserContext) -> None:
-    watched = Watched(browser)
-    pages = _pages(docs_site)
-    assert len(pages) > 40
-    for path in pages:
-        watched.open(path.as_uri())
-    assert watched.errors == []
-    assert [url for url in watched.requests if not url.startswith("file://")] == []
-
-
-def test_the_search_finds_the_freeze_command(docs_site: Path, browser: BrowserContext) -> None:
-    page = Watched(browser).open((docs_site / "search.html").as_uri() + "?q=freeze")
-    results = page.locator("#search-results ul.search li a")
-    results.first.wait_for()
-    hrefs = [href.split("#")[0] for href in results.evaluate_all("els => els.map(a => a.href)")]
-    assert (docs_site / "reference/generated/commands/freeze.html").as_uri() in hrefs
 
 
 # What sticks out past the screen's right edge, unless a scroller inside the article holds it (a
@@ -67,14 +44,50 @@ STICKING_OUT = """() => {
 }"""
 
 
-def test_no_page_is_wider_than_a_phone(docs_site: Path, browser: BrowserContext) -> None:
-    watched = Watched(browser)
-    watched.page.set_viewport_size(PHONE)
-    too_wide = {}
-    for path in _pages(docs_site):
-        page = watched.open(path.as_uri())
-        width = page.evaluate("document.documentElement.scrollWidth")
-        sticking_out = page.evaluate(STICKING_OUT)
-        if width > PHONE["width"] or sticking_out:
-            too_wide[path.relative_to(docs_site).as_posix()] = (width, sticking_out)
-    assert too_wide == {}
+@dataclass
+class Visit:
+    """Every page opened once on a phone: the console errors and requests of all of them, and
+    the pages wider than the screen (with what sticks out)."""
+
+    pages: int = 0
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    too_wide: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
+
+
+@pytest.fixture(scope="module")
+def visit(docs_site: Path, browser_process: Browser) -> Visit:
+    """One pass over the ~100 pages serves the tests below: a page takes ~0.1 s of the browser's
+    CPU to load. (Not `tests.once`: a worker would wait idle for another's pass.)"""
+    seen = Visit()
+    with fresh_context(browser_process) as context:
+        watched = Watched(context)
+        watched.page.set_viewport_size(PHONE)
+        for path in _pages(docs_site):
+            page = watched.open(path.as_uri())
+            seen.pages += 1
+            width = page.evaluate("document.documentElement.scrollWidth")
+            sticking_out = page.evaluate(STICKING_OUT)
+            if width > PHONE["width"] or sticking_out:
+                seen.too_wide[path.relative_to(docs_site).as_posix()] = (width, sticking_out)
+        seen.errors, seen.requests = watched.errors, watched.requests
+    return seen
+
+
+def test_every_page_loads_without_an_error_or_a_request_outside(visit: Visit) -> None:
+    assert visit.pages > 40
+    assert visit.errors == []
+    assert [url for url in visit.requests if not url.startswith("file://")] == []
+
+
+def test_the_search_finds_the_freeze_command(docs_site: Path, browser: BrowserContext) -> None:
+    page = Watched(browser).open((docs_site / "search.html").as_uri() + "?q=freeze")
+    results = page.locator("#search-results ul.search li a")
+    results.first.wait_for()
+    hrefs = [href.split("#")[0] for href in results.evaluate_all("els => els.map(a => a.href)")]
+    assert (docs_site / "reference/generated/commands/freeze.html").as_uri() in hrefs
+
+
+def test_no_page_is_wider_than_a_phone(visit: Visit) -> None:
+    assert visit.pages > 40
+    assert visit.too_wide == {}

@@ -3,7 +3,6 @@ switch shows the registry's translated labels."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,18 +10,12 @@ import pytest
 
 from catalogctl.model.reports.compare import CompareCell, CompareReport, CompareRow, CompareRun
 from catalogctl.render.site.compare_page import render_html
-from tests.browser import Watched, chromium
+from tests.browser import Watched
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[BrowserContext]:
-    with chromium(tmp_path / "profile") as context:
-        yield context
 
 
 def _report() -> CompareReport:

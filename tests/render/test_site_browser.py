@@ -7,7 +7,6 @@ go to $CATALOGCTL_ARTIFACTS/site, else test-artifacts/site at the repository's r
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urlsplit
@@ -15,7 +14,7 @@ from urllib.request import url2pathname
 
 import pytest
 
-from tests.browser import LAPTOP, PHONE, Watched, chromium
+from tests.browser import LAPTOP, PHONE, Watched
 from tests.helpers import REPO_ROOT
 from tests.prebuilt import Prebuilt
 
@@ -36,12 +35,6 @@ def site(catalog_repo: Path, prebuilt: Prebuilt, tmp_path: Path) -> Path:
     """The site of `tests.site_repo.three_cohorts` (built once per run; each test opens its own copy)."""
     prebuilt.install("site-of-three-cohorts", tmp_path)
     return tmp_path / "site"
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[BrowserContext]:
-    with chromium(tmp_path / "profile") as context:
-        yield context
 
 
 def _links(page: Page) -> list[str]:
