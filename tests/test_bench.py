@@ -27,7 +27,7 @@ ARGS = {
     "validate.py": ["--n", "40", "--repeat", "1", "--quiet"],
     "diff.py": ["--n", "100", "--repeat", "1"],
     "site.py": ["--n", "40", "--cohorts", "3", "--repeat", "1"],
-    "gate.py": ["--n", "100", "--repeat", "1", "--quiet", "--no-warm-up"],
+    "gate.py": ["--n", "40", "--repeat", "1", "--quiet", "--no-warm-up"],
     "fuzz_check.py": ["--cases", "40", "--no-loadgen"],
     "conformance_logs.py": ["--count", "24"],
     "conformance_trees.py": ["--count", "5", "--seed", "1"],
