@@ -253,11 +253,12 @@ def stamped(gates: dict[str, Any]) -> list[tuple[str, str, Any, Any]]:
 @pytest.mark.conformance
 def test_the_packs_invocation_run_now_is_judged_as_the_committed_run(resolved: Path, tmp_path: Path) -> None:
     """lm-eval itself, offline (regenerate.py): a fresh run of the pack's invocation gets the
-    committed run's rows, its task hash the one the pack pins. Skipped where lm-eval is not
-    installed (`pip install lm-eval==0.4.13`: no dependency of catalogctl)."""
-    lm_eval = shutil.which("lm_eval")
+    committed run's rows, its task hash the one the pack pins. lm-eval is the `conformance`
+    extra's (0.4.13), so the test command runs it: found on PATH, or beside this Python (a venv's
+    bin, which `.venv/bin/python -m pytest` does not put on PATH). Skipped where it is not installed."""
+    lm_eval = shutil.which("lm_eval") or shutil.which("lm_eval", path=str(Path(sys.executable).parent))
     if lm_eval is None:
-        pytest.skip("lm-eval is not installed")
+        pytest.skip("lm-eval is not installed (the conformance extra installs it)")
     command = [sys.executable, str(FIXTURES / "regenerate.py"), "--out", str(tmp_path), "--lm-eval", lm_eval]
     subprocess.run(command, check=True, timeout=600, capture_output=True)
     assert stamped(report(resolved, tmp_path / "dummy")) == stamped(report(resolved, DUMMY))
