@@ -185,6 +185,18 @@ def silent_server() -> Iterator[tuple[str, threading.Event]]:
     thread.join(timeout=10)
 
 
+def waiting_in_a_system_call(pid: int) -> None:
+    """Return once the process sleeps (Linux's /proc state `S`): blocked in its read of the
+    answer. A SIGINT that lands just before the read blocks, after the interpreter last looked
+    for signals, is handled only when the read returns: its socket timeout (10 s) later, which
+    a busy machine made happen. Sent to a blocked read, it interrupts it at once."""
+    stat = Path(f"/proc/{pid}/stat")
+    for _ in range(2000):  # 20 s at most: then the signal is sent all the same
+        if not stat.exists() or stat.read_text().rsplit(")", 1)[-1].split()[0] == "S":
+            return
+        threading.Event().wait(0.01)
+
+
 @pytest.mark.parametrize("traceback", [False, True])
 def test_ctrl_c_of_a_process_waiting_on_the_network_exits_130(
     traceback: bool, silent_server: tuple[str, threading.Event], tmp_path: Path
@@ -211,6 +223,7 @@ def test_ctrl_c_of_a_process_waiting_on_the_network_exits_130(
     )
     try:
         assert connected.wait(timeout=60), "the command never reached the server"
+        waiting_in_a_system_call(process.pid)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
