@@ -9,6 +9,7 @@ its third, every month.
 from __future__ import annotations
 
 import datetime as dt
+from calendar import monthrange
 from dataclasses import dataclass
 
 from catalogctl.errors import UsageError
@@ -82,13 +83,13 @@ def skipped(last: Cohort, cohort: Cohort, calendar: Calendar | None = None) -> t
 def _nth_weekday(year: int, month: int, rule: CalendarRule) -> dt.date | None:
     """The `rule.week`-th `rule.weekday` of the month (-1: the last); None when it has none."""
     weekday = WEEKDAYS.index(rule.weekday)
-    first = dt.date(year, month, 1)
+    # Days of the month, never dates past its end: December 9999 is the last month a date has.
+    first_weekday, days = monthrange(year, month)
     if rule.week == -1:
-        following = dt.date(year + month // 12, month % 12 + 1, 1)
-        last = following - dt.timedelta(days=1)
-        return last - dt.timedelta(days=(last.weekday() - weekday) % 7)
-    day = first + dt.timedelta(days=(weekday - first.weekday()) % 7, weeks=rule.week - 1)
-    return day if day.month == month else None
+        day = days - (dt.date(year, month, days).weekday() - weekday) % 7
+    else:
+        day = 1 + (weekday - first_weekday) % 7 + 7 * (rule.week - 1)
+    return dt.date(year, month, day) if day <= days else None
 
 
 class Calendar:

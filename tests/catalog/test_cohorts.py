@@ -122,6 +122,24 @@ def test_cohorts_skipped_are_those_a_walk_over_the_range_finds(config: CalendarC
     assert calendar.skipped(last, cohort) == walked(calendar, last, cohort)
 
 
+@pytest.mark.parametrize(
+    ("rule", "date"),
+    [
+        (CalendarRule(slot="C0", weekday="monday", week=-1, months=[12]), dt.date(9999, 12, 27)),
+        (CalendarRule(slot="C0", weekday="saturday", week=5, months=[12]), None),  # December 9999 has four
+        (CalendarRule(slot="C0", weekday="wednesday", week=5, months=[12]), dt.date(9999, 12, 29)),
+    ],
+)
+def test_the_last_months_cohorts_are_dated_without_leaving_the_years(rule: CalendarRule, date: dt.date | None) -> None:
+    # A rule of December 9999 reached past 9999-12-31 to find its day: ValueError and
+    # OverflowError out of `freeze 9999-12-C1`, and out of `skipped` past an explicit date there.
+    december = Cohort.parse("9999-12-C0")
+    assert Calendar(CalendarConfig(rules=[rule])).date_of(december) == date
+    dated = Calendar(CalendarConfig(rules=[rule], dates={"9999-12-C0": dt.date(9999, 12, 6)}))
+    for last in (Cohort.parse("9999-11-C1"), Cohort.parse("2026-10-C0")):
+        assert dated.skipped(last, Cohort.parse("9999-12-C1")) == walked(dated, last, Cohort.parse("9999-12-C1"))
+
+
 def test_cohorts_skipped_up_to_the_last_cohort() -> None:
     # What the walk gave (2 s of it); `freeze 9999-12-C1` asks this after the shipped cohorts.
     last, cohort = Cohort.parse("2026-10-C0"), Cohort.parse("9999-12-C1")
