@@ -76,3 +76,14 @@ def test_freeze_warns_on_stderr_in_a_dry_run_and_freezes(repo: Path, tmp_path: P
 def test_today_must_be_a_date(repo: Path) -> None:
     done = run_cli("freeze", "2026-12-C0", "--add", "gsm8k", "--today", "tomorrow", "-C", str(repo), code=2)
     assert done.stderr == "error: --today 'tomorrow' is not a date: write YYYY-MM-DD\n"
+
+
+def test_a_calendar_that_dates_december_9999_is_a_message_there(repo: Path, tmp_path: Path) -> None:
+    # December's last Monday was found from 10000-01-01: "internal error: ValueError: year 10000
+    # is out of range" (exit 70). Now freeze dates it, and says that no cohort follows it.
+    write(repo, "catalogctl.toml", '[[calendar.rules]]\nslot = "C0"\nweekday = "monday"\nweek = -1\n')
+    seeds = write(tmp_path, "seeds.yaml", SEEDS_A)
+    args = ("freeze", "9999-12-C0", "--add", "gsm8k", "--seeds", str(seeds), "--today", "9999-12-01", "-C", str(repo))
+    assert (
+        run_cli(*args, "--dry-run", code=2).stderr == "error: no cohort follows 9999-12-C1: cohort years end at 9999\n"
+    )
