@@ -9,6 +9,7 @@ its third, every month.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from calendar import monthrange
 from dataclasses import dataclass
 
@@ -99,7 +100,6 @@ class Calendar:
     def __init__(self, config: CalendarConfig | None = None) -> None:
         self.config = config or CalendarConfig()
         self._rules: dict[tuple[str, int], CalendarRule] = {(r.slot, m): r for r in self.config.rules for m in r.months}
-        self._per_period: int | None = None  # cohorts dated by rule in any 400 years (`skipped`)
 
     def date_of(self, cohort: Cohort) -> dt.date | None:
         """The cohort's submission date; None when the calendar has no such cohort."""
@@ -147,13 +147,14 @@ class Calendar:
         cohorts in words ("1 cohort (2026-12-C1)", "3 cohorts (2026-12-C1 to 2027-01-C1)").
         Not a walk over the range: `freeze 9999-12-C1` after `2026-10-C0` spans 191,000 cohorts."""
         low, high = last.ordinal, cohort.ordinal
-        count = self._by_rule_between(low, high) + len(self._dated_between(low, high))
+        dated = self._dated_between(low, high)
+        count = self._by_rule_between(low, high) + len(dated)
         if count == 0:
             return 0, ""
-        first = self._first_between(low, high, step=1)
+        first = self._first_between(low, high, dated, step=1)
         if count == 1:
             return 1, f"1 cohort ({first})"
-        return count, f"{count} cohorts ({first} to {self._first_between(high, low, step=-1)})"
+        return count, f"{count} cohorts ({first} to {self._first_between(high, low, dated, step=-1)})"
 
     def _by_rule(self, ordinal: int) -> bool:
         """Whether the cohort at `ordinal` has a date by its rule (explicit dates aside)."""
@@ -161,29 +162,32 @@ class Calendar:
         rule = self._rules.get((f"C{cohort.slot}", cohort.month))
         return rule is not None and _nth_weekday(cohort.year, cohort.month, rule) is not None
 
+    @functools.cached_property
+    def _per_period(self) -> int:
+        """How many cohorts the rules date in any 400 years (those of 2000 to 2399)."""
+        start = 2000 * 24
+        return sum(self._by_rule(o) for o in range(start, start + _PERIOD))
+
     def _by_rule_between(self, low: int, high: int) -> int:
         """How many cohorts strictly between two ordinals have a date by their rule: whole
         periods counted at once, the rest one by one."""
-        span = max(high - low - 1, 0)
-        periods, rest = divmod(span, _PERIOD)
-        if periods and self._per_period is None:
-            start = 2000 * 24
-            self._per_period = sum(self._by_rule(o) for o in range(start, start + _PERIOD))
-        whole = periods * (self._per_period or 0)
+        periods, rest = divmod(max(high - low - 1, 0), _PERIOD)
+        whole = periods * self._per_period if periods else 0
         return whole + sum(self._by_rule(o) for o in range(high - rest, high))
 
-    def _dated_between(self, low: int, high: int) -> list[Cohort]:
-        """The cohorts strictly between two ordinals that only an explicit date puts in the calendar."""
-        dated = (Cohort.parse(cohort_id) for cohort_id in self.config.dates)
-        return [c for c in dated if low < c.ordinal < high and not self._by_rule(c.ordinal)]
+    def _dated_between(self, low: int, high: int) -> list[int]:
+        """The ordinals strictly between two ordinals whose cohort only an explicit date puts in
+        the calendar."""
+        dated = (Cohort.parse(cohort_id).ordinal for cohort_id in self.config.dates)
+        return [o for o in dated if low < o < high and not self._by_rule(o)]
 
-    def _first_between(self, start: int, end: int, step: int) -> Cohort:
+    def _first_between(self, start: int, end: int, dated: list[int], step: int) -> Cohort:
         """The calendar's first cohort from `start` (excluded) towards `end` (excluded), one of
-        `skipped`'s: a rule that gives any date gives one within a period."""
-        dated = [c.ordinal for c in self._dated_between(min(start, end), max(start, end))]
+        `skipped`'s (`dated`: those of the range only an explicit date gives): a rule that gives
+        any date gives one within a period."""
         limit = start + step * _PERIOD if abs(end - start) > _PERIOD else end
         by_rule = next((o for o in range(start + step, limit, step) if self._by_rule(o)), None)
-        found = [o for o in [*dated, by_rule] if o is not None]
+        found = dated if by_rule is None else [*dated, by_rule]
         return Cohort.from_ordinal(min(found) if step > 0 else max(found))
 
 
