@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -194,7 +195,7 @@ def waiting_in_a_system_call(pid: int) -> None:
     for _ in range(2000):  # 20 s at most: then the signal is sent all the same
         if not stat.exists() or stat.read_text().rsplit(")", 1)[-1].split()[0] == "S":
             return
-        threading.Event().wait(0.01)
+        time.sleep(0.01)
 
 
 @pytest.mark.parametrize("traceback", [False, True])
