@@ -42,6 +42,12 @@ def _edit(path: Path, pattern: str, replacement: str) -> None:
 MIN_BENCHMARKS = 31
 
 
+def refuse_too_small(parser: argparse.ArgumentParser, n: int, repeat: int) -> None:
+    """Exit 2 with argparse's usage error unless ten files can be edited and something is measured."""
+    if n < MIN_BENCHMARKS or repeat < 1:
+        parser.error(f"--n must be at least {MIN_BENCHMARKS} and --repeat at least 1")
+
+
 def change_ten_files(root: Path) -> list[str]:
     """Edit ten files of the catalog (at least MIN_BENCHMARKS benchmarks); returns their paths."""
     suite = root / SUITE_DIR
@@ -116,8 +122,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     args = parser.parse_args()
-    if args.n < MIN_BENCHMARKS or args.repeat < 1:
-        parser.error(f"--n must be at least {MIN_BENCHMARKS} and --repeat at least 1")
+    refuse_too_small(parser, args.n, args.repeat)
     result = run_benchmark(args.n, args.repeat)
     if args.json:
         print(json.dumps(result, indent=2))

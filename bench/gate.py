@@ -44,7 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from diff import MIN_BENCHMARKS, NEW, OLD, change_ten_files
+from diff import NEW, OLD, change_ten_files, refuse_too_small
 from synthetic import SHIPPED, SUITE_DIR, git, make_repo, write_catalog
 from validate import CLI, PARSE_ONLY, REPO, Run, child_env, measure
 
@@ -234,8 +234,7 @@ def main() -> int:
         help="skip the unmeasured first run of each series (a smoke run: the figures then include cold caches)",
     )
     args = parser.parse_args()
-    if args.n < MIN_BENCHMARKS or args.repeat < 1:
-        parser.error(f"--n must be at least {MIN_BENCHMARKS} and --repeat at least 1")
+    refuse_too_small(parser, args.n, args.repeat)
     only = set(args.only) if args.only else None
     result = run_benchmark(args.n, args.repeat, only, not args.quiet, args.catalogctl, args.warm_up)
     print(json.dumps(result, indent=2) if args.json else table(result), end="" if not args.json else "\n")
