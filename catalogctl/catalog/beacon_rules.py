@@ -1,7 +1,8 @@
 """`validate`'s rule on seed sets under a beacon policy (README, "Seeds from a public beacon"):
 when a release named a round (`next_seed_round`), the new set of the next ruleset is derived from
-that round, and every derived set follows from the round it records. The `ci` gate validates the
-head, so it holds a pull request to the same rule.
+that round; every derived set cites the release right before the cohort that introduces it (the
+rule `verify` holds a release to: `beacon_seeds.citation_problem`), and follows from the round it
+records. The `ci` gate validates the head, so it holds a pull request to the same rule.
 
 Each set is checked in the ruleset that introduces it (carried copies are the `ci` gate's
 `ruleset-seed-sets` rule), so each round's signature is checked once per command."""
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from catalogctl.catalog.beacon_seeds import derived_set_finding
+from catalogctl.catalog.beacon_seeds import citation_problem, derived_set_finding
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.index import Location
 from catalogctl.errors import Diagnostic, error
@@ -31,11 +32,10 @@ def check_beacon_rulesets(
     out: list[Diagnostic] = []
     for cohort in sorted(rulesets, key=Cohort.parse):
         ruleset = rulesets[cohort]
-        naming = rulesets.get(ruleset.previous) if ruleset.previous else None
         for index, seed_set in enumerate(ruleset.seed_sets):
             if seed_set.introduced_in != cohort:
                 continue  # carried: checked where it was introduced
-            message, at = _problem(chain, seed_set, naming, rulesets)
+            message, at = _problem(chain, seed_set, ruleset, rulesets)
             if message:
                 line, column = locate("ruleset", cohort, "seed_sets", index, *at).position(key=True)
                 hint = (
@@ -47,9 +47,10 @@ def check_beacon_rulesets(
 
 
 def _problem(
-    chain: BeaconChain, seed_set: SeedSet, naming: Ruleset | None, rulesets: Mapping[str, Ruleset]
+    chain: BeaconChain, seed_set: SeedSet, ruleset: Ruleset, rulesets: Mapping[str, Ruleset]
 ) -> tuple[str, tuple[str, ...]]:
-    """What is wrong with a new set (its message and key), or ("", ()) when nothing is."""
+    """What is wrong with a set `ruleset` introduces (its message and key), or ("", ()) when nothing is."""
+    naming = rulesets.get(ruleset.previous) if ruleset.previous else None
     named = naming.next_seed_round if naming is not None else None
     source = seed_set.derived_from
     if naming is not None and named is not None:
@@ -65,5 +66,9 @@ def _problem(
             ), ("derived_from", "round")
     if source is None:
         return "", ()
-    cited = naming if naming is not None and naming.cohort == source.named_in else rulesets.get(source.named_in)
-    return derived_set_finding(chain, seed_set, cited)
+    # The rule `verify` holds a release to: the round is the one the release right before named,
+    # even when that release named none (an older, long public round would be a choice of seeds).
+    cited = citation_problem(ruleset, seed_set, rulesets.get)
+    if cited:
+        return cited, ("derived_from", "named_in")
+    return derived_set_finding(chain, seed_set, naming)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+from collections.abc import Callable
 
 from catalogctl.errors import BeaconRoundRefused
 from catalogctl.model.documents.beacon import BeaconChain, BeaconDerivation, BeaconRound, NamedRound
@@ -30,6 +31,9 @@ from catalogctl.model.documents.seeds import SeedValues
 
 SEED_NAMES = ("scheduler_rng_seed", "sample_index_rng_seed", "model_seed")
 DERIVATION_TAG = "catalogctl-seed-v1"
+# A cohort's ruleset, as its release tag carries it (`verify`, `preflight`) or as the tree holds it
+# (`validate`): None when there is none.
+Released = Callable[[str], Ruleset | None]
 
 
 def seed_input(randomness: str, cohort: str, set_id: str, name: str, counter: int) -> bytes:
@@ -179,3 +183,24 @@ def derived_set_finding(
             message = f"{where}: its {name} is {getattr(seed_set, name)}, but round {source.round} gives "
             return message + str(getattr(expected, name)), (name,)
     return "", ()
+
+
+def citation_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
+    """Why the release a derived set cites as naming its round is not the release right before
+    the cohort that introduced it ("" when it is): any other, older release's round was public
+    when the set was made, and which one to cite would be a choice of seeds."""
+    source = seed_set.derived_from
+    assert source is not None
+    introducing = ruleset if seed_set.introduced_in == ruleset.cohort else released(seed_set.introduced_in)
+    before = introducing.previous if introducing is not None else None
+    if introducing is not None and before == source.named_in:
+        return ""
+    said = (
+        f"the release of {seed_set.introduced_in} that introduced it has no release tag here"
+        if introducing is None
+        else f"the release before {seed_set.introduced_in} is {before or 'none'}"
+    )
+    return (
+        f"seed set {seed_set.id}, derived from beacon round {source.round}: it cites the release of "
+        f"{source.named_in} as naming the round, but {said}"
+    )

@@ -8,14 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from catalogctl.catalog.beacon_seeds import derived_set_problem
+from catalogctl.catalog.beacon_seeds import Released, citation_problem, derived_set_problem
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.loadgen_seeds import shipped_problem
 from catalogctl.io.loadgen_package import InstalledLoadGen
 from catalogctl.model import Ruleset, SeedSet
-
-# A cohort's ruleset as its release tag carries it (None without one): see `beacon_naming`.
-Released = Callable[[str], Ruleset | None]
 
 
 def derived_seed_results(catalog: Catalog, ruleset: Ruleset, released: Released) -> tuple[list[str], list[str]]:
@@ -59,27 +56,6 @@ def underived_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -
     return (
         f"seed set {seed_set.id}, introduced in {ruleset.cohort}: the release of {ruleset.previous} named beacon "
         f"round {named.round} for it, but it records no round (derived_from)"
-    )
-
-
-def citation_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
-    """Why the release a derived set cites as naming its round is not the release right before
-    the cohort that introduced it ("" when it is): any other, older release's round was public
-    when the set was made, and which one to cite would be a choice of seeds."""
-    source = seed_set.derived_from
-    assert source is not None
-    introducing = ruleset if seed_set.introduced_in == ruleset.cohort else released(seed_set.introduced_in)
-    before = introducing.previous if introducing is not None else None
-    if introducing is not None and before == source.named_in:
-        return ""
-    said = (
-        f"the release of {seed_set.introduced_in} that introduced it has no release tag here"
-        if introducing is None
-        else f"the release before {seed_set.introduced_in} is {before or 'none'}"
-    )
-    return (
-        f"seed set {seed_set.id}, derived from beacon round {source.round}: it cites the release of "
-        f"{source.named_in} as naming the round, but {said}"
     )
 
 

@@ -75,10 +75,10 @@ def test_verify_reads_the_naming_release_from_its_tag(repo: Path, origin: Path, 
     assert "the release of 2026-09-C0 it cites as naming the round has round 12040883" in shown.stdout
 
 
-def test_a_set_derived_from_an_older_release_s_round_fails_verify(repo: Path, tmp_path: Path) -> None:
-    # 2026-09-C1 derives set B from the round 2026-09-C0 named, then names its own. At 2026-10-C0 a
-    # tool that cites 2026-09-C0 again derives set C from the same, long public, round: any earlier
-    # release is a choice of seeds.
+def freeze_citing_the_older_release(repo: Path, tmp_path: Path) -> str:
+    """2026-09-C1 derives set B from the round 2026-09-C0 named, then names its own. At 2026-10-C0 a
+    tool that cites 2026-09-C0 again derives set C from the same, long public, round: any earlier
+    release is a choice of seeds. Returns the ruleset of 2026-10-C0."""
     derive(repo, round_file(tmp_path))
 
     def old_round(suite, cohort, previous, published, request, importing):  # type: ignore[no-untyped-def]
@@ -99,11 +99,41 @@ def test_a_set_derived_from_an_older_release_s_round_fails_verify(repo: Path, tm
     ruleset = (repo / "rulesets" / "2026-10-C0.yaml").read_text()
     assert "named_in: 2026-09-C0" in ruleset
     assert "id: C" in ruleset
+    return ruleset
+
+
+CITES_THE_OLDER_RELEASE = (
+    "seed set C, derived from beacon round 12040883: it cites the release of 2026-09-C0 as naming the round, "
+    "but the release before 2026-10-C0 is 2026-09-C1"
+)
+
+
+def test_a_set_derived_from_an_older_release_s_round_fails_verify(repo: Path, tmp_path: Path) -> None:
+    freeze_citing_the_older_release(repo, tmp_path)
     shown = run_cli("verify", "2026-10-C0", "-C", repo, code=11)
-    assert (
-        "seed set C, derived from beacon round 12040883: it cites the release of 2026-09-C0 as naming the round, "
-        "but the release before 2026-10-C0 is 2026-09-C1" in shown.stdout
-    )
+    assert CITES_THE_OLDER_RELEASE in shown.stdout
+
+
+def test_a_set_derived_from_an_older_release_s_round_fails_validate_where_the_release_before_named_none(
+    repo: Path, tmp_path: Path
+) -> None:
+    # validate holds a tree (a pull request's head) to the rule verify holds a release to: the
+    # release before 2026-10-C0 naming no round does not make an older release's round a choice.
+    ruleset = freeze_citing_the_older_release(repo, tmp_path)
+    path = repo / "rulesets" / "2026-09-C1.yaml"
+    text = path.read_text()
+    start = text.index("next_seed_round:\n")
+    end = text.index("\n", text.index("  due: ", start)) + 1
+    path.write_text(text[:start] + text[end:])
+    commit_all(repo, "Name no round for the next seed set")
+    rows = ruleset.splitlines()
+    set_c = next(n for n, row in enumerate(rows) if row.endswith("id: C"))  # set B, carried, cites 2026-09-C0 too
+    line = next(n for n, row in enumerate(rows[set_c:], set_c + 1) if "named_in: 2026-09-C0" in row)
+    column = rows[line - 1].index("named_in") + 1
+    shown = run_cli("validate", repo, "--select", "ruleset-seeds-underived", code=1)
+    assert f"rulesets/2026-10-C0.yaml:{line}:{column}: error ruleset-seeds-underived: {CITES_THE_OLDER_RELEASE}" in (
+        shown.stdout
+    ), shown.stdout
 
 
 def test_a_set_that_should_have_been_derived_but_was_drawn_fails_verify_and_preflight(
