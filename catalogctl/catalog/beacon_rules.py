@@ -4,14 +4,15 @@ that round; every derived set cites the release right before the cohort that int
 rule `verify` holds a release to: `beacon_seeds.citation_problem`), and follows from the round it
 records. The `ci` gate validates the head, so it holds a pull request to the same rule.
 
-Each set is checked in the ruleset that introduces it (carried copies are the `ci` gate's
-`ruleset-seed-sets` rule), so each round's signature is checked once per command."""
+Each set is checked in the ruleset that introduces it, so each round's signature is checked once per
+command; a carried copy is checked only for being the set its introducing ruleset holds (that
+copies of a published set never change is the `ci` gate's `ruleset-seed-sets` rule)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from catalogctl.catalog.beacon_seeds import citation_problem, derived_set_finding
+from catalogctl.catalog.beacon_seeds import citation_problem, derived_set_finding, introduction_problem
 from catalogctl.catalog.cohorts import Cohort
 from catalogctl.catalog.index import Location
 from catalogctl.errors import Diagnostic, error
@@ -33,9 +34,12 @@ def check_beacon_rulesets(
     for cohort in sorted(rulesets, key=Cohort.parse):
         ruleset = rulesets[cohort]
         for index, seed_set in enumerate(ruleset.seed_sets):
+            at: tuple[str, ...] = ("introduced_in",)
             if seed_set.introduced_in != cohort:
-                continue  # carried: checked where it was introduced
-            message, at = _problem(chain, seed_set, ruleset, rulesets)
+                # carried: checked where it was introduced, if the introducing ruleset holds it
+                message = introduction_problem(ruleset, seed_set, rulesets.get)
+            else:
+                message, at = _problem(chain, seed_set, ruleset, rulesets)
             if message:
                 line, column = locate("ruleset", cohort, "seed_sets", index, *at).position(key=True)
                 hint = (

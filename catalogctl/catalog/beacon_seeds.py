@@ -185,6 +185,24 @@ def derived_set_finding(
     return "", ()
 
 
+def introduction_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
+    """Why a set `ruleset` carries is not the set the cohort it names as introducing it holds ("" when
+    it is, or when `ruleset` introduces it): a set relabelled as carried would escape the checks of
+    the ruleset that introduces it (a new set drawn, or derived from a round nobody named for it)."""
+    if seed_set.introduced_in == ruleset.cohort:
+        return ""
+    introducing = released(seed_set.introduced_in)
+    if introducing is not None and seed_set in introducing.seed_sets:
+        return ""
+    if introducing is None:
+        held = f"there is no ruleset of {seed_set.introduced_in} here"
+    elif any(known.id == seed_set.id for known in introducing.seed_sets):
+        held = f"the ruleset of {seed_set.introduced_in} holds another set {seed_set.id}"
+    else:
+        held = f"the ruleset of {seed_set.introduced_in} holds no set {seed_set.id}"
+    return f"seed set {seed_set.id} is carried as introduced in {seed_set.introduced_in}, but {held}"
+
+
 def citation_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
     """Why the release a derived set cites as naming its round is not the release right before
     the cohort that introduced it ("" when it is): any other, older release's round was public

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from catalogctl.catalog.beacon_seeds import Released, citation_problem, derived_set_problem
+from catalogctl.catalog.beacon_seeds import Released, citation_problem, derived_set_problem, introduction_problem
 from catalogctl.catalog.index import Catalog
 from catalogctl.catalog.loadgen_seeds import shipped_problem
 from catalogctl.io.loadgen_package import InstalledLoadGen
@@ -24,6 +24,12 @@ def derived_seed_results(catalog: Catalog, ruleset: Ruleset, released: Released)
     problems: list[str] = []
     for seed_set in ruleset.seed_sets:
         source = seed_set.derived_from
+        # Under a beacon policy (or for a derived set), a set carried from a cohort whose release
+        # does not hold it would escape the checks of the ruleset that introduces it.
+        problem = introduction_problem(ruleset, seed_set, released) if chain or source else ""
+        if problem:
+            problems.append(problem)
+            continue
         if source is None:
             problem = underived_problem(ruleset, seed_set, released)
             if problem:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogctl.catalog import beacon_seeds, seeds
 from catalogctl.errors import CatalogError, CheckFailed, UsageError
 from catalogctl.release.beacon_plan import BeaconRequest, derive_new_set
 from catalogctl.release.freeze import FreezeRequest, freeze
@@ -134,6 +135,52 @@ def test_a_set_derived_from_an_older_release_s_round_fails_validate_where_the_re
     assert f"rulesets/2026-10-C0.yaml:{line}:{column}: error ruleset-seeds-underived: {CITES_THE_OLDER_RELEASE}" in (
         shown.stdout
     ), shown.stdout
+
+
+def freeze_relabelled(repo: Path, tmp_path: Path, introduced_in: str) -> None:
+    """2026-10-C0 with its new set C derived from 2026-09-C0's long public round, as above, but
+    recorded as carried: introduced in `introduced_in` (its seeds derived for that cohort)."""
+    real_next = seeds.next_seed_sets  # as release/plan.py imported it
+
+    def relabel(rotation, cohort, *args, **kwargs):  # type: ignore[no-untyped-def]
+        sets, new = real_next(rotation, cohort, *args, **kwargs)
+        if str(cohort) != "2026-10-C0":
+            return sets, new  # 2026-09-C1, frozen first, as freeze writes it
+        assert new is not None
+        assert new.derived_from is not None
+        derived = beacon_seeds.derive_seeds(new.derived_from.randomness, introduced_in, new.id).model_dump()
+        forged = new.model_copy(update={"introduced_in": introduced_in, **derived})
+        return [forged if s is new else s for s in sets], forged
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("catalogctl.release.plan.next_seed_sets", relabel)
+        ruleset = freeze_citing_the_older_release(repo, tmp_path)
+    assert f"introduced_in: {introduced_in}" in ruleset
+
+
+@pytest.mark.parametrize(
+    ("introduced_in", "held"),
+    [
+        ("2026-09-C1", "the ruleset of 2026-09-C1 holds no set C"),  # set B's cohort: it introduced B only
+        ("2026-08-C1", "there is no ruleset of 2026-08-C1 here"),  # a cohort never released
+    ],
+)
+def test_a_new_set_relabelled_as_carried_fails_validate_and_verify(
+    repo: Path, tmp_path: Path, introduced_in: str, held: str
+) -> None:
+    # Found by a breaker: validate skipped any set not introduced by the ruleset holding it, and
+    # verify took the label too, so a set derived from an older release's round, labelled as
+    # introduced by the cohort before, passed both (and so did the second case, in validate).
+    freeze_relabelled(repo, tmp_path, introduced_in)
+    message = f"seed set C is carried as introduced in {introduced_in}, but {held}"
+    shown = run_cli("verify", "2026-10-C0", "-C", repo, code=11)
+    assert f"FAIL  {message}" in shown.stdout
+    rows = (repo / "rulesets" / "2026-10-C0.yaml").read_text().splitlines()
+    set_c = next(n for n, row in enumerate(rows) if row.endswith("id: C"))  # set B may be of the same cohort
+    line = next(n for n, row in enumerate(rows[set_c:], set_c + 1) if row.endswith(f"introduced_in: {introduced_in}"))
+    column = rows[line - 1].index("introduced_in") + 1
+    validated = run_cli("validate", repo, "--select", "ruleset-seeds-underived", code=1)
+    assert f"rulesets/2026-10-C0.yaml:{line}:{column}: error ruleset-seeds-underived: {message}" in validated.stdout
 
 
 def test_a_set_that_should_have_been_derived_but_was_drawn_fails_verify_and_preflight(
