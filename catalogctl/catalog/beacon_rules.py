@@ -34,12 +34,10 @@ def check_beacon_rulesets(
     for cohort in sorted(rulesets, key=Cohort.parse):
         ruleset = rulesets[cohort]
         for index, seed_set in enumerate(ruleset.seed_sets):
-            at: tuple[str, ...] = ("introduced_in",)
-            if seed_set.introduced_in != cohort:
-                # carried: checked where it was introduced, if the introducing ruleset holds it
-                message = introduction_problem(ruleset, seed_set, rulesets.get)
-            else:
+            if seed_set.introduced_in == cohort:
                 message, at = _problem(chain, seed_set, ruleset, rulesets)
+            else:  # carried: checked where it was introduced, if the introducing ruleset holds it
+                message, at = introduction_problem(ruleset, seed_set, rulesets.get), ("introduced_in",)
             if message:
                 line, column = locate("ruleset", cohort, "seed_sets", index, *at).position(key=True)
                 hint = (
@@ -72,7 +70,7 @@ def _problem(
         return "", ()
     # The rule `verify` holds a release to: the round is the one the release right before named,
     # even when that release named none (an older, long public round would be a choice of seeds).
-    cited = citation_problem(ruleset, seed_set, rulesets.get)
+    cited = citation_problem(ruleset, seed_set)
     if cited:
         return cited, ("derived_from", "named_in")
     return derived_set_finding(chain, seed_set, naming)

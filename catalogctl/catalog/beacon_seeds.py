@@ -203,22 +203,17 @@ def introduction_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released
     return f"seed set {seed_set.id} is carried as introduced in {seed_set.introduced_in}, but {held}"
 
 
-def citation_problem(ruleset: Ruleset, seed_set: SeedSet, released: Released) -> str:
+def citation_problem(introducing: Ruleset, seed_set: SeedSet) -> str:
     """Why the release a derived set cites as naming its round is not the release right before
-    the cohort that introduced it ("" when it is): any other, older release's round was public
-    when the set was made, and which one to cite would be a choice of seeds."""
+    `introducing`, the ruleset of the cohort that introduced the set ("" when it is; a carried set
+    whose introducing ruleset is missing is `introduction_problem`'s): any other, older release's
+    round was public when the set was made, and which one to cite would be a choice of seeds."""
     source = seed_set.derived_from
     assert source is not None
-    introducing = ruleset if seed_set.introduced_in == ruleset.cohort else released(seed_set.introduced_in)
-    before = introducing.previous if introducing is not None else None
-    if introducing is not None and before == source.named_in:
+    if introducing.previous == source.named_in:
         return ""
-    said = (
-        f"the release of {seed_set.introduced_in} that introduced it has no release tag here"
-        if introducing is None
-        else f"the release before {seed_set.introduced_in} is {before or 'none'}"
-    )
     return (
         f"seed set {seed_set.id}, derived from beacon round {source.round}: it cites the release of "
-        f"{source.named_in} as naming the round, but {said}"
+        f"{source.named_in} as naming the round, but the release before {introducing.cohort} is "
+        f"{introducing.previous or 'none'}"
     )

@@ -35,7 +35,10 @@ def derived_seed_results(catalog: Catalog, ruleset: Ruleset, released: Released)
             if problem:
                 problems.append(problem)
             continue
-        problem = citation_problem(ruleset, seed_set, released)
+        # Not None: introduction_problem found the ruleset of a carried derived set above.
+        introducing = ruleset if seed_set.introduced_in == ruleset.cohort else released(seed_set.introduced_in)
+        assert introducing is not None
+        problem = citation_problem(introducing, seed_set)
         if not problem:
             naming = released(source.named_in)
             problem = derived_set_problem(chain, seed_set, naming)
