@@ -5,7 +5,8 @@ libgit2 gives a remote call no overall deadline: a server that accepts and never
 (`server_timeout`) cannot stop a server that trickles a byte a second, and SSH (libssh2) waits
 for a banner on its own terms. So every call runs in a child process of its own session, killed
 with anything it started when the deadline passes (`bounded.run_within`): `RemoteTimeout`. The
-deadline is `CATALOGCTL_TIMEOUT` seconds, 60 by default, for each call (one listing, one push).
+deadline is `CATALOGCTL_TIMEOUT` seconds, 60 by default, for each call (one listing, one push),
+counted from when the child is ready to ask: its own start is not the remote's time.
 
 The child runs pygit2, as the tool always did, rather than the git CLI: the same library keeps the
 same behaviour (which remotes it reaches, what it refuses, and what `freeze` guards against, such
@@ -21,7 +22,6 @@ without a child's start.
 from __future__ import annotations
 
 import json
-import math
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -36,6 +36,7 @@ from catalogctl.io.transport import DEADLINE_ENV, network_deadline
 from catalogctl.io.urls import local_path, redact_text, redact_url
 
 DEADLINE_S = 60.0  # one listing or one push, as one call of the GitHub API
+START_ALLOWANCE_S = 30.0  # a child's start (Python, pygit2) takes ~0.1 s; a busy machine's, seconds
 TIMEOUT_HINT = (
     f"retry later, or check the remote's URL and the network; {DEADLINE_ENV} sets the deadline in seconds "
     f"({DEADLINE_S:g} by default)"
@@ -112,8 +113,10 @@ def _in_child(repo: pygit2.Repository, request: dict[str, Any], doing: str) -> d
         "search_path": {int(level): pygit2.settings.search_path[level] for level in _CONFIG_LEVELS},
     }
     argv = [sys.executable, "-P", "-m", __name__]
-    finished = run_within(argv, json.dumps(request).encode(), seconds)
-    if finished is None or finished[0] == -signal.SIGALRM:  # its own alarm (see below) was first
+    # The child keeps the deadline itself, from when it is ready to ask (its alarm, below): its
+    # own start is this tool's work, not the remote's. This bound only stops a child that never starts.
+    finished = run_within(argv, json.dumps(request).encode(), seconds + START_ALLOWANCE_S)
+    if finished is None or finished[0] == -signal.SIGALRM:  # the deadline passed
         raise RemoteTimeout(
             f"`{redact_url(request['remote'])}` gave no complete answer within {seconds:g} s ({doing})", TIMEOUT_HINT
         )
@@ -218,8 +221,8 @@ def _serve(repo: pygit2.Repository, request: dict[str, Any]) -> dict[str, Any]:
 
 if __name__ == "__main__":
     asked = json.load(sys.stdin)
-    # In a session of its own, this process gets neither the SIGTERM nor the SIGHUP that ends its
-    # parent, which then cannot kill it: its own alarm (SIGALRM ends it, even inside libgit2)
-    # ends it just after the deadline, so that it never outlives its parent by more.
-    signal.alarm(math.ceil(asked["deadline"]) + 1)
+    # Ready to ask: the deadline starts now. Its alarm (SIGALRM's default action ends it, even
+    # inside libgit2) is the deadline; in a session of its own, this process gets neither the
+    # SIGTERM nor the SIGHUP that ends its parent, so it also never outlives its parent by more.
+    signal.setitimer(signal.ITIMER_REAL, asked["deadline"])
     json.dump(answer(asked), sys.stdout)

@@ -5,7 +5,8 @@ that cannot be reached (an environment error) or that answers and refuses (not o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pygit2
@@ -206,3 +207,30 @@ def test_a_deadline_of_a_month_is_no_crash(
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(tmp_path / "served" / "origin.git"))
     repo = gitrepo.open_repository(catalog_repo)
     assert gitremote.remote_refs(repo, f"{daemon}/origin.git") == {}
+
+
+def test_a_child_slow_to_start_is_not_charged_to_the_remote(
+    catalog_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CI failed on it: on a loaded machine the child's own start (Python, pygit2) took the whole
+    # 1 s deadline, so the child was killed before it connected, and the remote was blamed for it.
+    # The deadline is the remote's: it starts once the child is ready to ask.
+    slow_start = tmp_path / "slow-start"
+    slow_start.mkdir()
+    (slow_start / "sitecustomize.py").write_text("import time\ntime.sleep(1.5)\n")
+    monkeypatch.setenv("PYTHONPATH", str(slow_start))
+    repo = gitrepo.open_repository(catalog_repo)
+    with stalling("silent") as (port, stall):
+        url = f"git://127.0.0.1:{port}/x.git"
+        listed = timed_out(finished_within(HANG_S, lambda: gitremote.remote_listing(repo, url)))
+        # Connections are recorded by the server's threads: wait for the one the child opened.
+        assert finished_within(HANG_S, lambda: wait_for(lambda: stall.opened)) is True
+    assert str(listed) == f"`{url}` gave no complete answer within 1 s (listing its refs)"
+    assert services(stall) == ["git-upload-pack"]
+
+
+def wait_for(condition: Callable[[], object]) -> bool:
+    """True once `condition()` holds (polled every 50 ms); the caller bounds the wait."""
+    while not condition():
+        time.sleep(0.05)
+    return True
