@@ -9,6 +9,7 @@ is there for the next one, as it is for a reader who pastes the page from top to
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -97,6 +98,10 @@ class Session:
             "NO_COLOR": "1",
             "TZ": "UTC",
         }
+        # The run's bytecode folder (tests/conftest.py): the reader's catalogctl compiles once for
+        # the whole run, and never into this checkout (an editable install's package).
+        if "PYTHONPYCACHEPREFIX" in os.environ:
+            self.env["PYTHONPYCACHEPREFIX"] = os.environ["PYTHONPYCACHEPREFIX"]
         # A fresh clone of this checkout's HEAD as the reader's clone of `main`: the repository root.
         self.cwd = root / "catalogctl"
         self._run(f"git clone -q {shlex.quote(str(upstream))} {shlex.quote(str(self.cwd))}", root)
