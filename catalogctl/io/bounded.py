@@ -94,4 +94,7 @@ def run_within(
             if isinstance(exc, subprocess.TimeoutExpired):
                 return None
             raise
+    if process.returncode < 0:  # ended by a signal (its own deadline): what it started could not end with it
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
     return process.returncode, out, err

@@ -224,5 +224,10 @@ if __name__ == "__main__":
     # Ready to ask: the deadline starts now. Its alarm (SIGALRM's default action ends it, even
     # inside libgit2) is the deadline; in a session of its own, this process gets neither the
     # SIGTERM nor the SIGHUP that ends its parent, so it also never outlives its parent by more.
+    # An ignored or blocked SIGALRM passes through exec (a shell's `trap '' ALRM`): reset both.
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
     signal.setitimer(signal.ITIMER_REAL, asked["deadline"])
-    json.dump(answer(asked), sys.stdout)
+    answered = answer(asked)
+    signal.setitimer(signal.ITIMER_REAL, 0)  # answered in time: the answer is not lost to the deadline
+    json.dump(answered, sys.stdout)

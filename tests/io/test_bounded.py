@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import time
+from pathlib import Path
+
 import pytest
 
 from catalogctl.io import bounded
@@ -34,3 +38,19 @@ def test_a_deadline_longer_than_the_system_can_wait_is_waited_as_long_as_it_can(
     # `CATALOGCTL_TIMEOUT=3000000` (a month, "no deadline") was an OverflowError: epoll and
     # Python's clock take at most 2**31 ms (24.8 days), and a bug (exit 70) for the user.
     assert bounded.run_within(["true"], b"", timeout) == (0, b"", b"")
+
+
+def test_what_a_tool_ended_by_a_signal_started_ends_with_it() -> None:
+    # Found by a breaker: a git child ended by its own deadline (SIGALRM) left what it had
+    # started running, which the parent's kill at the deadline used to end.
+    script = "sleep 100 > /dev/null 2>&1 & echo $!; kill -ALRM $$"
+    finished = bounded.run_within(["sh", "-c", script], b"", 10.0)
+    assert finished is not None
+    code, out, _ = finished
+    assert code == -signal.SIGALRM
+    left = Path(f"/proc/{int(out)}")
+    for _ in range(100):  # the kill is sent; the kernel ends the process a moment later
+        if not left.exists() or "State:\tZ" in (left / "status").read_text():
+            break
+        time.sleep(0.05)
+    assert not left.exists() or "State:\tZ" in (left / "status").read_text()

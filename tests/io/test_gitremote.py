@@ -5,6 +5,7 @@ that cannot be reached (an environment error) or that answers and refuses (not o
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -234,3 +235,27 @@ def wait_for(condition: Callable[[], object]) -> bool:
     while not condition():
         time.sleep(0.05)
     return True
+
+
+@pytest.mark.parametrize("inherited", ["ignored", "blocked"])
+def test_a_deadline_holds_when_the_tool_inherits_sigalrm_ignored_or_blocked(catalog_repo: Path, inherited: str) -> None:
+    # Found by a breaker: an ignored or blocked SIGALRM passes through fork and exec (a shell's
+    # `trap '' ALRM`, a supervisor's mask), so the child's own deadline never fired and a silent
+    # remote held the verb for the deadline plus the 30 s allowance for the child's start.
+    repo = gitrepo.open_repository(catalog_repo)
+
+    def listed_with_sigalrm_inherited(url: str) -> object:
+        if inherited == "blocked":  # this thread's mask, which the child it starts inherits
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        return gitremote.remote_listing(repo, url)
+
+    before = signal.signal(
+        signal.SIGALRM, signal.SIG_IGN if inherited == "ignored" else signal.getsignal(signal.SIGALRM)
+    )
+    try:
+        with stalling("silent") as (port, _):
+            url = f"git://127.0.0.1:{port}/x.git"
+            listed = timed_out(finished_within(HANG_S, lambda: listed_with_sigalrm_inherited(url)))
+    finally:
+        signal.signal(signal.SIGALRM, before)
+    assert str(listed) == f"`{url}` gave no complete answer within 1 s (listing its refs)"
