@@ -46,7 +46,9 @@ def propose(repo: Path, tmp_path: Path, edit: tuple[str, str] | None = None) -> 
 
 
 def lines_of(text: str, needle: str) -> int:
-    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+    """The number of the first line that ends with `needle`: a whole value, so `model_seed: 7` is
+    never a drawn set's `model_seed: 7…` (set A's seeds are random)."""
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.endswith(needle))
 
 
 def test_what_freeze_writes_passes_validate_and_the_gate(repo: Path, tmp_path: Path) -> None:
