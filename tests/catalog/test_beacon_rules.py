@@ -4,11 +4,12 @@ that do not follow, is an error at the set, with a stable code and a hint (real 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
-from catalogctl.catalog import beacon_seeds
+from catalogctl.catalog import beacon_seeds, seeds
 from catalogctl.release.beacon_plan import BeaconRequest
 from catalogctl.release.freeze import FreezeRequest, freeze
 from tests.beacon_repo import AFTER, ROUND, beacon_catalog, round_data, round_file
@@ -22,9 +23,14 @@ HINT = (
 
 
 @pytest.fixture
-def repo(catalog_repo: Path) -> Path:
-    """2026-09-C0 frozen on `main`, naming round ROUND; `pr` checked out."""
+def repo(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """2026-09-C0 frozen on `main`, naming round ROUND; `pr` checked out. Its drawn set A has
+    seeds that begin with a 7, always: a test that found B's `model_seed: 7` by a prefix would take
+    A's line (it did, in about one run in eighteen, while A's seeds were random)."""
+    draws = random.Random(0)
+    monkeypatch.setattr(seeds.generate, "__defaults__", (lambda bits: 7 * 10**18 + draws.getrandbits(59),))
     root = beacon_catalog(catalog_repo)
+    assert "  model_seed: 7" in (root / "rulesets/2026-09-C0.yaml").read_text()
     git(root, "checkout", "-q", "-b", "pr")
     return root
 
