@@ -4,6 +4,7 @@ that do not follow, is an error at the set, with a stable code and a hint (real 
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -28,7 +29,9 @@ def repo(catalog_repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     seeds that begin with a 7, always: a test that found B's `model_seed: 7` by a prefix would take
     A's line (it did, in about one run in eighteen, while A's seeds were random)."""
     draws = random.Random(0)
-    monkeypatch.setattr(seeds.generate, "__defaults__", (lambda bits: 7 * 10**18 + draws.getrandbits(59),))
+    monkeypatch.setattr(
+        seeds, "generate", functools.partial(seeds.generate, lambda bits: 7 * 10**18 + draws.getrandbits(59))
+    )
     root = beacon_catalog(catalog_repo)
     assert "  model_seed: 7" in (root / "rulesets/2026-09-C0.yaml").read_text()
     git(root, "checkout", "-q", "-b", "pr")
@@ -53,7 +56,7 @@ def propose(repo: Path, tmp_path: Path, edit: tuple[str, str] | None = None) -> 
 
 def lines_of(text: str, needle: str) -> int:
     """The number of the first line that ends with `needle`: a whole value, so `model_seed: 7` is
-    never a drawn set's `model_seed: 7…` (set A's seeds are random)."""
+    never set A's `model_seed: 7…` (the `repo` fixture draws A's seeds beginning with a 7)."""
     return next(n for n, line in enumerate(text.splitlines(), 1) if line.endswith(needle))
 
 

@@ -42,11 +42,11 @@ def table() -> list[Difference]:
 
 
 def test_the_sample_agrees_or_every_disagreement_is_documented(
-    cohort: TreeCohort, table: list[Difference], tmp_path_factory: pytest.TempPathFactory
+    cohort: TreeCohort, table: list[Difference], tmp_path: Path
 ) -> None:
     # One test, not one per assertion: the campaign is the cost (about 9 s of CPU), and xdist's
     # work stealing would build a module fixture again on the other worker.
-    campaign = run_campaign(SAMPLE, SEED, tmp_path_factory.mktemp("trees"), cohort, table)
+    campaign = run_campaign(SAMPLE, SEED, tmp_path, cohort, table)
     assert campaign.trees == SAMPLE
     assert campaign.undocumented == [], "every disagreement of the sample is documented"
 
